@@ -1,0 +1,30 @@
+// The only list of tools benchline understands: config validation, docs and workflow choices derive from it.
+//
+// Each adapter module exports:
+//   name       the tool name used in bench.config.yaml and in result documents
+//   binary     the entry of ci/tools.js that runs it (jmh runs on `java`)
+//   produce    one line telling a user how to make output this adapter reads (used in errors)
+//   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
+//              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
+//              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.
+//   command(ctx) -> { argv, env?, output: 'stdout' | 'file' }
+//              pure: the command line of one trial. ctx = { bin, params, target, script, outFile,
+//              root, timeoutSeconds }; target = { url, host, port, ...named ports }; `script` is the
+//              job's loadtests file resolved to an absolute path; with output 'file' the tool must
+//              write its machine-readable output to ctx.outFile.
+import * as k6 from './k6.js';
+import * as ghz from './ghz.js';
+import * as wrk from './wrk.js';
+import * as ab from './ab.js';
+import * as jmh from './jmh.js';
+import * as hyperfine from './hyperfine.js';
+
+export const ADAPTERS = Object.freeze({ k6, ghz, wrk, ab, jmh, hyperfine });
+export const TOOL_NAMES = Object.freeze(Object.keys(ADAPTERS));
+
+/** The adapter for a tool name, or an error listing the known ones. */
+export function adapterFor(name) {
+  const a = ADAPTERS[name];
+  if (!a) throw new Error(`unknown tool "${name}"; benchline knows: ${TOOL_NAMES.join(', ')}`);
+  return a;
+}

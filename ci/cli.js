@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// benchline command line: parses arguments and hands each verb to its module in ci/commands/.
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { TOOL_NAMES } from './adapters/index.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const collect = (value, list) => [...list, value];
+const verb = (name) => async (...args) => {
+  const cmd = args.at(-1);
+  const mod = await import(`./commands/${name}.js`);
+  const code = await mod.default({ ...cmd.optsWithGlobals(), args: cmd.args });
+  if (typeof code === 'number') process.exitCode = code;
+};
+
+/** Options shared by the verbs that select jobs from bench.config.yaml. */
+const selecting = (c) => c
+  .option('-c, --config <file>', 'configuration file', 'bench.config.yaml')
+  .option('-s, --suite <name>', 'suite to run (repeatable; default: defaults.suites)', collect, [])
+  .option('--variant <name>', 'only these variants (repeatable)', collect, [])
+  .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collect).default([]))
+  .option('--scenario <name>', 'only these scenarios (repeatable)', collect, [])
+  .option('-p, --profile <name>', 'profile from the config (quick, full, ...)')
+  .option('--param <key=value>', 'override a job parameter (repeatable)', collect, [])
+  .option('--trials <n>', 'trials per job and side, overriding the profile', (v) => Number.parseInt(v, 10));
+
+const program = new Command('benchline')
+  .description(pkg.description)
+  .version(pkg.version)
+  .showHelpAfterError();
+
+program.command('doctor').description('list every tool, its version and where it came from').action(verb('doctor'));
+
+program.command('normalize')
+  .description('turn one raw tool output into a result document (printed as JSON)')
+  .addOption(new Option('-t, --tool <name>', 'tool that wrote the file').choices(TOOL_NAMES).makeOptionMandatory())
+  .argument('<raw-file>', 'the tool output')
+  .option('--suite <name>', 'suite name for the document', 'adhoc')
+  .option('--variant <name>', 'variant name for the document', 'default')
+  .option('--scenario <name>', 'scenario name for the document')
+  .action(verb('normalize'));
+
+selecting(program.command('plan').description('print the job matrix as JSON (the shape of strategy.matrix)'))
+  .option('--github', 'print `matrix=<json>` for $GITHUB_OUTPUT')
+  .action(verb('plan'));
+
+const running = (c) => selecting(c)
+  .option('-o, --out <dir>', 'results folder (default: defaults.results)')
+  .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree')
+  .addOption(new Option('--order <order>', 'trial order of base and head').choices(['abab', 'random']).default('abab'))
+  .option('--job <id>', 'run only this matrix job id (repeatable)', collect, [])
+  .option('--seed <n>', 'seed for randomized order and bootstrap', (v) => Number.parseInt(v, 10), 1)
+  .option('--no-progress', 'no progress bar');
+
+running(program.command('run').description('run the selected jobs and write raw outputs and result documents')).action(verb('run'));
+
+running(program.command('bench').description('the main job: run, compare against --base, report, publish locally, build the site'))
+  .option('--no-publish', 'do not append to the local history')
+  .option('--no-site', 'do not build the site')
+  .option('--history <dir>', 'history store folder (default: defaults.history)')
+  .action(verb('bench'));
+
+program.command('compare')
+  .description('compare base and head result documents and print verdicts as JSON')
+  .argument('<base>', 'folder or result file of the base')
+  .argument('[head]', 'folder or result file of the head (default: same folder, role head)')
+  .option('-c, --config <file>', 'configuration file (thresholds)', 'bench.config.yaml')
+  .option('--fail-on-regression', 'exit 1 when any metric regressed')
+  .action(verb('compare'));
+
+program.command('report')
+  .description('render a report of a results folder')
+  .argument('<results-dir>', 'a folder written by run or bench')
+  .addOption(new Option('-f, --format <format>', 'report format').choices(['console', 'comment', 'summary', 'suite']).default('console'))
+  .option('-c, --config <file>', 'configuration file', 'bench.config.yaml')
+  .option('-o, --output <file>', 'write here instead of stdout')
+  .action(verb('report'));
+
+program.command('export')
+  .description('export result documents for other tools')
+  .argument('<results-dir>', 'a folder written by run or bench')
+  .addOption(new Option('-f, --format <format>', 'export format').choices(['gab-smaller', 'gab-bigger', 'bmf']).makeOptionMandatory())
+  .option('-o, --output <file>', 'write here instead of stdout')
+  .action(verb('export'));
+
+program.command('publish')
+  .description('append result documents to the history store (atomic, idempotent)')
+  .argument('<paths...>', 'result files or results folders')
+  .option('--store <dir>', 'history store folder', '.benchline/history')
+  .action(verb('publish'));
+
+program.command('site')
+  .description('build the static history site from the store')
+  .option('--store <dir>', 'history store folder', '.benchline/history')
+  .option('-o, --out <dir>', 'site folder', '.benchline/site')
+  .option('--base-path <path>', 'URL path the site is served under (e.g. /repo/)', './')
+  .action(verb('site'));
+
+program.command('comment')
+  .description('post or update the sticky PR comment with a rendered body')
+  .requiredOption('--repo <owner/name>', 'repository')
+  .requiredOption('--pr <number>', 'pull request number', (v) => Number.parseInt(v, 10))
+  .requiredOption('--body-file <file>', 'markdown body')
+  .option('--api-url <url>', 'GitHub API base URL', process.env.GITHUB_API_URL || 'https://api.github.com')
+  .action(verb('comment'));
+
+await program.parseAsync();

@@ -1,0 +1,29 @@
+// Validates result documents against the JSON Schema contract; every writer calls assertResult first.
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'));
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+
+export const SCHEMA_ID = 'benchline/result@1';
+export { schema };
+
+/** Returns a list of readable problems; empty when the document is valid. */
+export function resultProblems(doc) {
+  if (validate(doc)) return [];
+  return validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
+}
+
+export class InvalidResultError extends Error {}
+
+/** Throws InvalidResultError naming `where` when the document breaks the schema. */
+export function assertResult(doc, where = 'result document') {
+  const problems = resultProblems(doc);
+  if (problems.length) {
+    throw new InvalidResultError(`${where} does not match ${SCHEMA_ID}:\n  ${problems.slice(0, 10).join('\n  ')}`);
+  }
+  return doc;
+}

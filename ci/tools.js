@@ -1,0 +1,132 @@
+// The load tools benchline drives: where each comes from, how to find it, install it and read its version.
+// Uses only Node built-ins, because it runs before npm packages are installed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, delimiter, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Tools live outside the checkout, so fresh clones (CI) reuse them; override with BENCHLINE_TOOLS. */
+export const TOOLS_DIR = process.env.BENCHLINE_TOOLS
+  || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'benchline', 'tools');
+
+const firstLine = (s) => String(s).trim().split('\n')[0];
+
+/**
+ * name -> { source, version (pinned, for go), pkg (apt/npm), module (go), bin, versionArgs, versionRe }
+ * versionRe's first group is the version; tools that print none (ghz says "dev") report the pin.
+ */
+export const TOOLS = {
+  k6: { source: 'go', module: 'go.k6.io/k6', version: 'v1.8.1', versionArgs: ['version'], versionRe: /k6 v?(\d+\.\d+\.\d+)/ },
+  ghz: { source: 'go', module: 'github.com/bojand/ghz/cmd/ghz', version: 'v0.93.0', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  grpcurl: { source: 'go', module: 'github.com/fullstorydev/grpcurl/cmd/grpcurl', version: 'v1.9.4', versionArgs: ['-version'], versionRe: /v?(\d+\.\d+\.\d+)/ },
+  wrk: { source: 'apt', pkg: 'wrk', versionArgs: ['-v'], versionRe: /wrk (?:debian\/)?(\d+\.\d+\.\d+)/ },
+  ab: { source: 'apt', pkg: 'apache2-utils', versionArgs: ['-V'], versionRe: /Version (\d+\.\d+)/ },
+  hyperfine: { source: 'apt', pkg: 'hyperfine', versionArgs: ['--version'], versionRe: /hyperfine (\d+\.\d+\.\d+)/ },
+  nginx: { source: 'apt', pkg: 'nginx', bin: ['/usr/sbin/nginx'], versionArgs: ['-v'], versionRe: /nginx\/(\d+\.\d+\.\d+)/ },
+  haproxy: { source: 'apt', pkg: 'haproxy', bin: ['/usr/sbin/haproxy'], versionArgs: ['-v'], versionRe: /version (\d+\.\d+\.\d+)/ },
+  bun: { source: 'npm', pkg: 'bun', bin: [join(ROOT, 'node_modules', '.bin', 'bun')], versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  java: { source: 'system', bin: ['/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'], env: 'JAVA25_HOME', envBin: 'bin/java', versionArgs: ['-version'], versionRe: /version "(\d+[^"]*)"/, hint: 'install a JDK 25 (Temurin) and set JAVA25_HOME' },
+  go: { source: 'system', versionArgs: ['version'], versionRe: /go(\d+\.\d+(?:\.\d+)?)/, hint: 'install Go 1.22 or newer from your OS packages' },
+};
+
+function onPath(name) {
+  for (const dir of (process.env.PATH || '').split(delimiter)) {
+    const p = join(dir, name);
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+const goBinDir = (name, t) => join(TOOLS_DIR, 'go', `${name}@${t.version}`);
+
+/** Absolute path of a tool and where it came from, or undefined when it is not installed. */
+export function locate(name) {
+  const t = TOOLS[name];
+  if (!t) throw new Error(`unknown tool "${name}"; known: ${Object.keys(TOOLS).join(', ')}`);
+  const override = process.env[`BENCHLINE_${name.toUpperCase()}`];
+  if (override) return existsSync(override) ? { path: override, from: `BENCHLINE_${name.toUpperCase()}` } : undefined;
+  if (t.env && process.env[t.env] && existsSync(join(process.env[t.env], t.envBin))) {
+    return { path: join(process.env[t.env], t.envBin), from: t.env };
+  }
+  if (t.source === 'go') {
+    const p = join(goBinDir(name, t), name);
+    return existsSync(p) ? { path: p, from: `go install ${t.module}@${t.version}` } : undefined;
+  }
+  for (const p of t.bin || []) if (existsSync(p)) return { path: p, from: t.source === 'apt' ? `apt ${t.pkg}` : t.source === 'npm' ? `npm ${t.pkg}` : 'system' };
+  const p = onPath(name);
+  return p ? { path: p, from: t.source === 'apt' ? `apt ${t.pkg} (PATH)` : 'PATH' } : undefined;
+}
+
+/** The version a tool reports about itself (pinned version where it reports none). */
+export function versionOf(name, path = locate(name)?.path) {
+  const t = TOOLS[name];
+  if (!path) return undefined;
+  const r = spawnSync(path, t.versionArgs, { encoding: 'utf8', timeout: 20000 });
+  const text = `${r.stdout || ''}\n${r.stderr || ''}`;
+  const m = t.versionRe.exec(text);
+  if (m && !(t.source === 'go' && /\bdev\b/.test(text) && !text.includes(m[1]))) return m[1];
+  return t.version ? t.version.replace(/^v/, '') : firstLine(text) || 'unknown';
+}
+
+let aptUpdated = false;
+function aptInstall(pkgs, log) {
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !onPath('apt-get')) {
+    throw new Error(`missing Debian packages: ${pkgs.join(' ')}. Install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  log(`installing ${pkgs.join(' ')} with apt-get`);
+  let r = install();
+  if (r.status !== 0 && !aptUpdated) {
+    aptUpdated = true;
+    spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
+    r = install();
+  }
+  if (r.status !== 0) throw new Error(`apt-get install ${pkgs.join(' ')} failed:\n${(r.stderr || '').slice(-2000)}`);
+}
+
+function goInstall(name, t, log) {
+  const go = onPath('go') || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  if (!go) throw new Error(`${name} needs Go to build (go install ${t.module}@${t.version}); install Go 1.22+ and retry`);
+  const dir = goBinDir(name, t);
+  mkdirSync(dir, { recursive: true });
+  log(`building ${name} ${t.version} with go install (first time only, takes a few minutes)`);
+  const r = spawnSync(go, ['install', `${t.module}@${t.version}`], { env: { ...process.env, GOBIN: dir, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`go install ${t.module}@${t.version} failed:\n${(r.stderr || '').slice(-2000)}`);
+}
+
+/** Installs whatever of `names` is missing; returns { name: {path, version, from} }. */
+export function ensureTools(names, { log = (m) => process.stderr.write(`benchline: ${m}\n`) } = {}) {
+  const missing = names.filter((n) => !locate(n));
+  const apt = [...new Set(missing.filter((n) => TOOLS[n].source === 'apt').map((n) => TOOLS[n].pkg))];
+  if (apt.length) aptInstall(apt, log);
+  for (const n of missing) {
+    const t = TOOLS[n];
+    if (t.source === 'go') goInstall(n, t, log);
+    if ((t.source === 'system' || t.source === 'npm') && !locate(n)) {
+      throw new Error(`${n} not found. ${t.hint || (t.source === 'npm' ? 'run npm ci in the project folder' : '')}`);
+    }
+  }
+  const out = {};
+  for (const n of names) {
+    const where = locate(n);
+    if (!where) throw new Error(`${n} is still missing after installing`);
+    out[n] = { ...where, version: versionOf(n, where.path) };
+  }
+  return out;
+}
+
+/** One row per known tool, installed or not: what `benchline doctor` prints. */
+export function doctorRows() {
+  return Object.keys(TOOLS).map((name) => {
+    const where = locate(name);
+    return { tool: name, version: where ? versionOf(name, where.path) : 'missing', source: where ? where.from : `not installed (${TOOLS[name].source})`, path: where?.path || '' };
+  });
+}
+
+/** Runs a tool and returns stdout, for the few places that need a one-off call. */
+export const runTool = (name, args) => execFileSync(locate(name).path, args, { encoding: 'utf8' });

@@ -1,0 +1,56 @@
+// Converts tool units to canonical ones (ns, bytes, per second) and formats values for humans.
+const TIME_NS = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, min: 60e9, h: 3600e9 };
+const SIZE_BYTES = { B: 1, KB: 1024, KiB: 1024, MB: 1024 ** 2, MiB: 1024 ** 2, GB: 1024 ** 3, GiB: 1024 ** 3, TB: 1024 ** 4 };
+
+/** Nanoseconds from a number and a time unit (ns, us, ms, s, m, h). */
+export function toNs(value, unit) {
+  const f = TIME_NS[unit];
+  if (f === undefined) throw new Error(`unknown time unit "${unit}"`);
+  return value * f;
+}
+
+/** Nanoseconds from text such as "1.23ms", "45us" or "2.5s" (wrk and ghz print these). */
+export function parseDuration(text) {
+  const m = /^\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i.exec(text);
+  if (!m) throw new Error(`not a duration: "${text}"`);
+  return toNs(Number(m[1]), m[2] === 'M' ? 'm' : m[2]);
+}
+
+/** Bytes from text such as "12.5MB" or "800KB" (binary multiples, as wrk prints them). */
+export function parseSize(text) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)\s*$/.exec(text);
+  if (!m) throw new Error(`not a size: "${text}"`);
+  return Number(m[1]) * SIZE_BYTES[m[2]];
+}
+
+const round = (v, digits = 3) => {
+  const a = Math.abs(v);
+  const d = a >= 100 ? 1 : a >= 10 ? 2 : digits;
+  return Number(v.toFixed(d)).toString();
+};
+
+/** Human-readable value in the best-fitting unit, e.g. 1530000 ns -> "1.53 ms". */
+export function formatValue(value, unit) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '–';
+  switch (unit) {
+    case 'ns': {
+      const a = Math.abs(value);
+      if (a >= 1e9) return `${round(value / 1e9)} s`;
+      if (a >= 1e6) return `${round(value / 1e6)} ms`;
+      if (a >= 1e3) return `${round(value / 1e3)} µs`;
+      return `${round(value)} ns`;
+    }
+    case 'bytes': case 'bytes/s': {
+      const suffix = unit === 'bytes/s' ? '/s' : '';
+      const a = Math.abs(value);
+      if (a >= 1024 ** 3) return `${round(value / 1024 ** 3)} GiB${suffix}`;
+      if (a >= 1024 ** 2) return `${round(value / 1024 ** 2)} MiB${suffix}`;
+      if (a >= 1024) return `${round(value / 1024)} KiB${suffix}`;
+      return `${round(value)} B${suffix}`;
+    }
+    case 'ops/s': return `${value >= 1000 ? Math.round(value).toLocaleString('en-US') : round(value)} /s`;
+    case 'ratio': return `${round(value * 100)} %`;
+    case 'count': return Number.isInteger(value) ? value.toLocaleString('en-US') : round(value);
+    default: return `${round(value)} ${unit}`;
+  }
+}
