@@ -3,14 +3,21 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { TOOL_NAMES } from './adapters/index.js';
+import { UserError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const collect = (value, list) => [...list, value];
 const verb = (name) => async (...args) => {
   const cmd = args.at(-1);
   const mod = await import(`./commands/${name}.js`);
-  const code = await mod.default({ ...cmd.optsWithGlobals(), args: cmd.args });
-  if (typeof code === 'number') process.exitCode = code;
+  try {
+    const code = await mod.default({ ...cmd.optsWithGlobals(), args: cmd.args });
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    process.stderr.write(`benchline ${name}: ${e.message}\n`);
+    process.exitCode = e.exitCode;
+  }
 };
 
 /** Options shared by the verbs that select jobs from bench.config.yaml. */

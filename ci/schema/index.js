@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { UserError } from '../errors.js';
 
 const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -17,7 +18,7 @@ export function resultProblems(doc) {
   return validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
 }
 
-export class InvalidResultError extends Error {}
+export class InvalidResultError extends UserError {}
 
 /** Throws InvalidResultError naming `where` when the document breaks the schema. */
 export function assertResult(doc, where = 'result document') {

@@ -1,0 +1,302 @@
+// Runs planned jobs: starts subjects, runs tool trials (base and head interleaved), writes raw files and results.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { adapterFor, ADAPTERS } from './adapters/index.js';
+import { buildResult } from './result.js';
+import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
+import { writeJsonAtomic } from './fsutil.js';
+import { UserError } from './errors.js';
+import { ensureTools, versionOf } from './tools.js';
+import { toolsFor } from './plan.js';
+import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
+import { rng } from './stats.js';
+
+/** Trial order of roles: ABAB alternates base/head each trial; random shuffles each pair with a seed. */
+export function trialOrder(roles, trials, order = 'abab', seed = 1) {
+  const random = rng(seed);
+  const out = [];
+  for (let t = 0; t < trials; t += 1) {
+    const pair = [...roles];
+    if (order === 'random' && pair.length === 2 && random() < 0.5) pair.reverse();
+    for (const role of pair) out.push({ trial: t + 1, role });
+  }
+  return out;
+}
+
+/** Seconds a trial may take before it counts as hung: the job's timeout, else from its duration params. */
+export function trialTimeout(job) {
+  if (job.timeout) return job.timeout;
+  const d = String(job.params?.duration ?? '');
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(d);
+  const seconds = m ? Number(m[1]) * ({ ms: 0.001, s: 1, m: 60 }[m[2] || 's']) : 0;
+  return Math.max(120, Math.ceil(seconds * 3 + 60));
+}
+
+/** Runs one tool trial as its own process group; resolves { code, timedOut, stdoutFile, stderrFile }. */
+function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds }) {
+  return new Promise((res) => {
+    const out = openSync(stdoutFile, 'w');
+    const err = openSync(stderrFile, 'w');
+    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
+    closeSync(out);
+    closeSync(err);
+    const proc = { pid: child.pid, name: argv[0], exited: false };
+    proc.exit = new Promise((r) => child.on('close', r));
+    LIVE.add(proc);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, timeoutSeconds * 1000);
+    child.on('error', (e) => { clearTimeout(timer); LIVE.delete(proc); res({ code: e.code, timedOut, error: e }); });
+    child.on('close', (code, signal) => { clearTimeout(timer); proc.exited = true; LIVE.delete(proc); res({ code: code ?? signal, timedOut }); });
+  });
+}
+
+class JobFailure extends Error {
+  constructor(message, logTailText) {
+    super(message);
+    this.logTail = logTailText;
+  }
+}
+
+/** Adds a base checkout of `ref` as a detached git worktree; returns { dir, commit, remove() }. */
+export function addWorktree(root, ref) {
+  let commit;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    throw new UserError(`--base ${ref}: not a commit in ${root} (fetch it first, e.g. git fetch origin ${ref})`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
+  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
+  return {
+    dir,
+    commit,
+    remove: () => {
+      try { execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }); } catch { rmSync(dir, { recursive: true, force: true }); }
+    },
+  };
+}
+
+/** Progress: a bar on a terminal, one line per trial elsewhere (CI logs). */
+async function makeProgress(total, enabled) {
+  const started = Date.now();
+  if (!enabled || !process.stderr.isTTY) {
+    let done = 0;
+    return {
+      tick: (label) => {
+        done += 1;
+        const left = done ? ((Date.now() - started) / done) * (total - done) : 0;
+        process.stderr.write(`[${done}/${total}] ${label}${total - done ? ` · ~${Math.round(left / 1000)} s left` : ''}\n`);
+      },
+      log: (m) => process.stderr.write(`${m}\n`),
+      stop: () => {},
+    };
+  }
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar({ format: '{bar} {value}/{total} trials · ETA {eta_formatted} · {label}', stream: process.stderr, hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
+  bar.start(total, 0, { label: 'starting' });
+  return {
+    tick: (label) => bar.increment(1, { label }),
+    log: (m) => { bar.stop(); process.stderr.write(`${m}\n`); bar.start(total, bar.value, { label: m.slice(0, 60) }); },
+    stop: () => bar.stop(),
+  };
+}
+
+/**
+ * Runs `jobs` and writes the results folder. Returns { dir, run } (run = run.json's content).
+ * opts: { config, base (git ref), order, seed, out, progress, role }.
+ */
+export async function runJobs(jobs, opts) {
+  const { config } = opts;
+  const root = config.root;
+  const startedAt = new Date();
+  const runId = newRunId(startedAt);
+  const resultsRoot = resolve(root, opts.out || config.defaults.results);
+  const dir = join(resultsRoot, runId);
+  mkdirSync(dir, { recursive: true });
+  const { trigger } = triggerInfo();
+  const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
+  const roles = opts.base ? ['base', 'head'] : [soloRole];
+  const head = commitInfo(root);
+  const runDoc = { schema: 'benchline/run@1', id: runId, startedAt: startedAt.toISOString(), config: relative(root, config.file), profile: jobs[0]?.profile, order: opts.base ? opts.order : undefined, head: { commit: head.commit, dirty: head.dirty }, jobs: [] };
+
+  const runnable = jobs.filter((j) => !j.skip);
+  const tools = ensureTools(toolsFor(runnable, ADAPTERS), { log: (m) => process.stderr.write(`benchline: ${m}\n`) });
+  const checkouts = { head: root, local: root, main: root };
+  let worktree;
+  const onSignal = (sig) => {
+    process.stderr.write(`\nbenchline: ${sig}: stopping every process benchline started\n`);
+    killAllNow();
+    worktree?.remove();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const runner = runnerInfo();
+  const progress = await makeProgress(runnable.reduce((s, j) => s + j.trials * roles.length, 0), opts.progress !== false);
+  try {
+    if (opts.base) {
+      worktree = addWorktree(root, opts.base);
+      checkouts.base = worktree.dir;
+      runDoc.base = { ref: opts.base, commit: worktree.commit };
+    }
+    const manifests = {};
+    const buildErrors = {};
+    const manifestFor = (role, subject) => {
+      const key = `${role === 'base' ? 'base' : 'head'}:${subject}`;
+      if (buildErrors[key]) throw buildErrors[key];
+      if (!manifests[key]) {
+        try {
+          const m = loadManifest(checkouts[role], subject);
+          ensureTools(toolsOfManifest(m));
+          buildSubject(m, { log: progress.log });
+          manifests[key] = m;
+        } catch (e) {
+          buildErrors[key] = e;
+          throw e;
+        }
+      }
+      return manifests[key];
+    };
+    for (const job of jobs) {
+      const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
+      runDoc.jobs.push(entry);
+      if (job.skip) {
+        Object.assign(entry, { status: 'skipped', reason: job.skip });
+        progress.log(`skipped ${job.id}: ${job.skip}`);
+        continue;
+      }
+      try {
+        const docs = await runOneJob(job, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root });
+        entry.status = 'ok';
+        entry.docs = {};
+        for (const [role, doc] of Object.entries(docs)) {
+          const file = join('docs', role, `${job.id}.json`);
+          writeJsonAtomic(join(dir, file), doc);
+          entry.docs[role] = file;
+        }
+        if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
+      } catch (e) {
+        Object.assign(entry, { status: 'failed', reason: e.message.split('\n')[0] });
+        if (e.logTail) entry.logTail = e.logTail;
+        else if (e.message.includes('\n')) entry.logTail = e.message.split('\n').slice(1).join('\n');
+        progress.log(`FAILED ${job.id}: ${e.message}`);
+        if (!(e instanceof UserError || e instanceof JobFailure)) progress.log(e.stack);
+      }
+    }
+  } finally {
+    progress.stop();
+    worktree?.remove();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    runDoc.finishedAt = new Date().toISOString();
+    writeJsonAtomic(join(dir, 'run.json'), runDoc);
+    const latest = join(resultsRoot, 'latest');
+    try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
+    try { symlinkSync(runId, latest); } catch { /* best effort */ }
+  }
+  return { dir, run: runDoc };
+}
+
+/** One job: subjects up per role, optional warm-up, interleaved trials, subjects down, result docs. */
+async function runOneJob(job, ctx) {
+  const { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root } = ctx;
+  const adapter = adapterFor(job.tool);
+  const script = job.script ? resolve(root, job.script) : undefined;
+  if (script && !existsSync(script)) throw new UserError(`${job.id}: script ${job.script} does not exist`);
+  const live = {};
+  const trials = {};
+  const artifacts = {};
+  const activeRoles = [];
+  try {
+    for (const role of roles) {
+      let manifest;
+      try {
+        manifest = manifestFor(role, job.subject);
+      } catch (e) {
+        if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
+        throw e;
+      }
+      const runDir = join(dir, 'raw', role, job.id);
+      mkdirSync(runDir, { recursive: true });
+      live[role] = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
+      live[role].manifest = manifest;
+      activeRoles.push(role);
+      trials[role] = [];
+      artifacts[role] = [];
+    }
+    const trialCtx = (role, trial, params, tag) => {
+      const runDir = join(dir, 'raw', role, job.id);
+      const base = join(runDir, `${tag}-${trial}`);
+      return {
+        bin: tools[adapter.binary]?.path,
+        params,
+        target: { ...live[role].target, ports: live[role].ports },
+        script,
+        outFile: `${base}.out.json`,
+        root,
+        subjectDir: live[role].manifest.dir,
+        timeoutSeconds: trialTimeout(job),
+        files: { stdout: `${base}.stdout.txt`, stderr: `${base}.stderr.txt`, out: `${base}.out.json` },
+      };
+    };
+    const runTrial = async (role, trial, params, tag) => {
+      const c = trialCtx(role, trial, params, tag);
+      const dead = live[role].deadProcess();
+      if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
+      const cmd = adapter.command(c);
+      const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+      if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
+      if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
+      const deadAfter = live[role].deadProcess();
+      if (deadAfter) throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})`, logTail(deadAfter.logFile));
+      const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
+      if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
+      try {
+        const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params });
+        return { parsed, rawFile };
+      } catch (e) {
+        throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+      }
+    };
+    if (job.warmup) {
+      for (const role of activeRoles) await runTrial(role, 1, { ...job.params, ...job.warmup }, 'warmup');
+    }
+    for (const { trial, role } of trialOrder(activeRoles, job.trials, opts.order, opts.seed)) {
+      const { parsed, rawFile } = await runTrial(role, trial, job.params, 'trial');
+      trials[role].push(parsed);
+      artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
+      progress.tick(`${job.id} · trial ${trial}/${job.trials}${activeRoles.length > 1 ? ` ${role}` : ''}`);
+    }
+  } finally {
+    for (const h of Object.values(live)) await h.stop();
+  }
+  const docs = {};
+  for (const role of activeRoles) {
+    const toolVersion = trials[role].find((t) => t.toolVersion)?.toolVersion || tools[adapter.binary]?.version || versionOf(adapter.binary) || 'unknown';
+    for (const h of Object.values(live)) for (const p of h.procs) artifacts[role].push(...(p.logFile && h === live[role] ? [{ path: relative(dir, p.logFile), kind: 'log' }] : []));
+    docs[role] = buildResult({
+      run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role }),
+      runner,
+      suite: job.suite,
+      subject: job.subject,
+      variant: job.variant,
+      scenario: job.scenario,
+      tool: { name: job.tool, version: String(toolVersion) },
+      params: scalarParams(job.params),
+      trials: trials[role],
+      artifacts: artifacts[role],
+      seed: opts.seed,
+    }, `${job.id} (${role})`);
+  }
+  return docs;
+}
+
+/** Result documents keep scalar parameters; lists are joined so the schema stays flat. */
+const scalarParams = (params) => Object.fromEntries(Object.entries(params || {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+
+export { stopProcess, spawnLogged };

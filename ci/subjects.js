@@ -1,0 +1,234 @@
+// Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import YAML from 'yaml';
+import { UserError } from './errors.js';
+import { locate } from './tools.js';
+
+/** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
+export function loadManifest(root, name) {
+  const dir = join(root, 'subjects', name);
+  const file = join(dir, 'subject.yaml');
+  if (!existsSync(file)) throw new UserError(`subject "${name}": ${file} does not exist (each subject needs a subject.yaml, see docs/config.md)`);
+  let m;
+  try {
+    m = YAML.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${file}: not valid YAML: ${e.message}`);
+  }
+  if (!m || typeof m !== 'object') throw new UserError(`${file}: empty manifest`);
+  m.processes ||= {};
+  m.ports ||= [];
+  return { ...m, dir, file };
+}
+
+/** Tool names a manifest refers to with ${tool.NAME}, so they can be installed before it starts. */
+export function toolsOfManifest(manifest) {
+  const text = JSON.stringify({ build: manifest.build, processes: manifest.processes });
+  return [...new Set([...text.matchAll(/\$\{tool\.([\w-]+)\}/g)].map((m) => m[1]))];
+}
+
+/** Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. */
+export function substitute(text, vars, where) {
+  return String(text).replace(/\$\{([\w.-]+)\}/g, (_, key) => {
+    const [head, ...rest] = key.split('.');
+    const name = rest.join('.');
+    let value;
+    if (head === 'dir') value = vars.dir;
+    else if (head === 'run') value = vars.run;
+    else if (head === 'port') value = vars.ports?.[name];
+    else if (head === 'tool') value = vars.tool ? vars.tool(name) : undefined;
+    else if (head === 'env') value = vars.env?.[name] ?? process.env[name] ?? '';
+    else if (head === 'param') value = vars.params?.[name];
+    if (value === undefined) throw new UserError(`${where}: unknown placeholder \${${key}}`);
+    return String(value);
+  });
+}
+
+const substituteDeep = (value, vars, where) => {
+  if (Array.isArray(value)) return value.map((v) => substituteDeep(v, vars, where));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, vars, where)]));
+  return typeof value === 'string' ? substitute(value, vars, where) : value;
+};
+
+export const toolPath = (name) => {
+  const where = locate(name);
+  if (!where) throw new UserError(`tool ${name} is not installed (run: npx benchline doctor)`);
+  return where.path;
+};
+
+/** A free TCP port on 127.0.0.1, chosen by the kernel. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+export function portIsFree(port) {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+/** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
+export function buildSubject(manifest, { log = () => {} } = {}) {
+  for (const step of manifest.build || []) {
+    const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env }, `${manifest.file} build`);
+    const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
+    log(`building ${manifest.name}: ${cmd.join(' ')}`);
+    const r = spawnSync(cmd[0], cmd.slice(1), { cwd: manifest.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60 * 1000 });
+    if (r.status !== 0) {
+      const out = `${r.stdout || ''}${r.stderr || ''}`.trim().split('\n').slice(-25).join('\n');
+      throw new UserError(`building subject ${manifest.name} failed (${cmd.join(' ')}; exit ${r.status ?? r.signal}):\n${out}`);
+    }
+  }
+}
+
+/** Every process group benchline started and has not stopped yet (for Ctrl-C). */
+export const LIVE = new Set();
+
+/** Sends a signal to a process group we started; ignores groups that are already gone. */
+function signalGroup(pid, sig) {
+  try {
+    process.kill(-pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops one started process: SIGTERM to its group, SIGKILL after `graceMs`. */
+export async function stopProcess(proc, graceMs = 5000) {
+  if (proc.exited) return LIVE.delete(proc);
+  signalGroup(proc.pid, 'SIGTERM');
+  const done = await Promise.race([proc.exit, new Promise((r) => setTimeout(() => r('timeout'), graceMs))]);
+  if (done === 'timeout') {
+    signalGroup(proc.pid, 'SIGKILL');
+    await Promise.race([proc.exit, new Promise((r) => setTimeout(r, 2000))]);
+  }
+  LIVE.delete(proc);
+  return true;
+}
+
+/** Stops every live process synchronously-ish: used on SIGINT/SIGTERM before exiting. */
+export function killAllNow() {
+  for (const p of LIVE) signalGroup(p.pid, 'SIGKILL');
+  LIVE.clear();
+}
+
+/** Spawns a command in its own process group with output appended to logFile. */
+export function spawnLogged(argv, { cwd, env, logFile, name }) {
+  const fd = openSync(logFile, 'a');
+  const child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const proc = { name, pid: child.pid, child, logFile, exited: false, code: null };
+  proc.exit = new Promise((res) => {
+    child.on('exit', (code, signal) => { Object.assign(proc, { exited: true, code: code ?? signal }); res(proc.code); });
+    child.on('error', (e) => { Object.assign(proc, { exited: true, code: e.code, error: e }); res(e.code); });
+  });
+  if (child.pid) LIVE.add(proc);
+  return proc;
+}
+
+/** Last lines of a log file, for error messages. */
+export function logTail(file, lines = 20) {
+  if (!file || !existsSync(file)) return '';
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function healthy(check) {
+  try {
+    if (check.http) {
+      const r = await fetch(check.http, { signal: AbortSignal.timeout(2000) });
+      await r.arrayBuffer();
+      return r.ok;
+    }
+    const [host, port] = (check.tcp || check.grpc).split(':');
+    return await new Promise((res) => {
+      const s = connect({ host, port: Number(port) });
+      s.setTimeout(1000);
+      s.once('connect', () => { s.destroy(); res(true); });
+      s.once('error', () => res(false));
+      s.once('timeout', () => { s.destroy(); res(false); });
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check` passes, the process exits, or the timeout runs out. */
+async function waitHealthy(proc, check, name) {
+  const deadline = Date.now() + (check.timeout ?? 60) * 1000;
+  while (Date.now() < deadline) {
+    if (proc.exited) {
+      throw new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
+    }
+    if (await healthy(check)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new UserError(`subject process ${name} was not healthy within ${check.timeout ?? 60} s (${check.http || check.tcp || check.grpc}). Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
+}
+
+/**
+ * Starts a subject's processes in order and waits for each health check.
+ * `fixedPorts` ({name: port}) pins ports instead of choosing free ones; a taken pinned port is an error.
+ * Returns { ports, target, procs, run, stop(), deadProcess() }. On failure everything started is stopped.
+ */
+export async function startSubject({ manifest, runDir, env = {}, params = {}, select, fixedPorts = {}, log = () => {} }) {
+  mkdirSync(runDir, { recursive: true });
+  const ports = {};
+  for (const name of manifest.ports) {
+    if (fixedPorts[name]) {
+      if (!(await portIsFree(fixedPorts[name]))) {
+        throw new UserError(`port ${fixedPorts[name]} (${name}) for subject ${manifest.name} is already in use on 127.0.0.1; stop what holds it or let benchline choose a free port`);
+      }
+      ports[name] = fixedPorts[name];
+    } else {
+      ports[name] = await freePort();
+    }
+  }
+  const vars = { dir: resolve(manifest.dir), run: resolve(runDir), ports, tool: toolPath, env: { ...process.env, ...env }, params };
+  const names = select || Object.keys(manifest.processes);
+  const procs = [];
+  const handle = {
+    ports,
+    run: vars.run,
+    procs,
+    target: substituteDeep(manifest.target || {}, vars, `${manifest.file} target`),
+    deadProcess: () => procs.find((p) => p.exited),
+    stop: async () => { for (const p of [...procs].reverse()) await stopProcess(p); },
+  };
+  try {
+    for (const name of names) {
+      const spec = manifest.processes[name];
+      if (!spec) throw new UserError(`${manifest.file}: no process named "${name}" (has: ${Object.keys(manifest.processes).join(', ')})`);
+      const where = `${manifest.file} processes.${name}`;
+      for (const t of spec.templates || []) {
+        const text = readFileSync(join(manifest.dir, t.from), 'utf8');
+        writeFileSync(substitute(t.to, vars, where), substitute(text, vars, `${manifest.dir}/${t.from}`));
+      }
+      const argv = substituteDeep(spec.command, vars, where);
+      const penv = { ...process.env, ...env, ...substituteDeep(spec.env || {}, vars, where) };
+      const logFile = join(vars.run, `${name}.log`);
+      log(`starting ${manifest.name}/${name}`);
+      const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
+      procs.push(proc);
+      if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`);
+    }
+  } catch (e) {
+    await handle.stop();
+    throw e;
+  }
+  return handle;
+}
