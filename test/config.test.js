@@ -1,0 +1,86 @@
+// Configuration loading and job planning: validation messages, parameter precedence, matrix shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfig, parseOverrides, loadConfig } from '../ci/config.js';
+import { planJobs, toMatrix } from '../ci/plan.js';
+
+const yaml = `
+version: 1
+defaults: { suites: [api], profile: quick }
+profiles: { quick: { trials: 3 }, full: { trials: 9 } }
+suites:
+  api:
+    subject: api
+    params: { path: /x }
+    variants:
+      off: { env: { CACHE: "off" } }
+      on: { env: { CACHE: on }, params: { connections: 8 } }
+    jobs:
+      - tool: wrk
+        scenario: peak
+        params: { connections: 4, duration: 2s }
+        profiles: { full: { duration: 30s } }
+      - tool: ab
+        scenario: keepalive
+        variants: [on]
+        trials: 2
+        params: { requests: 100, keepalive: true }
+`;
+
+test('a suite expands to variant x job entries with ids suite.variant.tool.scenario', () => {
+  const jobs = planJobs(parseConfig(yaml));
+  assert.deepEqual(jobs.map((j) => j.id), ['api.off.wrk.peak', 'api.on.wrk.peak', 'api.on.ab.keepalive']);
+  assert.deepEqual(jobs.map((j) => j.trials), [3, 3, 2]);
+  assert.deepEqual(jobs[1].env, { CACHE: 'on' });
+});
+
+test('parameters resolve suite < variant < job < profile < command line', () => {
+  const config = parseConfig(yaml);
+  const [off, on] = planJobs(config, { profile: 'full' });
+  assert.deepEqual(off.params, { path: '/x', connections: 4, duration: '30s' });
+  assert.equal(on.params.connections, 4, 'the job overrides the variant');
+  const [overridden] = planJobs(config, { param: ['duration=5s', 'ab.requests=7', 'wrk.threads=2'] });
+  assert.deepEqual(overridden.params, { path: '/x', connections: 4, duration: '5s', threads: 2 });
+  const ab = planJobs(config, { param: ['ab.requests=7'], tool: ['ab'] })[0];
+  assert.equal(ab.params.requests, 7);
+});
+
+test('the matrix has the shape of a GitHub strategy.matrix include list', () => {
+  const m = toMatrix(planJobs(parseConfig(yaml), { variant: ['on'] }));
+  assert.deepEqual(m, { include: [
+    { id: 'api.on.wrk.peak', suite: 'api', subject: 'api', variant: 'on', tool: 'wrk', scenario: 'peak', profile: 'quick', trials: 3 },
+    { id: 'api.on.ab.keepalive', suite: 'api', subject: 'api', variant: 'on', tool: 'ab', scenario: 'keepalive', profile: 'quick', trials: 2 },
+  ] });
+});
+
+test('an unknown tool is refused with the file, the path in the config and the known tools', () => {
+  assert.throws(() => parseConfig(yaml.replace('tool: ab', 'tool: siege'), 'x.yaml'),
+    /x\.yaml: suites\.api\.jobs\[1\]\.tool "siege" is not a known tool \(k6, ghz, wrk, ab, jmh, hyperfine\)/);
+});
+
+test('schema violations name the file and the offending key', () => {
+  assert.throws(() => parseConfig(yaml.replace('trials: 3', 'trials: 0'), 'b.yaml'), /b\.yaml: does not match the configuration schema[\s\S]*\/profiles\/quick\/trials must be >= 1/);
+  assert.throws(() => parseConfig(yaml.replace('scenario: peak', 'scenario: peak\n        sript: x'), 'b.yaml'), /must NOT have additional properties \("sript"\)/);
+  assert.throws(() => parseConfig('version: 1\nsuites: [', 'c.yaml'), /c\.yaml: not valid YAML/);
+});
+
+test('selections that match nothing, unknown suites and unknown profiles are errors', () => {
+  const config = parseConfig(yaml);
+  assert.throws(() => planJobs(config, { suite: ['nope'] }), /suite "nope" is not defined/);
+  assert.throws(() => planJobs(config, { profile: 'huge' }), /profile "huge" is not defined; choose one of: quick, full/);
+  assert.throws(() => planJobs(config, { tool: ['k6'] }), /matches no job/);
+});
+
+test('--param values become numbers and booleans where they look like them', () => {
+  assert.deepEqual(parseOverrides(['a=1', 'b=2.5', 'c=true', 'd=5s', 'e=a=b']), { a: 1, b: 2.5, c: true, d: '5s', e: 'a=b' });
+  assert.throws(() => parseOverrides(['novalue']), /expected key=value/);
+});
+
+test('the shipped bench.config.yaml is valid and every suite names an existing subject folder', async () => {
+  const { existsSync } = await import('node:fs');
+  const config = loadConfig('bench.config.yaml');
+  for (const [name, suite] of Object.entries(config.suites)) {
+    assert.ok(existsSync(`subjects/${suite.subject}/subject.yaml`), `suite ${name}: subjects/${suite.subject}/subject.yaml`);
+    for (const job of suite.jobs) if (job.script) assert.ok(existsSync(job.script), `suite ${name}: ${job.script}`);
+  }
+});

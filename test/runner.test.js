@@ -1,0 +1,129 @@
+// The runner against a real subject (Bun) and a real tool (wrk): results, faults, timeouts, A/B and Ctrl-C.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, cpSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { loadConfig } from '../ci/config.js';
+import { planJobs } from '../ci/plan.js';
+import { runJobs, trialOrder, trialTimeout } from '../ci/runner.js';
+import { resultProblems } from '../ci/schema/index.js';
+import { startSubject, loadManifest } from '../ci/subjects.js';
+
+const project = resolve('test/fixtures/project');
+let config;
+before(() => { config = loadConfig(join(project, 'bench.config.yaml')); });
+
+const isAlive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const out = () => mkdtempSync(join(tmpdir(), 'benchline-runner-'));
+
+test('ABAB order alternates base and head; random order is a seeded shuffle of each pair', () => {
+  assert.deepEqual(trialOrder(['base', 'head'], 2).map((t) => t.role), ['base', 'head', 'base', 'head']);
+  const r = trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role);
+  assert.deepEqual(r, trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role));
+  for (let i = 0; i < r.length; i += 2) assert.notEqual(r[i], r[i + 1]);
+  assert.ok(r.filter((x, i) => i % 2 === 0 && x === 'head').length > 10, 'head goes first in some pairs');
+});
+
+test('a trial may take three times its duration plus a minute, or the job timeout', () => {
+  assert.equal(trialTimeout({ params: { duration: '30s' } }), 150);
+  assert.equal(trialTimeout({ params: { duration: '2m' } }), 420);
+  assert.equal(trialTimeout({ params: {} }), 120);
+  assert.equal(trialTimeout({ timeout: 2, params: { duration: '30s' } }), 2);
+});
+
+test('a run writes schema-valid results for good jobs and clear failures for bad ones, and stops every process', async () => {
+  const jobs = planJobs(config);
+  const { dir, run } = await runJobs(jobs, { config, out: out(), progress: false, seed: 1 });
+  const byId = Object.fromEntries(run.jobs.map((j) => [j.id, j]));
+  assert.equal(byId['faults.ok.wrk.short'].status, 'ok');
+  const doc = JSON.parse(readFileSync(join(dir, byId['faults.ok.wrk.short'].docs.local), 'utf8'));
+  assert.deepEqual(resultProblems(doc), []);
+  assert.equal(doc.trials, 2);
+  const thr = doc.metrics.find((m) => m.name === 'throughput');
+  assert.equal(thr.samples.length, 2);
+  assert.ok(thr.value > 0);
+
+  assert.equal(byId['faults.no-start.wrk.short'].status, 'failed');
+  assert.match(byId['faults.no-start.wrk.short'].reason, /flaky\/server exited \(code 3\) before it was healthy/);
+  assert.match(byId['faults.no-start.wrk.short'].logTail, /refusing to start/);
+
+  assert.equal(byId['faults.dies.wrk.short'].status, 'failed');
+  assert.match(byId['faults.dies.wrk.short'].reason, /flaky\/server \(local\) died (during|before) trial \d \(exit 7\)/);
+  assert.match(byId['faults.dies.wrk.short'].logTail, /dying on purpose/);
+  assert.equal(byId['faults.dies.wrk.short'].docs, undefined, 'no partial result is stored');
+
+  assert.equal(byId['faults.ok.wrk.hangs'].status, 'failed');
+  assert.match(byId['faults.ok.wrk.hangs'].reason, /wrk did not finish within 2 s \(trial 1, local\); it was stopped/);
+
+  assert.equal(byId['faults.native-only-elsewhere.wrk.short'].status, 'skipped');
+  assert.equal(byId['faults.native-only-elsewhere.wrk.short'].reason, 'runs only in docker-compose');
+
+  const docs = readdirSync(join(dir, 'docs', 'local'));
+  assert.deepEqual(docs, ['faults.ok.wrk.short.json']);
+  const pids = [...readFileSync(join(dir, 'raw', 'local', 'faults.ok.wrk.short', 'server.log'), 'utf8').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+  assert.ok(pids.length >= 1);
+  for (const pid of pids) assert.equal(isAlive(pid), false, `subject pid ${pid} was stopped`);
+  assert.equal(readFileSync(join(dir, '..', 'latest', 'run.json'), 'utf8'), readFileSync(join(dir, 'run.json'), 'utf8'));
+});
+
+test('a pinned port that is already taken fails with a message naming the port', async () => {
+  const holder = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => holder.once('listening', r));
+  const { port } = holder.address();
+  try {
+    await assert.rejects(
+      startSubject({ manifest: loadManifest(project, 'flaky'), runDir: out(), fixedPorts: { http: port } }),
+      new RegExp(`port ${port} \\(http\\) for subject flaky is already in use on 127\\.0\\.0\\.1`),
+    );
+  } finally {
+    holder.close();
+  }
+});
+
+test('with a base ref, base and head run interleaved from their own checkouts', async () => {
+  const repo = out();
+  cpSync(project, repo, { recursive: true });
+  const g = (...a) => execFileSync('git', a, { cwd: repo, stdio: 'ignore' });
+  g('init', '-q');
+  g('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A');
+  g('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'base');
+  const cfgText = readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests', resolve('loadtests'));
+  writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
+  const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  assert.deepEqual(Object.keys(run.jobs[0].docs).sort(), ['base', 'head']);
+  const base = JSON.parse(readFileSync(join(dir, run.jobs[0].docs.base), 'utf8'));
+  const head = JSON.parse(readFileSync(join(dir, run.jobs[0].docs.head), 'utf8'));
+  assert.equal(base.run.role, 'base');
+  assert.equal(head.run.role, 'head');
+  assert.equal(base.run.commit, head.run.commit);
+  assert.equal(head.run.dirty, true, 'the config edit after the commit makes head dirty');
+  assert.equal(run.base.ref, 'HEAD');
+  const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+  assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');
+});
+
+test('Ctrl-C during a run stops the subject it started and exits 130', async () => {
+  const results = out();
+  const child = spawn(process.execPath, [resolve('ci/cli.js'), 'run', '--config', join(project, 'bench.config.yaml'), '--variant', 'ok', '--scenario', 'hangs', '--out', results, '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let pid;
+  for (let i = 0; i < 100 && !pid; i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+    const log = join(results, 'latest', 'raw', 'local', 'faults.ok.wrk.hangs', 'server.log');
+    const runDirs = existsSync(results) ? readdirSync(results).filter((d) => d !== 'latest') : [];
+    const file = runDirs.length ? join(results, runDirs[0], 'raw', 'local', 'faults.ok.wrk.hangs', 'server.log') : log;
+    if (existsSync(file)) pid = Number(/pid (\d+)/.exec(readFileSync(file, 'utf8'))?.[1]) || undefined;
+  }
+  assert.ok(pid, 'the subject started');
+  assert.equal(isAlive(pid), true);
+  child.kill('SIGINT');
+  const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+  assert.equal(code, 130);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(isAlive(pid), false, 'the subject was stopped');
+});
