@@ -16,7 +16,14 @@ const project = resolve('test/fixtures/project');
 let config;
 before(() => { config = loadConfig(join(project, 'bench.config.yaml')); });
 
-const isAlive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+/** Alive and not a zombie (a container's init may not reap orphans at once). */
+const isAlive = (pid) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 const out = () => mkdtempSync(join(tmpdir(), 'benchline-runner-'));
 
 test('ABAB order alternates base and head; random order is a seeded shuffle of each pair', () => {
