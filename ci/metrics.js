@@ -22,7 +22,7 @@ const EXACT = {
 
 // Families: every `latency.*` or `time.*` is a duration in ns where lower is better.
 const FAMILIES = [
-  [/^(latency|time|connect|ttfb|traversal)\./, ['ns', 'lower']],
+  [/^(latency|time|connect|processing|waiting|ttfb|traversal)\./, ['ns', 'lower']],
 ];
 
 /** Unit and direction for a metric name, or undefined when the name is unknown. */

@@ -257,7 +257,8 @@ async function runOneJob(job, ctx) {
       const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
       if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
       try {
-        const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params });
+        const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
+        const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
         return { parsed, rawFile };
       } catch (e) {
         throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));

@@ -1,8 +1,173 @@
-// Adapter for ab: placeholder until the adapter lands; parse() refuses all input.
+// Adapter for ApacheBench (ab 2.3): reads its text report, the only output ab has.
 import { ParseError } from './errors.js';
+import { metric } from '../metrics.js';
 
 export const name = 'ab';
 export const binary = 'ab';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the ab adapter is not implemented yet'); }
-export function command() { throw new Error('the ab adapter is not implemented yet'); }
+export const produce = 'ab -n 1000 -c 10 http://127.0.0.1:PORT/path > out.txt 2>&1';
+
+const MS = 1e6; // ns per ms
+const fail = (reason) => { throw new ParseError(reason, produce); };
+
+// Rows of the "Connection Times (ms)" table and the metric family each becomes.
+// Waiting is the time to the first response byte; Total is the whole request as ab saw it.
+const ROWS = { Connect: 'connect', Processing: 'processing', Waiting: 'ttfb', Total: 'latency' };
+
+const field = (text, label) => {
+  const m = new RegExp(`^${label}:[ \\t]*(.*)$`, 'm').exec(text);
+  return m ? m[1].trim() : undefined;
+};
+const numberField = (text, label) => {
+  const v = field(text, label);
+  if (v === undefined) return undefined;
+  const m = /^(-?[\d.]+)/.exec(v);
+  return m ? Number(m[1]) : undefined;
+};
+
+/** ab's error lines (apr_* calls, "ab: ...", "Total of N requests completed"), from stdout or stderr. */
+function abErrors(text) {
+  const lines = text.split('\n').map((l) => l.trim());
+  return lines.filter((l) => /^apr_\w+: /.test(l) || /^ab: /.test(l) || /^Total of \d+ requests completed/.test(l)
+    || /^(?:Invalid|Cannot|Could not|Too many|socket:|connect:|SSL)/.test(l));
+}
+
+function foreignTool(text) {
+  if (/^Running \S+ test @ /m.test(text) || text.includes('--- benchline-json ---')) return 'wrk output';
+  if (/^Benchmark \d+: /m.test(text)) return 'hyperfine output';
+  if (/^\s*[[{]/.test(text)) return 'JSON from another tool (ab prints text)';
+  return undefined;
+}
+
+/** The connection-times table: { Connect: {min, mean, sd, median, max}, ... } in ms. */
+function connectionTimes(text) {
+  const out = {};
+  const re = /^(Connect|Processing|Waiting|Total):\s+(-?\d+)\s+(-?\d+)\s+([\d.]+)\s+(-?\d+)\s+(-?\d+)\s*$/gm;
+  for (const m of text.matchAll(re)) {
+    out[m[1]] = { min: Number(m[2]), mean: Number(m[3]), sd: Number(m[4]), median: Number(m[5]), max: Number(m[6]) };
+  }
+  return out;
+}
+
+/** The "Percentage of the requests served within a certain time (ms)" table: [{ p, ms }]. */
+function percentageTable(text) {
+  const at = text.indexOf('Percentage of the requests served within a certain time');
+  if (at < 0) return [];
+  return [...text.slice(at).matchAll(/^\s+(\d+)%\s+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+}
+
+/**
+ * One ab run's output -> metrics in canonical units. ab writes failures to stderr: pass it as
+ * opts.stderr (or append it to the text) so the error carries ab's own message.
+ * Returns { metrics, distributions, toolVersion, notes, extra }.
+ */
+export function parse(text, opts = {}) {
+  const src = String(text ?? '');
+  const all = `${src}\n${opts.stderr || ''}`;
+  if (!all.trim()) fail('the output is empty: ab printed nothing (run it by hand to see its error)');
+  const complete = numberField(src, 'Complete requests');
+  if (complete === undefined) {
+    const errors = abErrors(all);
+    if (errors.length) fail(`ab stopped before its report: ${errors.join('; ')}`);
+    if (!/This is ApacheBench/.test(src)) fail(foreignTool(src) ? `this is ${foreignTool(src)}, not ApacheBench's` : 'not ApacheBench output (no "This is ApacheBench" banner and no "Complete requests:" line)');
+    fail('ab\'s report stops before its "Complete requests:" line; the output is truncated (ab\'s error message goes to stderr: keep it with 2>&1)');
+  }
+  const rps = numberField(src, 'Requests per second');
+  const taken = numberField(src, 'Time taken for tests');
+  const meanTime = /^Time per request:\s+([\d.]+) \[ms\] \(mean\)$/m.exec(src);
+  const acrossTime = /^Time per request:\s+([\d.]+) \[ms\] \(mean, across all concurrent requests\)$/m.exec(src);
+  const transferred = numberField(src, 'Total transferred');
+  const rate = numberField(src, 'Transfer rate');
+  if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
+    fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
+  }
+  const failedLine = /^Failed requests:\s+(\d+)(?:\s*\n\s*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
+  const failed = failedLine ? Number(failedLine[1]) : 0;
+  const failedBy = failedLine?.[2] !== undefined
+    ? { connect: Number(failedLine[2]), receive: Number(failedLine[3]), length: Number(failedLine[4]), exceptions: Number(failedLine[5]) }
+    : { connect: 0, receive: 0, length: 0, exceptions: 0 };
+  const non2xx = numberField(src, 'Non-2xx responses') ?? 0;
+  const errors = failed + non2xx;
+
+  const metrics = [
+    metric('requests', complete),
+    metric('throughput', rps),
+    metric('duration', Math.round(taken * 1e9)),
+    metric('latency.mean', Math.round(Number(meanTime[1]) * MS)),
+    metric('bytes_received', transferred),
+    // ab's "Kbytes" are 1024 bytes.
+    metric('transfer_rate', Math.round(rate * 1024)),
+    metric('errors', errors),
+    metric('error_rate', complete > 0 ? Math.min(1, errors / complete) : 1),
+  ];
+
+  const table = connectionTimes(src);
+  for (const [row, family] of Object.entries(ROWS)) {
+    const r = table[row];
+    if (!r) continue;
+    const stats = family === 'latency' ? { min: r.min, stdev: r.sd } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
+    for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS)));
+  }
+
+  const pct = percentageTable(src);
+  const distributions = [];
+  for (const { p, ms } of pct) metrics.push(metric(p === 100 ? 'latency.max' : `latency.p${p}`, ms * MS));
+  if (!pct.length && table.Total) metrics.push(metric('latency.max', table.Total.max * MS));
+  if (pct.length) distributions.push({ name: 'latency', unit: 'ns', count: complete, percentiles: pct.map(({ p, ms }) => ({ p, value: ms * MS })) });
+
+  const version = /This is ApacheBench, Version ([\d.]+)/.exec(src);
+  const keepAlive = numberField(src, 'Keep-Alive requests');
+  const notes = [];
+  if (failedBy.length > 0) {
+    notes.push(`ab counted ${failedBy.length} responses as failed because their length differed from the first one; for pages whose size varies, run ab with -l (param variableLength: true)`);
+  }
+  if (non2xx > 0) notes.push(`${non2xx} of ${complete} responses had a non-2xx status`);
+  if (!pct.length) notes.push('ab printed no percentage table (it prints one only for more than one request): no latency percentiles');
+  const extra = {
+    server: field(src, 'Server Software') || undefined,
+    host: field(src, 'Server Hostname'),
+    port: numberField(src, 'Server Port'),
+    path: field(src, 'Document Path'),
+    documentLength: numberField(src, 'Document Length'),
+    concurrency: numberField(src, 'Concurrency Level'),
+    keepAliveRequests: keepAlive ?? 0,
+    failed: { total: failed, ...failedBy },
+    non2xx,
+    htmlTransferred: numberField(src, 'HTML transferred'),
+    // Mean time per request divided by concurrency: a throughput view, not a latency one.
+    timePerRequestAcrossConcurrent: acrossTime ? Math.round(Number(acrossTime[1]) * MS) : undefined,
+  };
+  return { metrics, distributions, toolVersion: version?.[1], notes, extra };
+}
+
+const positiveInt = (v, what) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`ab: param ${what} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+};
+const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
+
+/**
+ * The command line of one trial. params: requests (-n), concurrency (-c), keepalive (-k), timeout
+ * (-s, seconds), path, header|headers (-H), method (-m), variableLength (-l).
+ */
+export function command(ctx) {
+  const p = ctx.params || {};
+  const requests = positiveInt(p.requests ?? 1000, 'requests');
+  const concurrency = positiveInt(p.concurrency ?? 1, 'concurrency');
+  if (concurrency > requests) throw new Error(`ab: concurrency (${concurrency}) cannot exceed requests (${requests})`);
+  // -q: no progress lines on stderr, so stderr holds only ab's error message.
+  const argv = [ctx.bin || binary, '-q', '-n', String(requests), '-c', String(concurrency)];
+  if (p.keepalive === true || p.keepalive === 'true') argv.push('-k');
+  if (p.variableLength === true) argv.push('-l');
+  if (p.timeout !== undefined) {
+    const s = Number(String(p.timeout).replace(/s$/, ''));
+    if (!Number.isInteger(s) || s < 1) throw new Error(`ab: param timeout is whole seconds (ab -s), got ${JSON.stringify(p.timeout)}`);
+    argv.push('-s', String(s));
+  }
+  if (p.method !== undefined) argv.push('-m', String(p.method));
+  for (const h of [...asList(p.header), ...asList(p.headers)]) argv.push('-H', h);
+  if (!ctx.target?.url) throw new Error('ab: the job has no target URL (subject manifest: target.url)');
+  // ab rejects a URL without a path, so the root is spelled "/".
+  argv.push(`${String(ctx.target.url).replace(/\/+$/, '')}/${String(p.path ?? '/').replace(/^\/+/, '')}`);
+  return { argv, output: 'stdout' };
+}

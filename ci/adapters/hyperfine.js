@@ -1,8 +1,158 @@
-// Adapter for hyperfine: placeholder until the adapter lands; parse() refuses all input.
-import { ParseError } from './errors.js';
+// Adapter for hyperfine: reads its --export-json file; one case per benchmarked command.
+import { ParseError, parseJson } from './errors.js';
+import { metric } from '../metrics.js';
 
 export const name = 'hyperfine';
 export const binary = 'hyperfine';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the hyperfine adapter is not implemented yet'); }
-export function command() { throw new Error('the hyperfine adapter is not implemented yet'); }
+export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
+
+const fail = (reason) => { throw new ParseError(reason, produce); };
+const sToNs = (s) => Math.round(s * 1e9);
+
+// hyperfine's statistics per result and the metric each becomes.
+const FIELDS = [['mean', 'time.mean'], ['stddev', 'time.stdev'], ['median', 'time.median'], ['min', 'time.min'],
+  ['max', 'time.max'], ['user', 'time.user'], ['system', 'time.system']];
+
+function foreign(doc, text) {
+  if (Array.isArray(doc) && doc.some((d) => d?.benchmark && d?.primaryMetric)) return 'JMH JSON';
+  if (doc?.metrics && (doc.root_group || doc.state)) return 'a k6 summary';
+  if (doc?.histogram && doc?.latencyDistribution !== undefined) return 'ghz JSON';
+  if (/This is ApacheBench/.test(text)) return 'ApacheBench text';
+  if (/^Running \S+ test @ /m.test(text)) return 'wrk text';
+  return undefined;
+}
+
+/** hyperfine's own message from stderr (e.g. "Command terminated with non-zero exit code"), when kept. */
+const stderrReason = (stderr) => {
+  const m = /^\s*Error: (.*)$/m.exec(stderr || '');
+  return m ? `hyperfine failed: "${m[1].trim()}"` : undefined;
+};
+
+/** A case name per result: the command as run (parameters substituted) or its --command-name, made unique. */
+export function caseNames(results) {
+  const base = results.map((r) => r.command);
+  const count = (names) => names.reduce((m, n) => m.set(n, (m.get(n) || 0) + 1), new Map());
+  // A --command-name without {param} placeholders repeats across a scan: add the values.
+  const counts = count(base);
+  const withParams = results.map((r, i) => {
+    const params = Object.entries(r.parameters || {}).sort(([a], [b]) => a.localeCompare(b));
+    return counts.get(base[i]) > 1 && params.length ? `${base[i]} (${params.map(([k, v]) => `${k}=${v}`).join(', ')})` : base[i];
+  });
+  const seen = new Map();
+  const again = count(withParams);
+  return withParams.map((n) => {
+    if (again.get(n) === 1) return n;
+    const k = (seen.get(n) || 0) + 1;
+    seen.set(n, k);
+    return `${n} #${k}`;
+  });
+}
+
+/**
+ * One hyperfine --export-json file -> metrics per command (case), times in ns. The per-run times
+ * are the samples of time.mean and time.median. opts.stderr supplies hyperfine's message when the
+ * file is empty because the run failed.
+ */
+export function parse(text, opts = {}) {
+  const src = String(text ?? '');
+  if (!src.trim()) fail(stderrReason(opts.stderr) || 'the file is empty: hyperfine wrote no results (it stops at the first failing command unless run with -i)');
+  if (!/^\s*[[{]/.test(src)) {
+    const other = foreign(undefined, src);
+    fail(other ? `this is ${other}, not hyperfine's --export-json` : 'not JSON: read the file given to --export-json, not hyperfine\'s printed text');
+  }
+  const doc = parseJson(src, produce);
+  if (!doc || !Array.isArray(doc.results)) {
+    const other = foreign(doc, src);
+    const keys = doc && typeof doc === 'object' ? Object.keys(doc).slice(0, 6).join(', ') : typeof doc;
+    fail(other ? `this is ${other}, not hyperfine's --export-json` : `JSON without hyperfine's "results" array (top-level: ${keys || 'nothing'})`);
+  }
+  if (!doc.results.length) fail('hyperfine\'s "results" array is empty: no command was benchmarked');
+  const names = caseNames(doc.results);
+  const metrics = [];
+  const notes = [];
+  doc.results.forEach((r, i) => {
+    const c = names[i];
+    if (typeof r.command !== 'string' || !Array.isArray(r.times) || typeof r.mean !== 'number') {
+      fail(`result ${i + 1} lacks command, mean or times; the file is not hyperfine --export-json output`);
+    }
+    if (!r.times.length) fail(`result ${i + 1} ("${c}") has no runs`);
+    const samples = r.times.map(sToNs);
+    for (const [field, metricName] of FIELDS) {
+      // stddev is null after a single run.
+      if (r[field] === null || r[field] === undefined) continue;
+      const extra = { case: c };
+      if (field === 'mean' || field === 'median') extra.samples = samples;
+      metrics.push(metric(metricName, sToNs(r[field]), extra));
+    }
+    const codes = r.exit_codes || [];
+    const failed = codes.filter((x) => x !== 0);
+    metrics.push(metric('errors', failed.length, { case: c }));
+    if (failed.length) {
+      const distinct = [...new Set(failed.map(String))].join(', ');
+      notes.push(`${c}: ${failed.length} of ${codes.length} runs exited non-zero (exit code ${distinct}); hyperfine -i kept their times`);
+    }
+    if (r.times.length === 1) notes.push(`${c}: a single run, so no standard deviation`);
+  });
+  const extra = {
+    commands: doc.results.map((r, i) => ({ case: names[i], command: r.command, runs: r.times.length, parameters: r.parameters || {}, exitCodes: r.exit_codes || [] })),
+  };
+  return { metrics, notes, extra };
+}
+
+const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+const count = (v, what, min) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`hyperfine: param ${what} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return n;
+};
+const shellQuote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/** "t=0.1,0.2; mode=a,b" or { t: [0.1, 0.2] } -> [[name, "v1,v2"], ...] for --parameter-list. */
+function parameterLists(v) {
+  if (v === undefined || v === null || v === '') return [];
+  const entries = typeof v === 'object' && !Array.isArray(v)
+    ? Object.entries(v).map(([k, vals]) => [k, asList(vals).join(',')])
+    : asList(v).flatMap((s) => s.split(';')).map((s) => s.trim()).filter(Boolean).map((s) => {
+      const m = /^([A-Za-z_]\w*)=(.+)$/.exec(s);
+      if (!m) throw new Error(`hyperfine: parameterList entry "${s}" must look like name=v1,v2`);
+      return [m[1], m[2]];
+    });
+  return entries;
+}
+
+/** "t=1..5" or "t=0..1:0.25" -> [name, min, max, step?] for --parameter-scan. */
+function parameterScan(v) {
+  if (v === undefined || v === null || v === '') return undefined;
+  const m = /^([A-Za-z_]\w*)=(-?[\d.]+)\.\.(-?[\d.]+)(?::([\d.]+))?$/.exec(String(v).trim());
+  if (!m) throw new Error(`hyperfine: parameterScan "${v}" must look like name=1..5 or name=0..1:0.25`);
+  return m.slice(1).filter((x) => x !== undefined);
+}
+
+/**
+ * The command line of one trial; hyperfine writes its JSON to ctx.outFile. params: runs, warmup,
+ * commands (list or one string) or, without commands, the job's script file run with params.args;
+ * names (--command-name, one per command), parameterList, parameterScan, prepare, ignoreFailure (-i),
+ * shell ('none' runs commands without a shell).
+ */
+export function command(ctx) {
+  const p = ctx.params || {};
+  if (!ctx.outFile) throw new Error('hyperfine: no output file (ctx.outFile) for --export-json');
+  let commands = [...asList(p.commands), ...asList(p.command)];
+  if (!commands.length && ctx.script) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
+  if (!commands.length) throw new Error('hyperfine: the job needs params.commands (or a script file to time)');
+  const names = asList(p.names);
+  if (names.length && names.length !== commands.length) throw new Error(`hyperfine: ${names.length} names for ${commands.length} commands`);
+  const argv = [ctx.bin || binary, '--style', 'basic', '--export-json', ctx.outFile,
+    '--runs', String(count(p.runs ?? 10, 'runs', 1)), '--warmup', String(count(p.warmup ?? 1, 'warmup', 0))];
+  if (p.ignoreFailure === true) argv.push('-i');
+  if (p.shell === 'none') argv.push('--shell=none');
+  if (p.prepare !== undefined) argv.push('--prepare', String(p.prepare));
+  for (const [k, vals] of parameterLists(p.parameterList)) argv.push('--parameter-list', k, vals);
+  const scan = parameterScan(p.parameterScan);
+  if (scan) argv.push('--parameter-scan', scan[0], scan[1], scan[2], ...(scan[3] ? ['--parameter-step-size', scan[3]] : []));
+  commands.forEach((c, i) => {
+    if (names[i] !== undefined) argv.push('--command-name', names[i]);
+    argv.push(c);
+  });
+  return { argv, output: 'file' };
+}

@@ -1,8 +1,215 @@
-// Adapter for wrk: placeholder until the adapter lands; parse() refuses all input.
-import { ParseError } from './errors.js';
+// Adapter for wrk: reads the JSON block of loadtests/wrk/json.lua, or wrk's own text report when no script ran.
+import { ParseError, parseJson } from './errors.js';
+import { metric } from '../metrics.js';
+import { parseDuration, parseSize } from '../units.js';
 
 export const name = 'wrk';
 export const binary = 'wrk';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the wrk adapter is not implemented yet'); }
-export function command() { throw new Error('the wrk adapter is not implemented yet'); }
+export const produce = 'wrk -t2 -c50 -d5s --latency -s loadtests/wrk/json.lua http://127.0.0.1:PORT/path > out.txt';
+
+export const JSON_BEGIN = '--- benchline-json ---';
+export const JSON_END = '--- end benchline-json ---';
+const FORMAT = 'benchline-wrk@1';
+
+// The percentiles that become metrics (latency.pNN); the rest of the script's curve is a distribution only.
+const METRIC_PERCENTILES = ['50', '75', '90', '99', '99.9'];
+
+const fail = (reason) => { throw new ParseError(reason, produce); };
+const usToNs = (us) => Math.round(us * 1000);
+const num = (s) => Number(s.replace(/,/g, ''));
+
+/** What another tool's output looks like, so the error can say which tool wrote it. */
+function foreignTool(text) {
+  const t = text.trimStart();
+  if (/This is ApacheBench/.test(text)) return 'ApacheBench (ab) output';
+  if (/^Benchmark \d+: /m.test(text) || /"exit_codes"/.test(text)) return 'hyperfine output';
+  if (/^\s*[[{]/.test(t)) return 'JSON from another tool (it has no wrk report and no benchline-json block)';
+  return undefined;
+}
+
+/** Reason for a run that printed no report: wrk's own message when it left one (stdout or stderr). */
+function noReportReason(text, stderr) {
+  const all = `${text}\n${stderr || ''}`;
+  const unable = /unable to connect to [^\n]*/.exec(all);
+  if (unable) return `wrk could not reach the target: "${unable[0].trim()}"; start the subject and check the URL`;
+  const other = /^(?:wrk: |PANIC: |.*error[^\n]*)[^\n]*/im.exec(stderr || '');
+  if (other) return `wrk failed: "${other[0].trim()}"`;
+  return undefined;
+}
+
+/** The JSON object between the marker lines, or undefined when the script did not run. */
+function jsonBlock(text) {
+  const begin = text.indexOf(JSON_BEGIN);
+  if (begin < 0) return undefined;
+  const end = text.indexOf(JSON_END, begin);
+  if (end < 0) fail(`the ${JSON_BEGIN} block has no closing "${JSON_END}" line; the output is truncated`);
+  const doc = parseJson(text.slice(begin + JSON_BEGIN.length, end), produce);
+  if (doc?.format !== FORMAT || typeof doc.requests !== 'number' || typeof doc.duration_us !== 'number' || !doc.errors) {
+    fail(`the ${JSON_BEGIN} block is not ${FORMAT} (needs format, requests, duration_us, errors); use loadtests/wrk/json.lua`);
+  }
+  return doc;
+}
+
+/** wrk's text report: header, thread stats, optional latency distribution, totals, errors. */
+export function parseText(text) {
+  const out = {};
+  const head = /^Running (\S+) test @ (\S+)\s*\n\s*(\d+) threads? and (\d+) connections?/m.exec(text);
+  if (head) Object.assign(out, { url: head[2], threads: Number(head[3]), connections: Number(head[4]) });
+  const lat = /^[ \t]*Latency[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)%/m.exec(text);
+  if (lat) out.latency = { mean: parseDuration(lat[1]), stdev: parseDuration(lat[2]), max: parseDuration(lat[3]) };
+  const dist = /Latency Distribution\s*\n((?:\s+[\d.]+%\s+\S+\s*\n)+)/.exec(text);
+  if (dist) {
+    out.percentiles = [...dist[1].matchAll(/([\d.]+)%\s+(\S+)/g)].map((m) => ({ p: Number(m[1]), value: parseDuration(m[2]) }));
+  }
+  const total = /^\s*(\d+) requests in (\S+), (\S+) read/m.exec(text);
+  if (total) Object.assign(out, { requests: Number(total[1]), duration: parseDuration(total[2]), bytes: parseSize(total[3]) });
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const status = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  out.errors = {
+    connect: sock ? Number(sock[1]) : 0,
+    read: sock ? Number(sock[2]) : 0,
+    write: sock ? Number(sock[3]) : 0,
+    timeout: sock ? Number(sock[4]) : 0,
+    status: status ? Number(status[1]) : 0,
+  };
+  const rps = /^Requests\/sec:\s+([\d.,]+)/m.exec(text);
+  if (rps) out.rps = num(rps[1]);
+  const tps = /^Transfer\/sec:\s+(\S+)/m.exec(text);
+  if (tps) out.transferPerSec = parseSize(tps[1]);
+  return out;
+}
+
+/** errors = socket errors + HTTP status >= 400; attempts add the connections that never got a response. */
+function errorMetrics(requests, e) {
+  const errors = e.connect + e.read + e.write + e.timeout + e.status;
+  const attempts = requests + e.connect + e.read + e.write;
+  return [
+    metric('errors', errors),
+    metric('error_rate', attempts > 0 ? Math.min(1, errors / attempts) : 0),
+  ];
+}
+
+const countsNote = (label, counts) => {
+  const entries = Object.entries(counts || {});
+  return entries.length ? `${label}: ${entries.sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(', ')}` : undefined;
+};
+
+function fromJson(doc, head) {
+  const seconds = doc.duration_us / 1e6;
+  const metrics = [
+    metric('requests', doc.requests),
+    metric('throughput', doc.requests / seconds),
+    metric('duration', usToNs(doc.duration_us)),
+    metric('bytes_received', doc.bytes),
+    metric('transfer_rate', doc.bytes / seconds),
+    ...errorMetrics(doc.requests, doc.errors),
+  ];
+  const distributions = [];
+  const l = doc.latency;
+  if (l) {
+    metrics.push(metric('latency.mean', usToNs(l.mean)), metric('latency.stdev', usToNs(l.stdev)),
+      metric('latency.min', usToNs(l.min)), metric('latency.max', usToNs(l.max)));
+    for (const p of METRIC_PERCENTILES) if (l.percentiles?.[p] !== undefined) metrics.push(metric(`latency.p${p}`, usToNs(l.percentiles[p])));
+    const curve = Object.entries(l.percentiles || {}).map(([p, v]) => ({ p: Number(p), value: usToNs(v) })).sort((a, b) => a.p - b.p);
+    if (curve.length) distributions.push({ name: 'latency', unit: 'ns', percentiles: curve });
+  }
+  const extra = {
+    url: head.url,
+    threads: head.threads ?? doc.threads,
+    connections: head.connections,
+    responses: doc.responses,
+    statuses: doc.statuses || {},
+    backends: doc.backends || {},
+    counted: doc.counted !== false,
+    errors: doc.errors,
+  };
+  const notes = [countsNote('responses per backend (X-Backend)', extra.backends), countsNote('responses per HTTP status', extra.statuses)].filter(Boolean);
+  return { metrics, distributions, notes, extra };
+}
+
+function fromText(t) {
+  const metrics = [
+    metric('requests', t.requests),
+    metric('throughput', t.rps ?? t.requests / (t.duration / 1e9)),
+    metric('duration', Math.round(t.duration)),
+    metric('bytes_received', Math.round(t.bytes)),
+    ...errorMetrics(t.requests, t.errors),
+  ];
+  if (t.transferPerSec !== undefined) metrics.push(metric('transfer_rate', Math.round(t.transferPerSec)));
+  const distributions = [];
+  // With no completed request wrk still prints a latency table of zeros: it measured nothing.
+  if (t.latency && t.requests > 0 && t.latency.max > 0) {
+    metrics.push(metric('latency.mean', Math.round(t.latency.mean)), metric('latency.stdev', Math.round(t.latency.stdev)),
+      metric('latency.max', Math.round(t.latency.max)));
+    for (const { p, value } of t.percentiles || []) metrics.push(metric(`latency.p${p}`, Math.round(value)));
+    if (t.percentiles?.length) distributions.push({ name: 'latency', unit: 'ns', percentiles: t.percentiles.map(({ p, value }) => ({ p, value: Math.round(value) })) });
+  }
+  const notes = ['wrk ran without loadtests/wrk/json.lua: values come from its rounded text report (no latency.min, no p99.9, no per-backend counts)'];
+  if (!t.percentiles) notes.push('wrk ran without --latency: no percentiles');
+  const extra = { url: t.url, threads: t.threads, connections: t.connections, errors: t.errors };
+  return { metrics, distributions, notes, extra };
+}
+
+/**
+ * One wrk run's output -> metrics in canonical units. opts.stderr, when the runner kept it apart,
+ * supplies wrk's own message for runs that printed no report.
+ * Returns { metrics, distributions, notes, extra: { url, threads, connections, responses, statuses, backends, counted, errors } }.
+ */
+export function parse(text, opts = {}) {
+  const src = String(text ?? '');
+  if (!src.trim()) fail(noReportReason('', opts.stderr) || 'the output is empty: wrk printed nothing (did it start? run it by hand to see its error)');
+  const doc = jsonBlock(src);
+  const hasReport = /^Running \S+ test @ /m.test(src);
+  if (!doc && !hasReport) {
+    fail(noReportReason(src, opts.stderr) || (foreignTool(src) ? `this is ${foreignTool(src)}, not wrk's` : 'no wrk report here (no "Running ... test @" line and no benchline-json block)'));
+  }
+  const rep = parseText(src);
+  if (!doc && rep.requests === undefined) fail('wrk\'s report stops before its "N requests in T, S read" line; the output is truncated');
+  const requests = doc ? doc.requests : rep.requests;
+  const duration = doc ? doc.duration_us * 1000 : rep.duration;
+  const errs = doc ? doc.errors : rep.errors;
+  if (requests === 0) {
+    const socket = errs.connect + errs.read + errs.write + errs.timeout;
+    fail(`wrk completed 0 requests in ${(duration / 1e9).toFixed(2)} s${socket ? ` (socket errors: connect ${errs.connect}, read ${errs.read}, write ${errs.write}, timeout ${errs.timeout})` : ': the target accepted connections but never answered'}; check that the subject is healthy`);
+  }
+  return doc ? fromJson(doc, rep) : fromText(rep);
+}
+
+const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
+const seconds = (v, what) => {
+  if (typeof v === 'number' && v > 0) return `${v}s`;
+  if (typeof v === 'string' && /^\d+(\.\d+)?(ms|s|m|h)?$/.test(v)) return /\d$/.test(v) ? `${v}s` : v;
+  throw new Error(`wrk: param ${what} must be a duration such as "5s" or a number of seconds, got ${JSON.stringify(v)}`);
+};
+const positiveInt = (v, what) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`wrk: param ${what} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+};
+
+/** Joins the target's base URL and a path without doubling or dropping the slash. */
+export const joinUrl = (base, path = '/') => `${String(base).replace(/\/+$/, '')}/${String(path ?? '/').replace(/^\/+/, '')}`;
+
+/**
+ * The command line of one trial. params: threads, connections, duration, timeout?, path?, header|headers?,
+ * and, with the json.lua script, method?, body?, count ('off' drops the per-backend tally).
+ */
+export function command(ctx) {
+  const p = ctx.params || {};
+  const threads = positiveInt(p.threads ?? 2, 'threads');
+  const connections = positiveInt(p.connections ?? 10, 'connections');
+  if (connections < threads) throw new Error(`wrk: connections (${connections}) must be at least threads (${threads})`);
+  const argv = [ctx.bin || binary, '-t', String(threads), '-c', String(connections), '-d', seconds(p.duration ?? '5s', 'duration'), '--latency'];
+  if (p.timeout !== undefined) argv.push('--timeout', seconds(p.timeout, 'timeout'));
+  for (const h of [...asList(p.header), ...asList(p.headers)]) argv.push('-H', h);
+  const scriptArgs = [];
+  if (p.method !== undefined) scriptArgs.push(`method=${p.method}`);
+  if (p.body !== undefined) scriptArgs.push(`body=${typeof p.body === 'string' ? p.body : JSON.stringify(p.body)}`);
+  if (p.count === 'off' || p.count === false) scriptArgs.push('count=off');
+  if (scriptArgs.length && !ctx.script) throw new Error('wrk: params method, body and count need the job script loadtests/wrk/json.lua');
+  if (ctx.script) argv.push('-s', ctx.script);
+  if (!ctx.target?.url) throw new Error('wrk: the job has no target URL (subject manifest: target.url)');
+  argv.push(joinUrl(ctx.target.url, p.path));
+  if (scriptArgs.length) argv.push('--', ...scriptArgs);
+  return { argv, output: 'stdout' };
+}

@@ -1,0 +1,139 @@
+// The ab adapter against real ApacheBench 2.3 outputs (test/fixtures/ab): values, tables, failures and the command line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as ab from '../ci/adapters/ab.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { buildResult } from '../ci/result.js';
+
+const FIX = fileURLToPath(new URL('./fixtures/ab/', import.meta.url));
+const read = (name) => readFileSync(`${FIX}${name}`, 'utf8');
+const stderrOf = (c) => (existsSync(`${FIX}${c}.stderr`) ? read(`${c}.stderr`) : undefined);
+const parseCase = (c) => ab.parse(read(`${c}.txt`), { stderr: stderrOf(c) });
+const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value]));
+const MS = 1e6;
+
+test('parses ab\'s report into throughput, mean latency, duration, bytes and errors in canonical units', () => {
+  const r = parseCase('many');
+  const v = values(r);
+  assert.deepEqual({ requests: v.requests, throughput: v.throughput, duration: v.duration, 'latency.mean': v['latency.mean'], bytes_received: v.bytes_received, transfer_rate: v.transfer_rate, errors: v.errors, error_rate: v.error_rate }, {
+    requests: 2000,
+    throughput: 9426.31,
+    duration: 212000000,
+    'latency.mean': 1061000,
+    bytes_received: 604000,
+    transfer_rate: Math.round(2780.03 * 1024),
+    errors: 0,
+    error_rate: 0,
+  });
+  assert.equal(r.toolVersion, '2.3');
+  assert.equal(r.extra.timePerRequestAcrossConcurrent, 106000);
+  assert.equal(r.extra.keepAliveRequests, 0);
+  assert.deepEqual([r.extra.path, r.extra.documentLength, r.extra.concurrency, r.extra.server], ['/hello.txt', 70, 10, 'nginx/1.22.1']);
+});
+
+test('turns the connection-times table into connect.*, processing.*, ttfb.* (Waiting) and latency.min/stdev (Total)', () => {
+  const v = values(parseCase('many'));
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(v).filter(([k]) => /^(connect|processing|ttfb)\./.test(k) || k === 'latency.min' || k === 'latency.stdev')),
+    {
+      'connect.min': 0, 'connect.mean': 0, 'connect.stdev': 0.3 * MS, 'connect.median': 0, 'connect.max': 5 * MS,
+      'processing.min': 0, 'processing.mean': 1 * MS, 'processing.stdev': 0.4 * MS, 'processing.median': 1 * MS, 'processing.max': 6 * MS,
+      'ttfb.min': 0, 'ttfb.mean': 0, 'ttfb.stdev': 0.1 * MS, 'ttfb.median': 0, 'ttfb.max': 1 * MS,
+      'latency.min': 1 * MS, 'latency.stdev': 0.5 * MS,
+    },
+  );
+  const processing = parseCase('many').metrics.find((m) => m.name === 'processing.max');
+  assert.deepEqual([processing.unit, processing.better], ['ns', 'lower']);
+});
+
+test('turns the percentage table into latency.p50..p99, latency.max and a distribution of every row', () => {
+  const r = parseCase('keepalive');
+  const v = values(r);
+  assert.deepEqual([v['latency.p50'], v['latency.p66'], v['latency.p75'], v['latency.p80'], v['latency.p90'], v['latency.p95'], v['latency.p98'], v['latency.p99'], v['latency.max']],
+    [1, 1, 1, 1, 2, 4, 6, 7, 14].map((ms) => ms * MS));
+  assert.deepEqual(r.distributions, [{ name: 'latency', unit: 'ns', count: 20000, percentiles: [
+    { p: 50, value: 1 * MS }, { p: 66, value: 1 * MS }, { p: 75, value: 1 * MS }, { p: 80, value: 1 * MS }, { p: 90, value: 2 * MS },
+    { p: 95, value: 4 * MS }, { p: 98, value: 6 * MS }, { p: 99, value: 7 * MS }, { p: 100, value: 14 * MS }] }]);
+});
+
+test('reads keep-alive runs: Keep-Alive requests and their higher throughput', () => {
+  const r = parseCase('keepalive');
+  assert.equal(r.extra.keepAliveRequests, 20000);
+  assert.equal(values(r).throughput, 18264.56);
+  assert.equal(values(r).requests, 20000);
+  assert.equal(values(r).duration, 1095000000);
+});
+
+test('reads a single request (-n 1): no percentage table, max and min from the Total row', () => {
+  const r = parseCase('one');
+  const v = values(r);
+  assert.equal(v.requests, 1);
+  assert.equal(v['latency.mean'], 2596000);
+  assert.equal(v['latency.max'], 3 * MS);
+  assert.equal(v['latency.min'], 3 * MS);
+  assert.equal(v['connect.mean'], 2 * MS);
+  assert.equal(v['latency.p50'], undefined);
+  assert.deepEqual(r.distributions, []);
+  assert.ok(r.notes.some((n) => /no percentage table/.test(n)));
+});
+
+test('counts non-2xx responses as errors', () => {
+  const r = parseCase('non-2xx');
+  assert.equal(values(r).errors, 200);
+  assert.equal(values(r).error_rate, 1);
+  assert.equal(r.extra.non2xx, 200);
+  assert.ok(r.notes.includes('200 of 200 responses had a non-2xx status'));
+});
+
+test('counts ab\'s failed requests with their breakdown and points at -l for Length failures', () => {
+  const r = parseCase('length-failures');
+  assert.equal(values(r).errors, 82);
+  assert.equal(values(r).error_rate, 0.82);
+  assert.deepEqual(r.extra.failed, { total: 82, connect: 0, receive: 0, length: 82, exceptions: 0 });
+  assert.ok(r.notes.some((n) => /82 responses as failed because their length differed.*-l/.test(n)));
+});
+
+test('carries ab\'s own message when the port is closed (apr_socket_recv)', () => {
+  assert.throws(() => parseCase('refused'), (e) => e instanceof ParseError && e.message === 'ab stopped before its report: apr_socket_recv: Connection refused (111)');
+  // The same when stderr was merged into the text with 2>&1.
+  assert.throws(() => ab.parse(`${read('refused.txt')}\n${read('refused.stderr')}`), { message: /apr_socket_recv: Connection refused \(111\)/ });
+  // Without stderr the report is simply cut short: say where ab's message went.
+  assert.throws(() => ab.parse(read('refused.txt')), { message: /truncated \(ab's error message goes to stderr: keep it with 2>&1\)/ });
+});
+
+test('carries ab\'s timeout message when the server never answers', () => {
+  assert.throws(() => parseCase('timeout'), { name: 'ParseError', message: /apr_pollset_poll: The timeout specified has expired \(70007\)/ });
+});
+
+test('says what is wrong with empty, truncated or foreign input', () => {
+  assert.throws(() => ab.parse(''), (e) => e instanceof ParseError && /empty/.test(e.message) && e.hint === ab.produce);
+  const full = read('many.txt');
+  assert.throws(() => ab.parse(full.slice(0, full.indexOf('Requests per second'))), { message: /lacks one of .*; the output is truncated/ });
+  assert.throws(() => ab.parse(full.slice(0, full.indexOf('Complete requests'))), { message: /stops before its "Complete requests:" line; the output is truncated/ });
+  assert.throws(() => ab.parse(readFileSync(new URL('./fixtures/wrk/latency.txt', import.meta.url), 'utf8')), { message: /this is wrk output, not ApacheBench's/ });
+  assert.throws(() => ab.parse(readFileSync(new URL('./fixtures/hyperfine/several.json', import.meta.url), 'utf8')), { message: /this is JSON from another tool \(ab prints text\)/ });
+});
+
+test('builds the ab command line from requests, concurrency, keep-alive, timeout and path', () => {
+  assert.deepEqual(ab.command({ bin: '/usr/bin/ab', target: { url: 'http://127.0.0.1:8080' }, params: { requests: 20000, concurrency: 50, keepalive: true, timeout: '5s', path: '/api/order/all-items', header: 'Accept: application/json' } }), {
+    argv: ['/usr/bin/ab', '-q', '-n', '20000', '-c', '50', '-k', '-s', '5', '-H', 'Accept: application/json', 'http://127.0.0.1:8080/api/order/all-items'],
+    output: 'stdout',
+  });
+  assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://127.0.0.1:8080/' }, params: { requests: 10, keepalive: false, variableLength: true } }).argv,
+    ['ab', '-q', '-n', '10', '-c', '1', '-l', 'http://127.0.0.1:8080/']);
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { requests: 5, concurrency: 10 } }), /concurrency \(10\) cannot exceed requests \(5\)/);
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { timeout: 0.5 } }), /timeout is whole seconds/);
+});
+
+const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
+
+test('every ab fixture with a report becomes a schema-valid result document', () => {
+  for (const c of ['one', 'many', 'keepalive', 'non-2xx', 'length-failures']) {
+    const parsed = parseCase(c);
+    const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'nginx', variant: 'default', scenario: c, tool: { name: 'ab', version: parsed.toolVersion }, params: {}, trials: [parsed] }, c);
+    assert.equal(doc.metrics.length, parsed.metrics.length, c);
+  }
+});

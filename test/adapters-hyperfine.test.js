@@ -1,0 +1,117 @@
+// The hyperfine adapter against real hyperfine 1.15.0 --export-json files (test/fixtures/hyperfine).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as hyperfine from '../ci/adapters/hyperfine.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { buildResult } from '../ci/result.js';
+
+const FIX = fileURLToPath(new URL('./fixtures/hyperfine/', import.meta.url));
+const read = (name) => readFileSync(`${FIX}${name}`, 'utf8');
+const stderrOf = (c) => (existsSync(`${FIX}${c}.stderr`) ? read(`${c}.stderr`) : undefined);
+const parseCase = (c) => hyperfine.parse(read(`${c}.json`), { stderr: stderrOf(c) });
+/** { case: { metric: value } } */
+const byCase = (r) => r.metrics.reduce((o, m) => ({ ...o, [m.case]: { ...o[m.case], [m.name]: m.value } }), {});
+
+test('reads one command into time.mean/stdev/median/min/max/user/system in ns', () => {
+  assert.deepEqual(byCase(parseCase('one-command')), {
+    'sleep 0.01': {
+      'time.mean': 11088637, 'time.stdev': 78233, 'time.median': 11100357, 'time.min': 11004578,
+      'time.max': 11187691, 'time.user': 580300, 'time.system': 441016, errors: 0,
+    },
+  });
+});
+
+test('keeps every run\'s time as the samples of time.mean and time.median', () => {
+  const r = parseCase('one-command');
+  const runs = [11004578, 11100357, 11134902, 11187691, 11015658];
+  assert.deepEqual(r.metrics.find((m) => m.name === 'time.mean').samples, runs);
+  assert.deepEqual(r.metrics.find((m) => m.name === 'time.median').samples, runs);
+  assert.deepEqual(r.metrics.find((m) => m.name === 'time.max').samples, [11187691]);
+});
+
+test('leaves out time.stdev after a single run, where hyperfine reports null', () => {
+  const r = parseCase('single-run');
+  assert.deepEqual(Object.keys(byCase(r)['sleep 0.01']), ['time.mean', 'time.median', 'time.min', 'time.max', 'time.user', 'time.system', 'errors']);
+  assert.equal(byCase(r)['sleep 0.01']['time.mean'], 11475878);
+  assert.deepEqual(r.notes, ['sleep 0.01: a single run, so no standard deviation']);
+});
+
+test('names each case after its --command-name when several commands ran', () => {
+  const c = byCase(parseCase('several'));
+  assert.deepEqual(Object.keys(c), ['short', 'long']);
+  assert.equal(c.short['time.mean'], 12794870);
+  assert.equal(c.long['time.mean'], 33057179);
+  assert.equal(c.long['time.stdev'], 864442);
+});
+
+test('names parameter-scan cases after the command with the values substituted', () => {
+  const r = parseCase('scan');
+  const c = byCase(r);
+  assert.deepEqual(Object.keys(c), ['sleep 0.01; echo a', 'sleep 0.02; echo a', 'sleep 0.01; echo b', 'sleep 0.02; echo b']);
+  assert.equal(c['sleep 0.02; echo b']['time.median'], 21010433);
+  assert.deepEqual(r.extra.commands[1].parameters, { mode: 'a', t: '0.02' });
+  assert.equal(r.extra.commands[1].runs, 3);
+});
+
+test('adds the parameter values when a command name repeats across a scan', () => {
+  const c = byCase(parseCase('scan-named'));
+  assert.deepEqual(Object.keys(c), ['sleeper (n=1)', 'sleeper (n=2)']);
+  assert.equal(c['sleeper (n=1)']['time.mean'], 11668195);
+  assert.equal(c['sleeper (n=2)']['time.mean'], 21228474);
+});
+
+test('numbers identical commands that carry no parameters', () => {
+  const results = JSON.parse(read('one-command.json')).results;
+  assert.deepEqual(hyperfine.caseNames([...results, ...results]), ['sleep 0.01 #1', 'sleep 0.01 #2']);
+});
+
+test('counts non-zero exit codes kept by -i as errors and notes them', () => {
+  const r = parseCase('ignore-failure');
+  assert.equal(byCase(r)['sleep 0.01; exit 3'].errors, 3);
+  assert.equal(byCase(r)['sleep 0.01; exit 3']['time.mean'], 10917667);
+  assert.deepEqual(r.notes, ['sleep 0.01; exit 3: 3 of 3 runs exited non-zero (exit code 3); hyperfine -i kept their times']);
+});
+
+test('carries hyperfine\'s error when a failing command left the JSON file empty', () => {
+  assert.equal(read('failed.json'), '');
+  assert.throws(() => parseCase('failed'), (e) => e instanceof ParseError && e.message.startsWith('hyperfine failed: "Command terminated with non-zero exit code: 3.'));
+  assert.throws(() => hyperfine.parse(read('failed.json')), { message: /the file is empty: hyperfine wrote no results \(it stops at the first failing command unless run with -i\)/ });
+});
+
+test('says what is wrong with truncated or foreign input', () => {
+  const full = read('several.json');
+  assert.throws(() => hyperfine.parse(full.slice(0, full.length / 2)), (e) => e instanceof ParseError && /not valid JSON .*truncated/.test(e.message) && e.hint === hyperfine.produce);
+  const wrkText = readFileSync(new URL('./fixtures/wrk/lua-many.txt', import.meta.url), 'utf8');
+  const wrkJson = wrkText.split('\n').find((l) => l.startsWith('{'));
+  assert.throws(() => hyperfine.parse(wrkJson), { message: /JSON without hyperfine's "results" array \(top-level: backends, bytes, counted, duration_us, errors, format\)/ });
+  assert.throws(() => hyperfine.parse(wrkText), { message: /this is wrk text, not hyperfine's --export-json/ });
+  assert.throws(() => hyperfine.parse(read('several.stdout.txt')), { message: /not JSON: read the file given to --export-json/ });
+});
+
+test('builds the hyperfine command line with names, runs, warm-up and the export file', () => {
+  assert.deepEqual(hyperfine.command({ bin: '/usr/bin/hyperfine', outFile: '/r/out.json', params: { runs: 5, warmup: 2, commands: ['sleep 0.01', 'sleep 0.02'], names: ['short', 'long'], ignoreFailure: true } }), {
+    argv: ['/usr/bin/hyperfine', '--style', 'basic', '--export-json', '/r/out.json', '--runs', '5', '--warmup', '2', '-i',
+      '--command-name', 'short', 'sleep 0.01', '--command-name', 'long', 'sleep 0.02'],
+    output: 'file',
+  });
+  assert.deepEqual(hyperfine.command({ bin: 'hyperfine', outFile: 'o.json', script: '/repo/loadtests/hyperfine/start up.sh', params: { args: '{mode}', parameterList: 'mode=a,b', parameterScan: 't=1..3' } }).argv,
+    ['hyperfine', '--style', 'basic', '--export-json', 'o.json', '--runs', '10', '--warmup', '1', '--parameter-list', 'mode', 'a,b',
+      '--parameter-scan', 't', '1', '3', "'/repo/loadtests/hyperfine/start up.sh' {mode}"]);
+  assert.throws(() => hyperfine.command({ outFile: 'o.json', params: {} }), /needs params\.commands/);
+  assert.throws(() => hyperfine.command({ outFile: 'o.json', params: { commands: ['a', 'b'], names: ['x'] } }), /1 names for 2 commands/);
+  assert.throws(() => hyperfine.command({ params: { commands: 'true' } }), /no output file/);
+});
+
+const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
+
+test('every hyperfine fixture with results becomes a schema-valid result document with one case per command', () => {
+  for (const c of ['one-command', 'single-run', 'several', 'scan', 'scan-named', 'ignore-failure']) {
+    const parsed = parseCase(c);
+    const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'shell', variant: 'default', scenario: c, tool: { name: 'hyperfine', version: '1.15.0' }, params: {}, trials: [parsed] }, c);
+    assert.equal(doc.metrics.length, parsed.metrics.length, c);
+    assert.equal(new Set(doc.metrics.map((m) => m.case)).size, JSON.parse(read(`${c}.json`)).results.length, c);
+  }
+});

@@ -1,0 +1,248 @@
+// The wrk adapter against real wrk 4.1.0 outputs (test/fixtures/wrk), plus one short live run of loadtests/wrk/json.lua.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import * as wrk from '../ci/adapters/wrk.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { buildResult } from '../ci/result.js';
+import { locate } from '../ci/tools.js';
+
+const FIX = fileURLToPath(new URL('./fixtures/wrk/', import.meta.url));
+const LUA = fileURLToPath(new URL('../loadtests/wrk/json.lua', import.meta.url));
+const read = (name) => readFileSync(`${FIX}${name}`, 'utf8');
+const stderrOf = (c) => (existsSync(`${FIX}${c}.stderr`) ? read(`${c}.stderr`) : undefined);
+const parseCase = (c) => wrk.parse(read(`${c}.txt`), { stderr: stderrOf(c) });
+const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value]));
+
+test('reads json.lua\'s block into exact counts, rates and latencies in ns', () => {
+  const r = parseCase('lua-many');
+  assert.deepEqual(values(r), {
+    requests: 30604,
+    throughput: 30604 / 2.103222,
+    duration: 2103222000,
+    bytes_received: 10068716,
+    transfer_rate: 10068716 / 2.103222,
+    errors: 0,
+    error_rate: 0,
+    'latency.mean': 1034343,
+    'latency.stdev': 2287181,
+    'latency.min': 66000,
+    'latency.max': 29029000,
+    'latency.p50': 421000,
+    'latency.p75': 677000,
+    'latency.p90': 2214000,
+    'latency.p99': 11923000,
+    'latency.p99.9': 26661000,
+  });
+  const byName = Object.fromEntries(r.metrics.map((m) => [m.name, m]));
+  assert.deepEqual([byName.throughput.unit, byName.throughput.better], ['ops/s', 'higher']);
+  assert.deepEqual([byName['latency.p99'].unit, byName['latency.p99'].better], ['ns', 'lower']);
+});
+
+test('turns json.lua\'s percentile curve from 1 to 99.999 into one latency distribution in ns', () => {
+  const [d, ...rest] = parseCase('lua-many').distributions;
+  assert.equal(rest.length, 0);
+  assert.equal(d.name, 'latency');
+  assert.equal(d.unit, 'ns');
+  assert.deepEqual(d.percentiles.map((x) => x.p), [1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999]);
+  assert.deepEqual(d.percentiles[0], { p: 1, value: 137000 });
+  assert.deepEqual(d.percentiles[20], { p: 99.999, value: 29029000 });
+});
+
+test('sums the X-Backend counts of every wrk thread into extra.backends', () => {
+  const r = parseCase('lua-many');
+  assert.deepEqual(r.extra.backends, { 'backend-a': 15302, 'backend-b': 15302 });
+  assert.deepEqual(r.extra.statuses, { 200: 30604 });
+  assert.equal(r.extra.responses, 30604);
+  assert.equal(r.extra.counted, true);
+  assert.deepEqual([r.extra.threads, r.extra.connections], [2, 8]);
+  assert.ok(r.notes.includes('responses per backend (X-Backend): backend-a 15302, backend-b 15302'));
+});
+
+test('counts 404 responses as errors, with an error rate of 1 when all of them failed', () => {
+  const r = parseCase('lua-status-errors');
+  assert.equal(values(r).errors, 11643);
+  assert.equal(values(r).error_rate, 1);
+  assert.deepEqual(r.extra.statuses, { 404: 11643 });
+  assert.deepEqual(r.extra.backends, { 'backend-a': 5822, 'backend-b': 5821 });
+});
+
+test('sends the method given as a script argument (nginx answers POST on a file with 405)', () => {
+  const r = parseCase('lua-post-args');
+  assert.deepEqual(r.extra.statuses, { 405: 19138 });
+  assert.equal(values(r).errors, 19138);
+  assert.equal(values(r)['latency.p99.9'], 5672000);
+});
+
+test('with count=off reports latency but no per-backend or per-status counts', () => {
+  const r = parseCase('lua-count-off');
+  assert.equal(r.extra.counted, false);
+  assert.deepEqual(r.extra.backends, {});
+  assert.equal(r.extra.responses, 0);
+  assert.equal(values(r)['latency.p99'], 4843000);
+  assert.deepEqual(r.notes, []);
+});
+
+test('counts responses slower than --timeout as errors and reports no latency for them', () => {
+  const r = parseCase('lua-timeouts');
+  assert.deepEqual(values(r), {
+    requests: 2,
+    throughput: 2 / 3.008401,
+    duration: 3008401000,
+    bytes_received: 254,
+    transfer_rate: 254 / 3.008401,
+    errors: 2,
+    error_rate: 1,
+  });
+  assert.equal(r.extra.errors.timeout, 2);
+  assert.deepEqual(r.distributions, []);
+});
+
+test('parses wrk\'s --latency text into mean, stdev, max and p50..p99 in ns', () => {
+  const r = parseCase('latency');
+  assert.deepEqual(values(r), {
+    requests: 111272,
+    throughput: 53007.72,
+    duration: 2100000000,
+    bytes_received: Math.round(32.58 * 1024 ** 2),
+    errors: 0,
+    error_rate: 0,
+    transfer_rate: Math.round(15.52 * 1024 ** 2),
+    'latency.mean': 215010,
+    'latency.stdev': 415340,
+    'latency.max': 5200000,
+    'latency.p50': 137000,
+    'latency.p75': 152000,
+    'latency.p90': 208000,
+    'latency.p99': 2660000,
+  });
+  assert.deepEqual(r.distributions, [{ name: 'latency', unit: 'ns', percentiles: [
+    { p: 50, value: 137000 }, { p: 75, value: 152000 }, { p: 90, value: 208000 }, { p: 99, value: 2660000 }] }]);
+  assert.equal(r.extra.url, 'http://127.0.0.1:34213/hello.txt');
+});
+
+test('parses wrk\'s text without --latency into throughput and mean latency, without percentiles', () => {
+  const r = parseCase('throughput');
+  const v = values(r);
+  assert.equal(v.throughput, 47388.93);
+  assert.equal(v.requests, 99672);
+  assert.equal(v['latency.mean'], 1110000);
+  assert.equal(v['latency.max'], 35110000);
+  assert.equal(v['latency.p50'], undefined);
+  assert.deepEqual(r.distributions, []);
+  assert.ok(r.notes.includes('wrk ran without --latency: no percentiles'));
+});
+
+test('reads "Non-2xx or 3xx responses" from wrk\'s text as errors', () => {
+  const v = values(parseCase('status-errors'));
+  assert.equal(v.errors, 60360);
+  assert.equal(v.error_rate, 1);
+});
+
+test('refuses a run that completed 0 requests, with or without the script', () => {
+  assert.throws(() => parseCase('lua-zero'), { name: 'ParseError', message: /completed 0 requests in 2\.01 s: the target accepted connections but never answered/ });
+  assert.throws(() => parseCase('zero'), { name: 'ParseError', message: /completed 0 requests in 1\.00 s/ });
+});
+
+test('carries wrk\'s "unable to connect" message when the port is closed', () => {
+  assert.throws(() => parseCase('refused'), { name: 'ParseError', message: /unable to connect to 127\.0\.0\.1:43369 Connection refused/ });
+  // Same message when the runner merged stderr into the text.
+  assert.throws(() => wrk.parse(read('refused.stderr')), { message: /unable to connect to 127\.0\.0\.1:43369/ });
+});
+
+test('says what is wrong with empty, truncated or foreign input', () => {
+  assert.throws(() => wrk.parse(''), (e) => e instanceof ParseError && /empty/.test(e.message) && e.hint === wrk.produce);
+  const full = read('lua-many.txt');
+  const cutInJson = full.slice(0, full.indexOf('"latency"'));
+  assert.throws(() => wrk.parse(cutInJson), { name: 'ParseError', message: /no closing "--- end benchline-json ---" line; the output is truncated/ });
+  const text = read('latency.txt');
+  assert.throws(() => wrk.parse(text.slice(0, text.indexOf('requests in'))), { message: /stops before its "N requests in T, S read" line; the output is truncated/ });
+  assert.throws(() => wrk.parse(readFileSync(new URL('./fixtures/ab/many.txt', import.meta.url), 'utf8')), { message: /this is ApacheBench \(ab\) output, not wrk's/ });
+  assert.throws(() => wrk.parse(readFileSync(new URL('./fixtures/hyperfine/several.json', import.meta.url), 'utf8')), { message: /this is hyperfine output, not wrk's/ });
+  const otherJson = full.replace(/"format":"benchline-wrk@1"/, '"format":"other"');
+  assert.throws(() => wrk.parse(otherJson), { message: /is not benchline-wrk@1/ });
+});
+
+test('builds the wrk command line with the script, its arguments and --latency', () => {
+  const cmd = wrk.command({
+    bin: '/usr/bin/wrk',
+    script: '/repo/loadtests/wrk/json.lua',
+    target: { url: 'http://127.0.0.1:8080/' },
+    params: { threads: 2, connections: 50, duration: '5s', timeout: 2, path: 'items', header: 'Accept: application/json', method: 'POST', body: { n: 1 }, backends: ['a'] },
+  });
+  assert.deepEqual(cmd, {
+    argv: ['/usr/bin/wrk', '-t', '2', '-c', '50', '-d', '5s', '--latency', '--timeout', '2s', '-H', 'Accept: application/json',
+      '-s', '/repo/loadtests/wrk/json.lua', 'http://127.0.0.1:8080/items', '--', 'method=POST', 'body={"n":1}'],
+    output: 'stdout',
+  });
+  assert.deepEqual(wrk.command({ bin: 'wrk', target: { url: 'http://127.0.0.1:9' }, params: { duration: 3 } }).argv,
+    ['wrk', '-t', '2', '-c', '10', '-d', '3s', '--latency', 'http://127.0.0.1:9/']);
+  assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { threads: 4, connections: 2 } }), /connections \(2\) must be at least threads \(4\)/);
+  assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { method: 'POST' } }), /need the job script loadtests\/wrk\/json\.lua/);
+  assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { duration: 'soon' } }), /param duration must be a duration/);
+});
+
+const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
+
+test('every wrk fixture with requests becomes a schema-valid result document', () => {
+  for (const c of ['lua-many', 'lua-status-errors', 'lua-post-args', 'lua-count-off', 'lua-timeouts', 'latency', 'throughput', 'status-errors']) {
+    const parsed = parseCase(c);
+    const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'nginx', variant: 'default', scenario: c, tool: { name: 'wrk', version: '4.1.0' }, params: {}, trials: [parsed] }, c);
+    assert.equal(doc.metrics.length, parsed.metrics.length, c);
+  }
+});
+
+const NO_WRK = !locate('wrk') && 'wrk is not installed';
+
+/** Runs fn(port) against a loopback server that tags responses with x-backend one/two alternately. */
+async function withBackendServer(fn) {
+  let n = 0;
+  // Lower-case header names on the wire, as Bun and HTTP/2 proxies send them.
+  const server = createServer((req, res) => { n += 1; res.writeHead(200, { 'x-backend': n % 2 ? 'one' : 'two' }); res.end('ok\n'); });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    return await fn(server.address().port);
+  } finally {
+    server.close();
+  }
+}
+
+/** Runs wrk for at most 20 s and returns { code, stdout, stderr }. */
+async function runWrk(args) {
+  const child = spawn(locate('wrk').path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const killer = setTimeout(() => child.kill(), 20000);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const [code] = await once(child, 'exit');
+  clearTimeout(killer);
+  return { code, stdout, stderr };
+}
+
+test('json.lua run by the real wrk counts every response under its X-Backend', { skip: NO_WRK }, async () => {
+  await withBackendServer(async (port) => {
+    const { code, stdout } = await runWrk(['-t1', '-c2', '-d1s', '--latency', '-s', LUA, `http://127.0.0.1:${port}/`]);
+    assert.equal(code, 0);
+    const r = wrk.parse(stdout);
+    const requests = values(r).requests;
+    assert.ok(requests > 0);
+    assert.equal(r.extra.backends.one + r.extra.backends.two, requests);
+    assert.ok(Math.abs(r.extra.backends.one - r.extra.backends.two) <= 2);
+    assert.deepEqual(r.extra.statuses, { 200: requests });
+  });
+});
+
+test('json.lua stops wrk with a clear message on an unknown script argument', { skip: NO_WRK }, async () => {
+  await withBackendServer(async (port) => {
+    const { code, stdout, stderr } = await runWrk(['-t1', '-c1', '-d1s', '-s', LUA, `http://127.0.0.1:${port}/`, '--', 'verb=PUT']);
+    assert.equal(code, 1);
+    assert.match(`${stdout}${stderr}`, /json\.lua: unknown argument 'verb' \(method=, path=, body=, header=, count=off\)/);
+  });
+});
