@@ -65,6 +65,7 @@ running(program.command('bench').description('the main job: run, compare against
   .option('--no-publish', 'do not append to the local history')
   .option('--no-site', 'do not build the site')
   .option('--history <dir>', 'history store folder (default: defaults.history)')
+  .option('--fail-on-regression', 'exit 1 when any metric regressed')
   .action(verb('bench'));
 
 program.command('compare')

@@ -1,0 +1,48 @@
+// `benchline bench` (npm run bench): run, compare against --base, report, publish locally, build the site.
+import { join, relative, resolve } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { runSelected, runExitCode } from './run.js';
+import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
+import { renderExport } from '../reports/exports.js';
+import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
+
+/** Writes every report of a run into its folder; returns { console, suite } texts for the terminal. */
+export async function writeReports(dir, data) {
+  const texts = {};
+  for (const [format, file] of [['console', 'report.txt'], ['suite', 'suite-report.txt'], ['comment', 'comment.md'], ['summary', 'summary.md']]) {
+    texts[format] = await renderReport(format, data);
+    writeFileAtomic(join(dir, file), texts[format]);
+  }
+  for (const format of ['bmf', 'gab-smaller', 'gab-bigger']) writeFileAtomic(join(dir, `export-${format}.json`), renderExport(data.docs, format));
+  if (data.comparisons) writeJsonAtomic(join(dir, 'comparisons.json'), data.comparisons);
+  for (const suite of new Set(data.docs.map((d) => d.suite))) {
+    const mod = await loadSuiteRenderer(data.config, suite);
+    for (const [name, content] of Object.entries(mod?.plots?.(suiteInput(data, suite)) || {})) writeFileAtomic(join(dir, name), content);
+  }
+  return texts;
+}
+
+export default async function bench(opts) {
+  const { dir, run, config } = await runSelected(opts);
+  const data = reportData(dir, config, { seed: opts.seed });
+  const texts = await writeReports(dir, data);
+  process.stdout.write(`${texts.console}\n${texts.suite}`);
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, texts.summary);
+  const rel = (p) => relative(process.cwd(), p) || '.';
+  process.stdout.write(`\nresults: ${rel(dir)} (report.txt, suite-report.txt, comment.md, summary.md, exports)\n`);
+  if (opts.publish !== false) {
+    const { publish } = await import('../store/publish.js');
+    const store = resolve(config.root, opts.history || config.defaults.history);
+    const r = await publish({ store, files: [dir] });
+    process.stdout.write(`history: ${rel(store)} (${r.added} added, ${r.skipped} already there${r.errors?.length ? `, ${r.errors.length} refused` : ''})\n`);
+    if (opts.site !== false) {
+      const { buildSite } = await import('../store/site.js');
+      const out = resolve(config.root, '.benchline/site');
+      const s = await buildSite({ store, out, basePath: './' });
+      process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
+    }
+  }
+  const regressions = data.comparisons?.counts?.regression || 0;
+  if (opts.failOnRegression && regressions) return 1;
+  return runExitCode(run);
+}

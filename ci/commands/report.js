@@ -1,0 +1,108 @@
+// `benchline report <results-dir> --format console|comment|summary|suite`: loads a run and prints or writes one report.
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../config.js';
+import { compare } from '../compare.js';
+import { loadResultsDir, primaryRole } from '../results-dir.js';
+import { writeFileAtomic } from '../fsutil.js';
+import { countVerdicts, suiteBlocks } from '../reports/format.js';
+import { UserError } from '../errors.js';
+import * as consoleReport from '../reports/console.js';
+import * as commentReport from '../reports/comment.js';
+import * as summaryReport from '../reports/summary.js';
+
+const DEFAULT_CONFIG = 'bench.config.yaml';
+const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {} }, suites: {} };
+
+/**
+ * The configuration for thresholds and suite order. Without the default file (results copied
+ * elsewhere) the built-in thresholds apply; a file named explicitly must exist.
+ */
+export function loadSettings(path = DEFAULT_CONFIG, { warn = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  if (path === DEFAULT_CONFIG && !existsSync(path)) {
+    warn(`benchline: no ${DEFAULT_CONFIG} here; using the default thresholds (alpha 0.05, confidence 0.95, minEffect 3%)`);
+    return structuredClone(FALLBACK);
+  }
+  return loadConfig(path);
+}
+
+/** Writes text to `file` atomically, or to stdout when no file is given. */
+export function writeOutput(file, text) {
+  if (file) writeFileAtomic(file, text);
+  else process.stdout.write(text);
+}
+
+/**
+ * Everything a renderer needs from a results folder: this run's documents (head, else
+ * local/main), the head-vs-base comparison when the run measured a base, and failed jobs.
+ */
+export function reportData(dir, config, { seed = 1 } = {}) {
+  const loaded = loadResultsDir(dir);
+  const role = primaryRole(loaded.byRole);
+  const docs = role ? loaded.byRole[role] : [];
+  const { base, head } = loaded.byRole;
+  const comparisons = base?.length && head?.length ? compare(base, head, config.compare, { seed }) : undefined;
+  return { run: loaded.run, docs, comparisons, failures: loaded.failures, config, dir: loaded.dir };
+}
+
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The suite renderer module named by a suite's `report:`, or undefined when it has none. */
+export async function loadSuiteRenderer(config, suite) {
+  const name = config.suites?.[suite]?.report;
+  if (!name) return undefined;
+  if (!SLUG.test(name)) throw new UserError(`${config.file || DEFAULT_CONFIG}: suites.${suite}.report "${name}" is not a renderer name (letters, digits, . _ -)`);
+  const url = new URL(`../reports/suites/${name}.js`, import.meta.url);
+  if (!existsSync(url)) throw new UserError(`${config.file || DEFAULT_CONFIG}: suites.${suite}.report names "${name}", but ci/reports/suites/${name}.js does not exist; add it or remove \`report:\``);
+  const mod = await import(url.href);
+  if (typeof mod.render !== 'function') throw new UserError(`ci/reports/suites/${name}.js must export render({ suite, docs, comparisons, run, config })`);
+  return mod;
+}
+
+/** What a suite renderer receives: only its suite's documents and comparisons. */
+export function suiteInput(data, suite) {
+  const docs = data.docs.filter((d) => d.suite === suite);
+  let comparisons;
+  if (data.comparisons) {
+    const list = data.comparisons.comparisons.filter((c) => c.suite === suite);
+    comparisons = { comparisons: list, counts: countVerdicts(list), unmatched: data.comparisons.unmatched.filter((u) => u.suite === suite) };
+  }
+  return { suite, docs, comparisons, run: data.run, config: data.config };
+}
+
+/** Renders one format from reportData(); `color` only affects the console format. */
+export async function renderReport(format, data, { color = false } = {}) {
+  switch (format) {
+    case 'console':
+      return consoleReport.render({ ...data, color });
+    case 'comment':
+      return commentReport.render(data);
+    case 'summary': {
+      const custom = {};
+      for (const s of new Set(data.docs.map((d) => d.suite))) {
+        const mod = await loadSuiteRenderer(data.config, s);
+        if (mod?.markdown) custom[s] = mod.markdown(suiteInput(data, s));
+      }
+      return summaryReport.render({ ...data, suiteMarkdown: custom });
+    }
+    case 'suite': {
+      const parts = [];
+      for (const s of suiteBlocks(data.docs, data.config)) {
+        const mod = await loadSuiteRenderer(data.config, s.suite);
+        parts.push(mod ? mod.render(suiteInput(data, s.suite)).trimEnd() : `${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
+      }
+      if (!parts.length) parts.push('No result documents: every job failed or was skipped.');
+      return `${parts.join('\n\n')}\n`;
+    }
+    default:
+      throw new UserError(`unknown report format "${format}"; choose console, comment, summary or suite`);
+  }
+}
+
+export default async function report(opts) {
+  const [dir] = opts.args;
+  const config = loadSettings(opts.config);
+  const data = reportData(dir, config);
+  const color = !opts.output && opts.format === 'console' && process.stdout.isTTY && !process.env.NO_COLOR;
+  writeOutput(opts.output, await renderReport(opts.format || 'console', data, { color }));
+  return 0;
+}

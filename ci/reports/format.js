@@ -1,0 +1,334 @@
+// Shared helpers for every renderer (generic and per suite): ordering, labels, percents, text and markdown tables.
+import { formatValue } from '../units.js';
+import { metricKey } from '../metrics.js';
+import { mannWhitney } from '../stats.js';
+import { VERDICTS, MIN_TRIALS } from '../compare.js';
+
+export { formatValue, VERDICTS };
+
+// ---------------------------------------------------------------- numbers and words
+
+/** Signed percent of a fraction: 0.0999 -> "+10.0%". */
+export const pct = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x >= 0 ? '+' : '-'}${Math.abs(x * 100).toFixed(digits)}%`);
+
+/** Unsigned percent of a fraction: 0.598 -> "59.8%". */
+export const pctAbs = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${Math.abs(x * 100).toFixed(digits)}%`);
+
+export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** The change of a comparison, or a dash when the base was zero. */
+export const formatChange = (c) => pct(c.change);
+
+/** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one. */
+export const formatInterval = (c) => (c.lower === null || c.lower === undefined ? '–' : `[${pct(c.lower)}, ${pct(c.upper)}]`);
+
+/** Relative half-width of a metric's interval ("±1.2%"), or '' when the metric has none. */
+export function formatSpread(m) {
+  if (m.lower === undefined || m.upper === undefined || !m.value) return '';
+  const half = Math.max(m.value - m.lower, m.upper - m.value) / Math.abs(m.value);
+  return half > 0 ? `±${(half * 100).toFixed(1)}%` : '';
+}
+
+// ---------------------------------------------------------------- names and order
+
+/** suite/variant/tool/scenario[/case]: how people and exports name one benchmark. */
+export const benchmarkName = (x) => [x.suite, x.variant, x.tool?.name ?? x.tool, x.scenario, ...(x.case ? [x.case] : [])].join('/');
+
+const LABELS = { mean: 'avg', avg: 'avg', median: 'median' };
+const FAMILY_LABELS = { ttfb: 'TTFB' };
+
+/** Human label of a metric name: "latency.p99" -> "Latency p99", "error_rate" -> "Error rate". */
+export function metricLabel(name) {
+  const [family, ...rest] = name.split('.');
+  const head = family.replace(/_/g, ' ');
+  const cap = FAMILY_LABELS[family] || head.charAt(0).toUpperCase() + head.slice(1);
+  if (!rest.length) return cap;
+  const tail = rest.join('.');
+  return `${cap} ${LABELS[tail] || tail.replace(/_/g, ' ')}`;
+}
+
+// Rows read like the seeds' tables: throughput first, then latency from typical to extreme, then errors.
+const ORDER = [
+  'throughput', 'requests', 'iterations', 'items', 'pages',
+  'latency.mean', 'latency.avg', 'latency.median', 'latency.p50', 'latency.p66', 'latency.p75', 'latency.p80',
+  'latency.p90', 'latency.p95', 'latency.p98', 'latency.p99', 'latency.p99.9', 'latency.p99.99', 'latency.p100',
+  'latency.min', 'latency.max', 'latency.stdev',
+  'duration', 'time.mean', 'time.avg', 'time.median', 'time.p50', 'time.min', 'time.max', 'time.stdev',
+  'traversal.total',
+  'response_bytes', 'message_bytes', 'bytes_received', 'bytes_sent', 'transfer_rate',
+  'alloc_per_op', 'alloc_rate', 'gc_count', 'gc_time',
+  'errors', 'error_rate', 'checks_pass_rate',
+];
+
+// Metrics kept in the documents but left out of variant tables: breakdowns and by-products that
+// would bury the seeds' rows (throughput, latency avg/p50/p95/p99/min/max, errors).
+const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.p(66|75|80|98)$/, /^(requests|iterations|bytes_received|bytes_sent|error_rate)$/];
+
+/** True for metrics that variant tables leave out unless asked for every metric. */
+export const isDetail = (name) => DETAIL.some((re) => re.test(name));
+
+/** Sort rank of a metric name; unknown names keep their first-seen order after the known ones. */
+export const metricRank = (name) => {
+  const i = ORDER.indexOf(name);
+  return i >= 0 ? i : ORDER.length;
+};
+
+/** Metrics (or rows with `name`) in report order, stable for ties. */
+export const sortMetrics = (list) => list.map((m, i) => [m, i]).sort((a, b) => metricRank(a[0].name) - metricRank(b[0].name) || a[1] - b[1]).map(([m]) => m);
+
+const VERDICT_RANK = Object.fromEntries(VERDICTS.map((v, i) => [v, i]));
+
+/**
+ * Comparisons with regressions first, then improvements, inconclusive, no change; inside a group
+ * headline metrics before detail ones (so size limits cut breakdowns first), biggest changes first.
+ */
+export function sortComparisons(comparisons) {
+  return comparisons.map((c, i) => [c, i]).sort(([a, ia], [b, ib]) => {
+    const byVerdict = VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict];
+    if (byVerdict) return byVerdict;
+    const byDetail = Number(isDetail(a.metric)) - Number(isDetail(b.metric));
+    if (byDetail) return byDetail;
+    if (a.verdict === 'regression' || a.verdict === 'improvement') {
+      const d = Math.abs(b.change ?? Infinity) - Math.abs(a.change ?? Infinity);
+      if (d) return d;
+    }
+    return ia - ib;
+  }).map(([c]) => c);
+}
+
+/** Comparisons grouped by verdict, each group in sortComparisons order. */
+export function groupByVerdict(comparisons) {
+  const groups = Object.fromEntries(VERDICTS.map((v) => [v, []]));
+  for (const c of sortComparisons(comparisons)) groups[c.verdict].push(c);
+  return groups;
+}
+
+/** Headline of a comparison: "⚠️ 2 regressions, 1 improvement, 40 unchanged" or "✅ no regressions". */
+export function headline(counts, { emoji = true } = {}) {
+  const parts = [];
+  if (counts.regression) parts.push(plural(counts.regression, 'regression'));
+  if (counts.improvement) parts.push(plural(counts.improvement, 'improvement'));
+  if (counts['no change']) parts.push(`${counts['no change'].toLocaleString('en-US')} unchanged`);
+  if (counts.inconclusive) parts.push(`${counts.inconclusive.toLocaleString('en-US')} inconclusive`);
+  if (!counts.regression) parts.unshift('no regressions');
+  const text = parts.join(', ');
+  if (!emoji) return text;
+  return `${counts.regression ? '⚠️' : '✅'} ${text}`;
+}
+
+// ---------------------------------------------------------------- grouping documents for tables
+
+/**
+ * Documents grouped for variant tables: suites in config order, then their tool/scenario blocks
+ * in job order, each with its variants in config order (the first is the reference) and one row
+ * per metric (and case) holding the metric of every variant. Detail metrics (isDetail) are left
+ * out unless `detail` is set; each block counts them in `hidden`.
+ */
+export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
+  const suites = new Map();
+  const suiteOrder = Object.keys(config.suites || {});
+  for (const d of docs) {
+    if (!suites.has(d.suite)) suites.set(d.suite, []);
+    suites.get(d.suite).push(d);
+  }
+  const rank = (list, x) => {
+    const i = list.indexOf(x);
+    return i >= 0 ? i : list.length;
+  };
+  const names = [...suites.keys()].map((s, i) => [s, i]).sort((a, b) => rank(suiteOrder, a[0]) - rank(suiteOrder, b[0]) || a[1] - b[1]).map(([s]) => s);
+  return names.map((suite) => {
+    const sc = config.suites?.[suite] || {};
+    const suiteDocs = suites.get(suite);
+    const variantOrder = Object.keys(sc.variants || {});
+    const variants = [...new Set(suiteDocs.map((d) => d.variant))].map((v, i) => [v, i]).sort((a, b) => rank(variantOrder, a[0]) - rank(variantOrder, b[0]) || a[1] - b[1]).map(([v]) => v);
+    const jobOrder = (sc.jobs || []).map((j) => `${j.tool}/${j.scenario}`);
+    const blockMap = new Map();
+    for (const d of suiteDocs) {
+      const key = `${d.tool.name}/${d.scenario}`;
+      if (!blockMap.has(key)) blockMap.set(key, { tool: d.tool.name, toolVersion: d.tool.version, scenario: d.scenario, byVariant: {} });
+      blockMap.get(key).byVariant[d.variant] = d;
+    }
+    const blocks = [...blockMap.entries()].map(([k, b], i) => [k, b, i]).sort((a, b) => rank(jobOrder, a[0]) - rank(jobOrder, b[0]) || a[2] - b[2]).map(([, b]) => b);
+    for (const b of blocks) {
+      b.variants = variants.filter((v) => b.byVariant[v]);
+      const rows = new Map();
+      b.hidden = 0;
+      for (const v of b.variants) {
+        for (const m of b.byVariant[v].metrics) {
+          const key = metricKey(m);
+          if (!rows.has(key)) rows.set(key, { key, name: m.name, case: m.case, unit: m.unit, better: m.better, cells: {} });
+          rows.get(key).cells[v] = m;
+        }
+      }
+      for (const [key, r] of rows) {
+        if (!detail && isDetail(r.name)) {
+          rows.delete(key);
+          b.hidden += 1;
+        }
+      }
+      const cases = [...new Set([...rows.values()].map((r) => r.case ?? ''))];
+      b.rows = [...rows.values()].map((r, i) => [r, i]).sort(([x, ix], [y, iy]) => cases.indexOf(x.case ?? '') - cases.indexOf(y.case ?? '') || metricRank(x.name) - metricRank(y.name) || ix - iy).map(([r]) => r);
+      const first = b.byVariant[b.variants[0]];
+      b.params = first.params;
+      b.trials = first.trials;
+    }
+    return { suite, description: sc.description, variants, blocks };
+  });
+}
+
+/** A row's label: "Latency p99", or "case · Latency p99" for sub-benchmarks. */
+export const rowLabel = (row) => (row.case ? `${row.case} · ${metricLabel(row.name)}` : metricLabel(row.name));
+
+/** Parameters as "key=value key=value" for block headings. */
+export const formatParams = (params = {}) => Object.entries(params).map(([k, v]) => `${k}=${v}`).join(' ');
+
+// ---------------------------------------------------------------- variant against variant
+
+// Which metrics summarize a pair of variants, and the words for each direction of change.
+const HEADLINES = [
+  { label: 'Latency', names: ['latency.p50', 'latency.median', 'latency.mean', 'latency.avg'] },
+  { label: 'Time', names: ['duration', 'time.p50', 'time.median', 'time.mean', 'time.avg', 'traversal.total'] },
+  { label: 'Throughput', names: ['throughput'] },
+  { label: 'Size', names: ['response_bytes', 'message_bytes'] },
+  { label: 'Allocation', names: ['alloc_per_op'] },
+];
+
+/** Words for "better" and "worse" on a metric: faster/slower for times, smaller/larger for sizes. */
+export function directionWords(unit, better) {
+  if (unit === 'ns') return ['faster', 'slower'];
+  if (unit === 'bytes') return ['smaller', 'larger'];
+  return better === 'higher' ? ['higher', 'lower'] : ['lower', 'higher'];
+}
+
+/**
+ * How `m` compares with the reference `ref`, in the seeds' wording: the fraction is relative to
+ * the reference (55 ms -> 22 ms is "60.0% faster"; 15,242 -> 27,436 /s is "80.0% higher").
+ */
+export function relativeDiff(ref, m, { alpha = 0.05 } = {}) {
+  const [good, bad] = directionWords(m.unit, m.better);
+  const isBetter = m.better === 'higher' ? m.value > ref.value : m.value < ref.value;
+  const same = m.value === ref.value;
+  const fraction = ref.value === 0 ? null : Math.abs(m.value - ref.value) / Math.abs(ref.value);
+  let significant = true;
+  if (ref.samples?.length >= MIN_TRIALS && m.samples?.length >= MIN_TRIALS) significant = mannWhitney(m.samples, ref.samples).p < alpha;
+  const mark = same || !significant ? '≈' : isBetter ? '✓' : '✗';
+  return { fraction, word: same ? 'same' : isBetter ? good : bad, better: !same && isBetter, significant, mark };
+}
+
+/**
+ * The headline items of variant `doc` against reference `ref`: one per headline metric present
+ * in both (per case), e.g. { label: 'Latency', text: '✓ Latency: 59.8% faster' }.
+ */
+export function pairItems(ref, doc, { alpha = 0.05 } = {}) {
+  const refMetrics = new Map(ref.metrics.map((m) => [metricKey(m), m]));
+  const cases = [...new Set(doc.metrics.map((m) => m.case ?? ''))];
+  const items = [];
+  for (const c of cases) {
+    for (const h of HEADLINES) {
+      const name = h.names.find((n) => doc.metrics.some((m) => m.name === n && (m.case ?? '') === c) && refMetrics.has(c ? `${c}::${n}` : n));
+      if (!name) continue;
+      const m = doc.metrics.find((x) => x.name === name && (x.case ?? '') === c);
+      const r = refMetrics.get(c ? `${c}::${name}` : name);
+      const d = relativeDiff(r, m, { alpha });
+      const what = d.fraction === null ? `${formatValue(r.value, r.unit)} → ${formatValue(m.value, m.unit)}` : d.word === 'same' ? 'same' : `${pctAbs(d.fraction)} ${d.word}`;
+      const label = c ? `${c} ${h.label.toLowerCase()}` : h.label;
+      const note = d.significant ? '' : ' (not significant)';
+      items.push({ label, metric: name, case: c || undefined, ...d, what: `${what}${note}`, text: `${d.mark} ${label}: ${what}${note}` });
+    }
+    const errs = doc.metrics.find((x) => x.name === 'errors' && (x.case ?? '') === c);
+    const refErrs = refMetrics.get(c ? `${c}::errors` : 'errors');
+    if (errs && refErrs && (errs.value || refErrs.value)) {
+      const mark = errs.value === refErrs.value ? '≈' : errs.value < refErrs.value ? '✓' : '✗';
+      const what = `${formatValue(refErrs.value, 'count')} → ${formatValue(errs.value, 'count')}`;
+      items.push({ label: 'Errors', metric: 'errors', mark, what, text: `${mark} Errors: ${what}` });
+    }
+  }
+  return items;
+}
+
+/** Every (reference, other) pair of variants in order: b vs a, c vs a, c vs b (the seeds' sections). */
+export function variantPairs(variants) {
+  const pairs = [];
+  for (let i = 0; i < variants.length; i += 1) for (let j = i + 1; j < variants.length; j += 1) pairs.push([variants[i], variants[j]]);
+  return pairs;
+}
+
+// ---------------------------------------------------------------- plain text
+
+/** Display width in terminal columns: code points without ANSI colour codes (the tables hold no wide characters). */
+// eslint-disable-next-line no-control-regex
+export const width = (s) => [...String(s).replace(/\x1b\[[0-9;]*m/g, '')].length;
+const padEnd = (s, n) => String(s) + ' '.repeat(Math.max(0, n - width(s)));
+const padStart = (s, n) => ' '.repeat(Math.max(0, n - width(s))) + String(s);
+
+/**
+ * A plain text table in the seeds' style: header, a rule of ─ under each column, two spaces
+ * between columns; the first column left-aligned, the rest right-aligned unless `align` says otherwise.
+ */
+export function textTable(head, rows, { indent = '  ', align } = {}) {
+  const cols = head.length;
+  const al = align || head.map((_, i) => (i === 0 ? 'left' : 'right'));
+  const widths = head.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
+  const line = (cells) => indent + cells.map((c, i) => (al[i] === 'left' ? padEnd(c ?? '', widths[i]) : padStart(c ?? '', widths[i]))).join('  ').trimEnd();
+  const out = [line(head), indent + widths.map((w) => '─'.repeat(w)).join('  ')];
+  for (const r of rows) out.push(line(r.slice(0, cols)));
+  return out.join('\n');
+}
+
+export const rule = (n = 74, ch = '═') => ch.repeat(n);
+
+/** A boxed, centred title like the seeds' report banner. */
+export function box(title, inner = 70) {
+  const t = ` ${title} `;
+  const left = Math.max(0, Math.floor((inner - width(t)) / 2));
+  const right = Math.max(0, inner - width(t) - left);
+  return [`╔${'═'.repeat(inner)}╗`, `║${' '.repeat(left)}${t}${' '.repeat(right)}║`, `╚${'═'.repeat(inner)}╝`].join('\n');
+}
+
+// ---------------------------------------------------------------- markdown
+
+/**
+ * Text safe to drop into GitHub markdown and HTML: names come from configs in pull requests, so
+ * nothing in them may open a tag, a link, a mention, a table cell or a code span. Newlines fold
+ * to spaces and very long names are cut.
+ */
+export function mdEscape(text, { max = 200 } = {}) {
+  let s = String(text ?? '').replace(/[\r\n\t]+/g, ' ');
+  if ([...s].length > max) s = `${[...s].slice(0, max - 1).join('')}…`;
+  // Backslashes first: the entities added after them contain # and ; that must stay as they are.
+  return s
+    .replace(/([\\`*_[\]()|~#!+{}])/g, '\\$1')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/@/g, '&#64;')
+    .replace(/:/g, '&#58;');
+}
+
+/** A GitHub markdown table; cells are used as given (escape untrusted text first). */
+export function mdTable(head, rows, align) {
+  const al = align || head.map((_, i) => (i === 0 ? 'left' : 'right'));
+  const sep = al.map((a) => (a === 'right' ? '---:' : a === 'center' ? ':---:' : '---'));
+  return [`| ${head.join(' | ')} |`, `| ${sep.join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** Verdict with a symbol for markdown. */
+export const verdictMark = (v) => ({ regression: '🔴 regression', improvement: '🟢 improvement', inconclusive: '❔ inconclusive', 'no change': '⚪ no change' }[v] || v);
+
+/** Short commit for display; only letters and digits survive, so it is safe inside a code span. */
+export const shortSha = (sha) => (sha ? String(sha).replace(/[^0-9A-Za-z]/g, '').slice(0, 7) : '–');
+
+/** Renderers accept either compare()'s result or its comparisons array; this returns the array. */
+export const comparisonList = (x) => (Array.isArray(x) ? x : x?.comparisons || []);
+
+/** Verdict counts of a comparison list (compare() gives them too; filtered lists need them again). */
+export function countVerdicts(list) {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
+  for (const c of list) counts[c.verdict] += 1;
+  return counts;
+}
+
+/** Text safe inside an HTML element where markdown is not processed (<pre>). */
+export const htmlEscape = (text) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/@/g, '&#64;');

@@ -1,0 +1,82 @@
+// Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
+import {
+  comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable,
+  pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, benchmarkName, metricLabel,
+} from './format.js';
+import { headerText, row } from './comment.js';
+
+/** The generic markdown of one suite: a table per tool/scenario (variants as columns) and the pairwise lines. */
+export function suiteMarkdown(s, { alpha = 0.05 } = {}) {
+  const out = [`### ${mdEscape(s.suite)}${s.description ? ` · ${mdEscape(s.description)}` : ''}`];
+  for (const b of s.blocks) {
+    const params = formatParams(b.params);
+    out.push(`#### ${mdEscape(b.tool)} · ${mdEscape(b.scenario)}\n\n<sub>${mdEscape(`${b.tool} ${b.toolVersion}`)}, ${plural(b.trials, 'trial')}${params ? `; ${mdEscape(params)}` : ''}</sub>`);
+    const rows = b.rows.map((r) => [mdEscape(rowLabel(r)), ...b.variants.map((v) => {
+      const m = r.cells[v];
+      if (!m) return '–';
+      const spread = formatSpread(m);
+      return `${formatValue(m.value, m.unit)}${spread ? ` <sub>${spread}</sub>` : ''}`;
+    })]);
+    out.push(mdTable(['metric', ...b.variants.map((v) => mdEscape(v))], rows));
+    if (b.hidden) out.push(`<sub>${plural(b.hidden, 'more metric')} in the result documents</sub>`);
+    const lines = [];
+    for (const [ref, other] of variantPairs(b.variants)) {
+      const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha });
+      if (items.length) lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}**: ${items.map((i) => `${i.mark} ${mdEscape(i.label)}: ${htmlEscape(i.what)}`).join(' · ')}`);
+    }
+    if (lines.length) out.push(lines.join('\n'));
+  }
+  return out.join('\n\n');
+}
+
+/**
+ * The job summary. `suiteMarkdown` maps a suite name to markdown from its own renderer, which
+ * then replaces the generic tables of that suite.
+ */
+export function render({ run, docs = [], comparisons, failures = [], config = {}, suiteMarkdown: custom = {}, detail = false }) {
+  const list = comparisonList(comparisons);
+  const counts = countVerdicts(list);
+  const alpha = config.compare?.alpha ?? 0.05;
+  const doc = docs[0];
+  const title = comparisons && list.length ? headline(counts) : `measured ${plural(docs.length, 'benchmark')}`;
+  const out = [`## benchline: ${title}`];
+  const facts = [];
+  const id = run?.id || doc?.run.id;
+  if (id) facts.push(`run ${mdEscape(id)}`);
+  if (run?.profile) facts.push(`profile ${mdEscape(run.profile)}`);
+  const head = run?.head?.commit || doc?.run.commit;
+  if (head) facts.push(`head \`${shortSha(head)}\`${run?.head?.dirty ? ' (uncommitted changes)' : ''}`);
+  if (run?.base?.commit) facts.push(`base \`${shortSha(run.base.commit)}\`${run.base.ref ? ` (${mdEscape(run.base.ref)})` : ''}`);
+  if (doc) facts.push(`runner ${mdEscape(doc.runner.name)} (${doc.runner.cpus} × ${mdEscape(doc.runner.cpuModel)})`);
+  if (facts.length) out.push(facts.join(' · '));
+
+  for (const s of suiteBlocks(docs, config, { detail })) out.push(custom[s.suite] ? custom[s.suite].trim() : suiteMarkdown(s, { alpha }));
+
+  if (comparisons) {
+    out.push('### Head vs base');
+    const groups = groupByVerdict(list);
+    const main = [...groups.regression, ...groups.improvement, ...groups.inconclusive];
+    if (main.length) out.push([headerText, ...main.map(row)].join('\n'));
+    if (groups['no change'].length) {
+      out.push(`<details><summary>${plural(groups['no change'].length, 'metric')} with no change</summary>\n\n${[headerText, ...groups['no change'].map(row)].join('\n')}\n\n</details>`);
+    }
+    if (!list.length) out.push('No metric was measured on both base and head.');
+    const why = [...groups.regression, ...groups.inconclusive];
+    if (why.length) {
+      out.push(`<details><summary>Why these verdicts</summary>\n\n${why.map((c) => `- ${mdEscape(benchmarkName(c))} ${mdEscape(metricLabel(c.metric))}: ${c.verdict}, ${htmlEscape(c.reason)}`).join('\n')}\n\n</details>`);
+    }
+    const unmatched = comparisons.unmatched || [];
+    if (unmatched.length) {
+      out.push(`Not compared (measured on one side only):\n\n${unmatched.map((u) => `- ${mdEscape(benchmarkName(u))}${u.metric ? ` ${mdEscape(metricLabel(u.metric))}` : ''}: ${mdEscape(u.reason)}`).join('\n')}`);
+    }
+  }
+  if (failures.length) {
+    out.push('### Failed and skipped jobs');
+    out.push(failures.map((f) => {
+      const tail = String(f.logTail || '').trimEnd().split('\n').filter(Boolean).slice(-10);
+      const log = tail.length ? `\n\n  <details><summary>log</summary>\n\n  <pre>${tail.map((l) => htmlEscape(l.slice(0, 500))).join('\n')}</pre>\n  </details>` : '';
+      return `- ${mdEscape(f.id)} (${mdEscape(f.status)}): ${mdEscape(f.reason, { max: 500 })}${log}`;
+    }).join('\n'));
+  }
+  return `${out.join('\n\n')}\n`;
+}

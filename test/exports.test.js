@@ -1,0 +1,114 @@
+// Exports for other tools: github-action-benchmark's custom JSON (one file per direction) and Bencher Metric Format.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { buildResult } from '../ci/result.js';
+import { metric } from '../ci/metrics.js';
+import { measureSlug, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
+import exportCommand from '../ci/commands/export.js';
+
+const RUNNER = { name: 'bench-1', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU', memoryBytes: 1024 ** 3, labels: [] };
+
+/** A schema-valid result document from per-trial samples ({ 'name' or 'name@case': [trial values] }). */
+function doc({ suite = 'gateways', variant, tool = 'wrk', version = '4.1.0', scenario = 'peak', role = 'local', metrics }) {
+  const keys = Object.keys(metrics);
+  const trials = metrics[keys[0]].map((_, i) => ({
+    metrics: keys.map((k) => {
+      const [name, c] = k.split('@');
+      return metric(name, metrics[k][i], c ? { case: c } : {});
+    }),
+  }));
+  return buildResult({
+    run: { id: 'r1', startedAt: '2026-11-22T10:15:00.000Z', commit: '0123456789abcdef0123456789abcdef01234567', ref: 'main', trigger: 'push', role },
+    runner: RUNNER, suite, subject: suite, variant, scenario, tool: { name: tool, version }, params: {}, trials,
+  }, 'test document');
+}
+
+const NGINX = doc({ variant: 'nginx', metrics: {
+  throughput: [28665.95, 28100.4, 29010.7],
+  'latency.p99': [4.1e6, 4.3e6, 3.9e6],
+  'latency.p99.9': [9.2e6, 9.9e6, 8.8e6],
+  error_rate: [0, 0, 0],
+} });
+const JMH = doc({ suite: 'serialization', variant: 'default', tool: 'jmh', version: '1.37', scenario: 'avgt', metrics: { 'duration@sbeSerialize': [73.62], 'duration@sbeDeserialize': [110.91] } });
+
+// The action's own range parser (extractRangeInfo in github-action-benchmark), to check our strings parse.
+const gabRange = (range) => Number(range.match(/(?<prefix>(\+-|±)\s*)(?<value>\d.+)/)?.groups.value);
+
+test('exports only lower-is-better metrics as customSmallerIsBetter, named suite/variant/tool/scenario/metric in canonical units', () => {
+  const out = toGab([NGINX, JMH], 'lower');
+  assert.deepEqual(out.map((e) => [e.name, e.unit, e.value]), [
+    ['gateways/nginx/wrk/peak/latency.p99', 'ns', 4.1e6],
+    ['gateways/nginx/wrk/peak/latency.p99.9', 'ns', 9.2e6],
+    ['gateways/nginx/wrk/peak/error_rate', 'ratio', 0],
+    ['serialization/default/jmh/avgt/sbeSerialize/duration', 'ns', 73.62],
+    ['serialization/default/jmh/avgt/sbeDeserialize/duration', 'ns', 110.91],
+  ]);
+  const p99 = out[0];
+  const m = NGINX.metrics.find((x) => x.name === 'latency.p99');
+  assert.equal(p99.range, '± 200000', 'the wider side of [3.9 ms, 4.3 ms] around 4.1 ms');
+  assert.equal(gabRange(p99.range), 200000);
+  assert.equal(p99.extra, `median of 3 trials\n95% interval ${m.lower}..${m.upper} ns\nwrk 4.1.0\ncommit 0123456789ab`);
+  assert.equal(out[3].range, undefined, 'one JMH trial has no interval of ours');
+  assert.equal(out[3].extra, '1 trial\njmh 1.37\ncommit 0123456789ab');
+});
+
+test('exports only higher-is-better metrics as customBiggerIsBetter, with a range the action can parse', () => {
+  const out = toGab([NGINX], 'higher');
+  assert.deepEqual(out.map((e) => [e.name, e.unit, e.value]), [['gateways/nginx/wrk/peak/throughput', 'ops/s', 28665.95]]);
+  assert.equal(out[0].range, '± 565.5', 'the wider side of [28,100.4, 29,010.7] around 28,665.95, to 4 digits');
+  assert.equal(gabRange(out[0].range), 565.5);
+  assert.equal(gabRange(toGab([doc({ variant: 'x', metrics: { throughput: [5, 5.5, 6] } })], 'higher')[0].range), 0.5, 'small numbers keep decimals the parser needs');
+  assert.throws(() => toGab([NGINX], 'up'), /better must be "lower" or "higher"/);
+});
+
+// The JSON Schema Bencher publishes for BMF (bencher.dev/bmf.json).
+const BMF_SCHEMA = {
+  type: 'object',
+  patternProperties: {
+    '.+': {
+      type: 'object',
+      patternProperties: {
+        '.+': { type: 'object', properties: { value: { type: 'number' }, lower_value: { type: 'number' }, upper_value: { type: 'number' } }, required: ['value'] },
+      },
+    },
+  },
+};
+
+test('exports Bencher Metric Format with kebab-case measure slugs and the interval as lower/upper values', () => {
+  const bmf = toBmf([NGINX, JMH]);
+  const p99 = NGINX.metrics.find((x) => x.name === 'latency.p99');
+  assert.deepEqual(Object.keys(bmf), ['gateways/nginx/wrk/peak', 'serialization/default/jmh/avgt/sbeSerialize', 'serialization/default/jmh/avgt/sbeDeserialize']);
+  assert.deepEqual(Object.keys(bmf['gateways/nginx/wrk/peak']), ['throughput', 'latency-p99', 'latency-p99-9', 'error-rate']);
+  assert.deepEqual(bmf['gateways/nginx/wrk/peak']['latency-p99'], { value: 4.1e6, lower_value: p99.lower, upper_value: p99.upper });
+  assert.deepEqual(bmf['serialization/default/jmh/avgt/sbeSerialize'], { duration: { value: 73.62 } });
+  const validate = new Ajv().compile(BMF_SCHEMA);
+  assert.equal(validate(bmf), true, JSON.stringify(validate.errors));
+  assert.equal(measureSlug('latency.p99'), 'latency-p99');
+  assert.equal(measureSlug('checks_pass_rate'), 'checks-pass-rate');
+});
+
+test('refuses a Bencher export where two metric names would share one measure slug', () => {
+  const clash = doc({ variant: 'x', metrics: { 'latency.p99_9': [1, 2, 3], 'latency.p99.9': [1, 2, 3] } });
+  assert.throws(() => toBmf([clash]), /metrics "latency\.p99_9" and "latency\.p99\.9" of gateways\/x\/wrk\/peak both become measure "latency-p99-9"; rename one of them/);
+});
+
+test('benchline export writes the head documents of a run in the chosen format to a file', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const head = { ...NGINX, run: { ...NGINX.run, role: 'head' } };
+  const base = { ...NGINX, run: { ...NGINX.run, role: 'base' }, metrics: NGINX.metrics.map((m) => ({ ...m, value: m.value * 2 })) };
+  mkdirSync(join(root, 'docs/head'), { recursive: true });
+  mkdirSync(join(root, 'docs/base'), { recursive: true });
+  writeFileSync(join(root, 'docs/head/j.json'), JSON.stringify(head));
+  writeFileSync(join(root, 'docs/base/j.json'), JSON.stringify(base));
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.peak', status: 'ok', docs: { head: 'docs/head/j.json', base: 'docs/base/j.json' } }] }));
+  const file = join(root, 'out', 'bigger.json');
+  assert.equal(exportCommand({ args: [root], format: 'gab-bigger', output: file }), 0);
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).map((e) => e.value), [28665.95], 'head, not base');
+  assert.equal(renderExport([NGINX], 'bmf'), `${JSON.stringify(toBmf([NGINX]), null, 2)}\n`);
+  assert.throws(() => renderExport([NGINX], 'csv'), /unknown export format "csv"; choose one of: gab-smaller, gab-bigger, bmf/);
+});
