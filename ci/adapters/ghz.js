@@ -1,8 +1,221 @@
-// Adapter for ghz: placeholder until the adapter lands; parse() refuses all input.
-import { ParseError } from './errors.js';
+// Adapter for ghz: reads its `-O json` report (durations in integer nanoseconds) into metrics.
+//
+// What ghz reports, and how it is read:
+//   count, rps, total (ns)          -> requests, throughput, duration
+//   errorDistribution               -> errors, error_rate (a run where every call failed is valid data)
+//   fastest, slowest, average       -> latency.min, latency.max, latency.mean
+//   latencyDistribution (10..99 %)  -> latency.p10 ... latency.p99 and the latency distribution
+// ghz computes its percentiles, fastest and slowest over successful calls only, but its average
+// over every call, errors included; when some calls failed, latency.mean is recomputed from the
+// report's per-call details so that all latency metrics describe the same calls.
+//
+// With -z (a duration) and the default --duration-stop=close, ghz closes the connection while
+// calls are in flight and counts them as errors ("transport is closing", "grpc: the client
+// connection is closing", "use of closed network connection"; bojand/ghz#370). Those are not the
+// server's errors: they are left out of requests, errors and throughput, and named in a note. command() passes
+// --duration-stop=wait so runs made by benchline do not have them.
+import { isAbsolute, resolve } from 'node:path';
+import { ParseError, parseJson } from './errors.js';
+import { metric } from '../metrics.js';
 
 export const name = 'ghz';
 export const binary = 'ghz';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the ghz adapter is not implemented yet'); }
-export function command() { throw new Error('the ghz adapter is not implemented yet'); }
+export const produce = 'ghz --insecure --call pkg.Service/Method -n 1000 -c 10 -O json -o out.json 127.0.0.1:PORT';
+
+const fail = (reason) => { throw new ParseError(reason, produce); };
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+const CUTOFF = /client connection is closing|use of closed network connection|transport is closing/;
+
+function counts(where, dist) {
+  if (dist === null || dist === undefined) return [];
+  if (!isObj(dist)) fail(`${where} is ${JSON.stringify(dist)}, not an object of counts`);
+  return Object.entries(dist).map(([k, v]) => {
+    if (!Number.isInteger(v) || v < 0) fail(`${where}["${k}"] is ${JSON.stringify(v)}, not a count`);
+    return [k, v];
+  });
+}
+
+const sum = (pairs) => pairs.reduce((s, [, v]) => s + v, 0);
+const round3 = (v) => Math.round(v * 1000) / 1000;
+
+/** Nanoseconds since the epoch of an RFC 3339 timestamp, as a BigInt: Date keeps only milliseconds. */
+function instant(ts) {
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(String(ts));
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  return Number.isFinite(ms) ? BigInt(ms) * 1000000n + BigInt((m[2] || '').padEnd(9, '0')) : undefined;
+}
+
+// Calls that ghz cut off end within a few milliseconds of the run's last recorded call.
+const CUTOFF_WINDOW_NS = 20000000n;
+
+/**
+ * Errors ghz made itself by closing the connection at the end of -z: errors with one of the
+ * closing messages that ended within CUTOFF_WINDOW_NS of the last call the report records (so
+ * a server that went away mid-run still counts as errors). Without per-call details, every
+ * error with a closing message counts.
+ */
+function cutoffErrors(doc, errorPairs) {
+  if (doc.endReason !== 'timeout') return 0;
+  if (!Array.isArray(doc.details) || !doc.details.length) return sum(errorPairs.filter(([msg]) => CUTOFF.test(msg)));
+  const ends = doc.details.map((d) => instant(d?.timestamp));
+  const last = ends.reduce((a, t) => (t !== undefined && (a === undefined || t > a) ? t : a), undefined);
+  return doc.details.filter((d, i) => d?.error && CUTOFF.test(d.error) && ends[i] !== undefined && last - ends[i] <= CUTOFF_WINDOW_NS).length;
+}
+
+/** Checks the fields every ghz JSON report has, naming the first one that is missing. */
+function validate(doc) {
+  if (!isObj(doc)) fail(`top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, not a ghz report object`);
+  if (isObj(doc.metrics) || isObj(doc.root_group)) fail('this is a k6 summary, not ghz output');
+  const missing = ['count', 'total', 'average', 'fastest', 'slowest', 'rps'].filter((k) => !isNum(doc[k]));
+  if (missing.length === 6) fail(`none of ghz's report fields (count, total, rps, ...) are present; this is not ghz -O json output`);
+  if (missing.length) fail(`ghz report field${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing or not numbers; the file may be truncated`);
+  if (!('statusCodeDistribution' in doc) || !('errorDistribution' in doc)) {
+    fail('ghz report lacks statusCodeDistribution or errorDistribution; the file may be truncated');
+  }
+  if (doc.latencyDistribution !== null && doc.latencyDistribution !== undefined && !Array.isArray(doc.latencyDistribution)) {
+    fail('latencyDistribution is not a list');
+  }
+  for (const [i, p] of (doc.latencyDistribution || []).entries()) {
+    if (!isNum(p?.percentage) || !isNum(p?.latency)) fail(`latencyDistribution[${i}] needs numeric percentage and latency`);
+  }
+  if (doc.histogram !== null && doc.histogram !== undefined) {
+    if (!Array.isArray(doc.histogram) || doc.histogram.some((b) => !isNum(b?.mark) || !Number.isInteger(b?.count))) {
+      fail('histogram is not a list of {mark, count} buckets');
+    }
+  }
+}
+
+/** One ghz JSON report -> { metrics, distributions?, notes }. */
+export function parse(text) {
+  if (typeof text !== 'string' || !text.trim()) {
+    fail('the file is empty; ghz writes no report when it cannot reach the target (connection refused or no such host)');
+  }
+  if (/^\s*Summary:\s*\n\s*(Name|Count):/.test(text)) fail("this is ghz's text summary; run ghz with -O json");
+  if (/^\s*duration \(ms\),status,error/.test(text)) fail("this is ghz's CSV output; run ghz with -O json");
+  const doc = parseJson(text, produce);
+  validate(doc);
+
+  const notes = [];
+  const errorPairs = counts('errorDistribution', doc.errorDistribution);
+  const statusPairs = counts('statusCodeDistribution', doc.statusCodeDistribution);
+  const countErrors = doc.options?.['count-errors'] === true;
+  const cutoff = cutoffErrors(doc, errorPairs);
+  const allErrors = sum(errorPairs);
+  const requests = doc.count - cutoff;
+  const errors = allErrors - cutoff;
+  if (allErrors > doc.count) fail(`errorDistribution counts ${allErrors} errors, more than the ${doc.count} calls`);
+  const seconds = doc.total / 1e9;
+
+  const out = [
+    metric('requests', requests),
+    metric('throughput', cutoff && seconds > 0 ? requests / seconds : doc.rps),
+    metric('errors', errors),
+    metric('duration', doc.total),
+  ];
+  if (requests > 0) out.push(metric('error_rate', errors / requests));
+  if (cutoff) notes.push(`ghz closed ${cutoff} in-flight call${cutoff === 1 ? '' : 's'} when its duration ended; not counted (bojand/ghz#370; use --duration-stop=wait)`);
+  if (doc.endReason === 'cancel') notes.push('the ghz run was cancelled before its end');
+
+  const lat = doc.latencyDistribution || [];
+  // ghz leaves latencyDistribution null when no call succeeded, and fastest/slowest at 0.
+  if (lat.length) {
+    let mean = doc.average;
+    if (allErrors > 0 && !countErrors) {
+      const ok = Array.isArray(doc.details) ? doc.details.filter((d) => !d?.error && isNum(d?.latency)) : [];
+      mean = ok.length ? round3(ok.reduce((s, d) => s + d.latency, 0) / ok.length) : undefined;
+      if (mean === undefined) notes.push('latency.mean is left out: ghz averages over failed calls too and the report has no per-call details');
+    }
+    if (mean !== undefined) out.push(metric('latency.mean', mean));
+    out.push(metric('latency.min', doc.fastest), metric('latency.max', doc.slowest));
+    for (const p of lat) out.push(metric(`latency.p${p.percentage}`, p.latency));
+  } else if (doc.count > 0) {
+    notes.push(`no call succeeded (${statusPairs.map(([s, n]) => `${n} ${s}`).join(', ') || `${doc.count} errors`}); latency metrics are left out`);
+  } else {
+    notes.push('ghz made no calls');
+  }
+
+  const failedStatuses = statusPairs.filter(([s]) => s !== 'OK');
+  if (failedStatuses.length && errors > 0) {
+    const top = errorPairs.filter(([msg]) => !(cutoff && CUTOFF.test(msg))).sort((a, b) => b[1] - a[1])[0];
+    if (top) notes.push(`ghz errors: ${errors} calls failed; most common: ${top[1]} x "${top[0]}"`);
+  }
+
+  const result = { metrics: out, notes };
+  if (lat.length) {
+    const okCount = countErrors ? doc.count : doc.count - allErrors;
+    result.distributions = [{
+      name: 'latency',
+      unit: 'ns',
+      count: okCount,
+      percentiles: [{ p: 0, value: doc.fastest }, ...lat.map((p) => ({ p: p.percentage, value: p.latency })), { p: 100, value: doc.slowest }],
+    }];
+  }
+  return result;
+}
+
+/** "host:port" the calls go to: target.grpc, or target.host and target.port. */
+function targetAddress(target = {}) {
+  if (target.grpc) return String(target.grpc).replace(/^[a-z]+:\/\//, '');
+  if (target.host && target.port) return `${target.host}:${target.port}`;
+  if (target.url) {
+    const u = new URL(target.url);
+    if (u.port) return `${u.hostname}:${u.port}`;
+  }
+  throw new Error('ghz needs a gRPC target: give the subject a target.grpc of "127.0.0.1:${port.grpc}" (or target host and port)');
+}
+
+const FLAGS = [
+  // [param, ghz flag]; the values are passed as they are
+  ['total', '--total'],
+  ['duration', '--duration'],
+  ['concurrency', '--concurrency'],
+  ['rps', '--rps'],
+  ['connections', '--connections'],
+  ['timeout', '--timeout'],
+  ['skipFirst', '--skipFirst'],
+  ['cpus', '--cpus'],
+  ['maxDuration', '--max-duration'],
+  ['loadSchedule', '--load-schedule'],
+  ['loadStart', '--load-start'],
+  ['loadEnd', '--load-end'],
+  ['loadStep', '--load-step'],
+  ['loadStepDuration', '--load-step-duration'],
+];
+
+/**
+ * The ghz command line of one trial. params: call (package.Service/Method), proto or protoset
+ * (else server reflection), importPaths, data and metadata (JSON text), total or duration,
+ * concurrency, rps, connections, timeout, skipFirst, cpus. ctx.script, when set, is a ghz config
+ * file (--config) whose settings the params override.
+ */
+export function command(ctx) {
+  const { bin, params = {}, target, script, outFile, root = process.cwd() } = ctx;
+  if (!outFile) throw new Error('ghz command: ctx.outFile is required');
+  if (!params.call && !script) throw new Error('ghz jobs need params.call, e.g. call: grpc.health.v1.Health/Check');
+  const argv = [bin];
+  if (script) argv.push('--config', script);
+  argv.push('--insecure');
+  if (params.call) argv.push('--call', String(params.call));
+  const file = (p) => (isAbsolute(String(p)) ? String(p) : resolve(root, String(p)));
+  if (params.proto) argv.push('--proto', file(params.proto));
+  else if (params.protoset) argv.push('--protoset', file(params.protoset));
+  if (params.importPaths) argv.push('--import-paths', String(params.importPaths).split(',').map((p) => file(p.trim())).join(','));
+  for (const [key, flag] of [['data', '--data'], ['metadata', '--metadata']]) {
+    if (params[key] === undefined || params[key] === null) continue;
+    const text = typeof params[key] === 'string' ? params[key] : JSON.stringify(params[key]);
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      throw new Error(`ghz param ${key} must be JSON text (${e.message}): ${text}`);
+    }
+    argv.push(flag, text);
+  }
+  for (const [key, flag] of FLAGS) if (params[key] !== undefined && params[key] !== null) argv.push(`${flag}=${params[key]}`);
+  // Finish in-flight calls at the end of -z instead of counting them as errors (bojand/ghz#370).
+  if (params.duration) argv.push('--duration-stop=wait');
+  if (params.countErrors === true) argv.push('--count-errors');
+  argv.push('--format', 'json', '--output', outFile, targetAddress(target));
+  return { argv, output: 'file' };
+}

@@ -1,8 +1,365 @@
-// Adapter for k6: placeholder until the adapter lands; parse() refuses all input.
-import { ParseError } from './errors.js';
+// Adapter for k6: reads an end-of-test summary (handleSummary data, --summary-export, or the machine-readable summary) into metrics.
+//
+// k6 v1 writes three JSON shapes, all detected here:
+//   handleSummary data      metrics[name] = { type, contains, values: {avg, med, p(95)...}, thresholds: {expr: {ok}} },
+//                           state.testRunDurationMs
+//   --summary-export        metrics[name] = { avg, med, p(95)..., thresholds: {expr: crossed?} } (no types, no duration)
+//   machine-readable (with --new-machine-readable-summary)
+//                           results.metrics = [{ name, type, contains, values: {avg, p95...} }], config.duration (s),
+//                           counters without rates and no thresholds
+// k6 reports times in milliseconds; benchline stores nanoseconds.
+//
+// Submetrics: when the summary holds `<metric>{scenario:bench}` (loadtests/k6/lib sets thresholds
+// on them), those are used instead of the whole-test metric, so requests made by setup() (the
+// readiness probe) are not measured. opts.k6Scenario names another scenario.
+//
+// Custom metrics: a k6 metric named `bl_<x>`, or any name listed in opts.trends, becomes
+//   Trend   -> <x>.mean, <x>.min, <x>.max, <x>.p50, and <x>.p<N> for every percentile k6 reported
+//   Counter -> <x>            Rate -> <x> (ratio)           Gauges are not mapped.
+// Units: k6 `contains: "time"` -> ns, `"data"` -> bytes, otherwise bytes when the name ends in
+// _bytes or _size (k6 scripts cannot mark a custom metric as data), otherwise count. The
+// --summary-export format does not say what a metric contains, so there a name ending in
+// _duration, _time or _latency is time; opts.contains = { name: 'time'|'data'|'default' } overrides.
+// Direction: trends lower is better; counters and rates higher, unless the name ends in
+// _error(s), _failure(s) or _failed; names ci/metrics.js knows keep their registered meaning.
+import { ParseError, parseJson } from './errors.js';
+import { describeMetric, metric } from '../metrics.js';
 
 export const name = 'k6';
 export const binary = 'k6';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the k6 adapter is not implemented yet'); }
-export function command() { throw new Error('the k6 adapter is not implemented yet'); }
+export const produce = 'k6 run --summary-export out.json script.js, or a script whose handleSummary() writes JSON.stringify(data) '
+  + '(loadtests/k6/lib/summary.js does, to the file named by -e BENCHLINE_SUMMARY=out.json)';
+
+/** Trend statistics benchline asks k6 for, whatever the script sets, so every job reports the same percentiles. */
+export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'];
+
+/** Job parameters the adapter itself reads; they are not passed to the script. */
+export const ADAPTER_PARAMS = Object.freeze(['summary', 'trends', 'k6Scenario', 'contains']);
+
+const DEFAULT_SCENARIO = 'bench';
+const TIME_BUILTINS = /^(http_req_(duration|blocked|connecting|tls_handshaking|sending|waiting|receiving)|iteration_duration|grpc_req_duration|ws_(connecting|session_duration|ping)|browser_.*|webvitals?_.*)$/;
+const DATA_BUILTINS = new Set(['data_received', 'data_sent']);
+const KNOWN_BUILTINS = ['iterations', 'iteration_duration', 'data_received', 'data_sent', 'vus', 'vus_max', 'http_reqs', 'http_req_duration', 'checks', 'checks_total', 'grpc_req_duration', 'dropped_iterations'];
+
+const fail = (reason) => { throw new ParseError(reason, produce); };
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const msToNs = (ms) => Math.round(ms * 1e9) / 1000;
+
+/** "p95" or "p(95)" -> "p(95)", so all three formats share one set of keys. */
+const statKey = (k) => {
+  const m = /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k);
+  return m ? `p(${m[1]})` : k;
+};
+
+/** Normalizes one metric's values to { count, rate, avg, min, med, max, p(N), hits, total, value }. */
+function normalizeValues(where, type, raw) {
+  if (!isObj(raw)) fail(`metric ${where} has no values object; the summary may be truncated`);
+  const out = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'thresholds') continue;
+    if (num(v) === undefined) fail(`metric ${where}: value "${k}" is ${JSON.stringify(v)}, not a number`);
+    out[statKey(k)] = v;
+  }
+  if (type === 'rate') {
+    if (out.passes !== undefined) return { rate: out.rate ?? out.value, hits: out.passes, total: out.passes + (out.fails ?? 0) };
+    if (out.matches !== undefined) return { rate: out.rate, hits: out.matches, total: out.total };
+  }
+  return out;
+}
+
+/** Guesses a summary-export metric's type from its keys (that format drops the type). */
+function exportType(v) {
+  if ('passes' in v && 'fails' in v) return 'rate';
+  if ('avg' in v || 'med' in v || Object.keys(v).some((k) => /^p\(/.test(k))) return 'trend';
+  if ('value' in v) return 'gauge';
+  if ('count' in v) return 'counter';
+  return undefined;
+}
+
+function builtinContains(n) {
+  const base = n.replace(/\{.*$/, '');
+  if (TIME_BUILTINS.test(base)) return 'time';
+  if (DATA_BUILTINS.has(base)) return 'data';
+  return undefined;
+}
+
+/** `bl_traversal` becomes `traversal.*`, which ci/metrics.js registers as a time: trust the registry. */
+function registryContains(n) {
+  const base = n.startsWith('bl_') ? n.slice(3) : n;
+  return describeMetric(`${base}.mean`)?.unit === 'ns' ? 'time' : undefined;
+}
+
+function nameHintContains(n) {
+  if (/_(duration|time|latency)$/.test(n)) return 'time';
+  if (/_(bytes|size)$/.test(n)) return 'data';
+  return 'default';
+}
+
+/** Detects the format and returns { format, metrics: Map(name -> {type, contains, values, thresholds}), durationMs, toolVersion }. */
+export function readSummary(doc, opts = {}) {
+  if (!isObj(doc)) fail(`top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, not a k6 summary object`);
+  const metrics = new Map();
+  if (typeof doc.version === 'string' && isObj(doc.results) && Array.isArray(doc.results.metrics)) {
+    const list = [...doc.results.metrics, ...(Array.isArray(doc.results.checks?.metrics) ? doc.results.checks.metrics : [])];
+    for (const m of list) {
+      if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
+      metrics.set(m.name, { type: m.type, contains: m.contains, values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
+    }
+    const seconds = num(doc.config?.duration);
+    if (seconds !== undefined) {
+      // This format drops counter rates; k6 computes them over the whole run, so do the same.
+      for (const m of metrics.values()) if (m.type === 'counter' && m.values.rate === undefined && seconds > 0) m.values.rate = m.values.count / seconds;
+    }
+    return { format: 'machine-readable', metrics, durationMs: seconds === undefined ? undefined : seconds * 1000, toolVersion: doc.metadata?.k6_version ?? doc.metadata?.k6Version };
+  }
+  if (!isObj(doc.metrics)) {
+    if ('latencyDistribution' in doc || 'statusCodeDistribution' in doc) fail('this is ghz output, not a k6 summary');
+    fail(`no "metrics" object (top-level keys: ${Object.keys(doc).slice(0, 8).join(', ') || 'none'}); this is not a k6 end-of-test summary`);
+  }
+  const entries = Object.entries(doc.metrics);
+  if (!entries.length) fail('the summary holds no metrics; was the k6 run interrupted before its end?');
+  const withValues = entries.filter(([, m]) => isObj(m) && isObj(m.values)).length;
+  if (withValues === entries.length) {
+    for (const [n, m] of entries) {
+      const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, t]) => ({ expr, ok: t?.ok !== false }));
+      metrics.set(n, { type: m.type, contains: m.contains, values: normalizeValues(n, m.type, m.values), thresholds });
+    }
+    return { format: 'handle-summary', metrics, durationMs: num(doc.state?.testRunDurationMs) };
+  }
+  if (withValues > 0) fail('metrics mix the handleSummary shape (with "values") and the --summary-export shape; the file is not one k6 summary');
+  for (const [n, m] of entries) {
+    if (!isObj(m)) fail(`metric ${n} is ${JSON.stringify(m)}, not an object`);
+    const type = exportType(m);
+    if (!type) fail(`metric ${n} has none of k6's summary fields (count, avg, passes, value)`);
+    // In this format a threshold's boolean says whether it was crossed.
+    const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, crossed]) => ({ expr, ok: crossed !== true }));
+    const contains = builtinContains(n) ?? opts.contains?.[n.replace(/\{.*$/, '')] ?? registryContains(n) ?? nameHintContains(n);
+    metrics.set(n, { type, contains, values: normalizeValues(n, type, m), thresholds });
+  }
+  // --summary-export has no run duration; every counter's rate is count over the whole run.
+  let durationMs;
+  for (const n of ['iterations', 'http_reqs', 'data_sent', 'data_received']) {
+    const v = metrics.get(n)?.values;
+    if (v && v.count > 0 && v.rate > 0) { durationMs = (v.count / v.rate) * 1000; break; }
+  }
+  return { format: 'summary-export', metrics, durationMs };
+}
+
+const unitOf = (contains, n) => {
+  if (contains === 'time') return 'ns';
+  if (contains === 'data' || /_(bytes|size)$/.test(n)) return 'bytes';
+  return 'count';
+};
+
+/** Converts a k6 value of a metric that contains `contains` to benchline's unit for it. */
+const convert = (v, unit) => (unit === 'ns' ? msToNs(v) : v);
+
+/** Percentile points of a trend (min as p0, med as p50, max as p100), converted. */
+function percentiles(values, unit) {
+  const pts = new Map();
+  if (values.min !== undefined) pts.set(0, values.min);
+  if (values.med !== undefined) pts.set(50, values.med);
+  for (const [k, v] of Object.entries(values)) {
+    const m = /^p\((\d+(?:\.\d+)?)\)$/.exec(k);
+    if (m) pts.set(Number(m[1]), v);
+  }
+  if (values.max !== undefined) pts.set(100, values.max);
+  return [...pts.entries()].sort((a, b) => a[0] - b[0]).map(([p, v]) => ({ p, value: convert(v, unit) }));
+}
+
+/** Metrics `<prefix>.mean/.min/.max/.p50/.pN` from one trend. */
+function trendMetrics(prefix, values, unit, better) {
+  const out = [];
+  const add = (suffix, v) => { if (v !== undefined) out.push(metric(`${prefix}.${suffix}`, convert(v, unit), { unit, better })); };
+  add('mean', values.avg);
+  add('min', values.min);
+  add('max', values.max);
+  add('p50', values.med ?? values['p(50)']);
+  const pcts = Object.keys(values).map((k) => /^p\((\d+(?:\.\d+)?)\)$/.exec(k)).filter((m) => m && m[1] !== '50');
+  for (const m of pcts.sort((a, b) => Number(a[1]) - Number(b[1]))) add(`p${m[1]}`, values[m[0]]);
+  return out;
+}
+
+const badName = /_(errors?|failures?|failed)$/;
+
+/** The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped. */
+function customMetrics(k6Name, m, metricName) {
+  const known = describeMetric(metricName);
+  const check = (unit, better) => {
+    if (known && (known.unit !== unit || known.better !== better)) {
+      fail(`k6 metric ${k6Name} maps to "${metricName}", which benchline registers as ${known.unit}/${known.better} but k6 reports it as ${unit}/${better}; rename the k6 metric`);
+    }
+  };
+  if (m.type === 'trend') {
+    if (m.values.count === 0) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
+    const unit = unitOf(m.contains, k6Name);
+    const r = { metrics: trendMetrics(metricName, m.values, unit, 'lower') };
+    // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
+    if (unit !== 'count') {
+      r.distribution = { name: metricName, unit, percentiles: percentiles(m.values, unit) };
+      if (m.values.count !== undefined) r.distribution.count = m.values.count;
+    }
+    return r;
+  }
+  if (m.type === 'counter') {
+    const unit = m.contains === 'data' ? 'bytes' : m.contains === 'time' ? 'ns' : 'count';
+    const better = known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
+    check(unit, better);
+    return { metrics: [metric(metricName, convert(m.values.count, unit), { unit, better })] };
+  }
+  if (m.type === 'rate') {
+    if (!m.values.total) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
+    const better = known?.better ?? (badName.test(k6Name) ? 'lower' : 'higher');
+    check('ratio', better);
+    return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better })] };
+  }
+  return { metrics: [], note: `k6 ${m.type || 'untyped'} metric ${k6Name} is not mapped (only trends, counters and rates are)` };
+}
+
+/** opts.contains as an object, or from a job param such as "page_time=time,blob=data". */
+function containsMap(v) {
+  if (isObj(v)) return v;
+  if (typeof v !== 'string') return {};
+  return Object.fromEntries(v.split(',').map((pair) => pair.split('=').map((s) => s.trim())).filter(([k, c]) => k && c));
+}
+
+const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
+
+/**
+ * One k6 summary -> { metrics, distributions, toolVersion?, notes, thresholdsFailed, format }.
+ * opts (the job's params may be passed as is): trends (array or comma list), k6Scenario, contains.
+ */
+export function parse(text, opts = {}) {
+  if (typeof text !== 'string' || !text.trim()) fail('the file is empty; k6 writes the summary only when the run reaches its end');
+  const head = text.trimStart();
+  if (/^\{"(type|metric)":/.test(head) && head.includes('\n{')) fail("this is k6's --out json sample stream (one JSON object per line), not an end-of-test summary");
+  if (!head.startsWith('{') && /http_req_duration|iterations\.*:/.test(head)) fail("this is k6's text summary, not JSON");
+  const doc = parseJson(text, produce);
+  const { format, metrics: all, durationMs, toolVersion } = readSummary(doc, { contains: containsMap(opts.contains) });
+  if (!KNOWN_BUILTINS.some((n) => all.has(n))) {
+    fail(`none of k6's built-in metrics (${KNOWN_BUILTINS.slice(0, 4).join(', ')}, ...) are in the file; this is not a k6 summary`);
+  }
+
+  const scenario = opts.k6Scenario || DEFAULT_SCENARIO;
+  const pick = (n) => all.get(`${n}{scenario:${scenario}}`) ?? all.get(n);
+  const out = [];
+  const distributions = [];
+  const notes = [];
+
+  const iterations = all.get('iterations')?.values;
+  const iterCount = iterations?.count ?? 0;
+  out.push(metric('iterations', iterCount));
+  if (!iterCount) notes.push('k6 completed no iterations (k6 exits 107 when setup() fails, e.g. a readiness probe timing out)');
+
+  const dropped = all.get('dropped_iterations')?.values?.count;
+  if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise VUS/MAX_VUS or lower RATE)`);
+
+  const reqs = pick('http_reqs')?.values;
+  let requests;
+  let errors = 0;
+  if (reqs) {
+    requests = reqs.count ?? 0;
+    out.push(metric('requests', requests));
+    out.push(metric('throughput', reqs.rate ?? (durationMs > 0 ? requests / (durationMs / 1000) : 0)));
+    const failed = pick('http_req_failed')?.values;
+    if (failed) {
+      errors = failed.hits ?? 0;
+      out.push(metric('errors', errors));
+      if (failed.total > 0) out.push(metric('error_rate', failed.rate));
+    }
+  } else if (iterations) {
+    notes.push('k6 made no HTTP requests; throughput counts iterations');
+    out.push(metric('throughput', iterations.rate ?? (durationMs > 0 ? iterCount / (durationMs / 1000) : 0)));
+  }
+
+  if (durationMs !== undefined) out.push(metric('duration', Math.round(durationMs * 1e6)));
+
+  const latencyName = pick('http_req_duration') ? 'http_req_duration' : pick('grpc_req_duration') ? 'grpc_req_duration' : undefined;
+  if (latencyName) {
+    const lat = pick(latencyName).values;
+    const samples = lat.count ?? (latencyName === 'http_req_duration' ? requests : undefined);
+    if (samples === 0 || (latencyName === 'http_req_duration' && requests === 0)) {
+      // No samples: k6 still prints zeros, which are not latencies.
+    } else if (requests > 0 && errors === requests) {
+      notes.push(`every one of the ${requests} requests failed; latency metrics are left out (they would time refused or failed requests)`);
+    } else {
+      out.push(...trendMetrics('latency', lat, 'ns', 'lower'));
+      distributions.push({ name: 'latency', unit: 'ns', ...(samples !== undefined ? { count: samples } : {}), percentiles: percentiles(lat, 'ns') });
+    }
+  }
+
+  const checks = pick('checks') ?? pick('checks_succeeded');
+  if (checks?.values?.total > 0) out.push(metric('checks_pass_rate', checks.values.rate));
+
+  const received = pick('data_received')?.values;
+  if (received) out.push(metric('bytes_received', received.count ?? 0));
+
+  const trends = new Set(listOf(opts.trends));
+  for (const [k6Name, m] of all) {
+    if (k6Name.includes('{')) continue;
+    const custom = k6Name.startsWith('bl_') ? k6Name.slice(3) : trends.has(k6Name) ? k6Name : undefined;
+    if (custom === undefined) continue;
+    if (!/^[a-z][a-z0-9_]*$/.test(custom)) {
+      notes.push(`k6 metric ${k6Name} is not mapped: benchline metric names are lower case letters, digits and _`);
+      continue;
+    }
+    let r;
+    try {
+      r = customMetrics(k6Name, m, custom);
+    } catch (e) {
+      if (e instanceof ParseError) throw e;
+      fail(`k6 metric ${k6Name}: ${e.message}`);
+    }
+    out.push(...r.metrics);
+    if (r.distribution) distributions.push(r.distribution);
+    if (r.note) notes.push(r.note);
+  }
+  for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
+
+  const thresholds = [...all].flatMap(([n, m]) => m.thresholds.map((t) => ({ metric: n, ...t })));
+  const crossed = thresholds.filter((t) => !t.ok);
+  for (const t of crossed) notes.push(`k6 threshold crossed: ${t.metric} ${t.expr}`);
+  if (crossed.length) notes.push(`k6: ${crossed.length} of ${thresholds.length} thresholds failed`);
+  if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
+
+  const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
+  if (distributions.length) result.distributions = distributions;
+  if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
+  return result;
+}
+
+/** UPPER_SNAKE name of a job parameter: maxVus -> MAX_VUS, p95Ms -> P95_MS. */
+export const envName = (key) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
+
+/**
+ * The k6 command line of one trial. Job params reach the script as -e KEY=VALUE (upper case;
+ * k6 reserves K6_* for its own settings), BASE_URL comes from the target. params.summary picks
+ * the output: 'handleSummary' (default: the script's handleSummary writes the file named by
+ * BENCHLINE_SUMMARY, as loadtests/k6/lib does) or 'export' (k6's --summary-export, for any script).
+ */
+export function command(ctx) {
+  const { bin, params = {}, target = {}, script, outFile } = ctx;
+  if (!script) throw new Error('k6 jobs need a script: set `script: loadtests/k6/<name>.js` on the job in bench.config.yaml');
+  if (!outFile) throw new Error('k6 command: ctx.outFile is required');
+  const mode = params.summary ?? 'handleSummary';
+  if (mode !== 'handleSummary' && mode !== 'export') {
+    throw new Error(`k6 param summary: "${mode}" is neither handleSummary nor export`);
+  }
+  const argv = [bin, 'run', '--quiet', '--no-color', '--no-usage-report', '--summary-trend-stats', TREND_STATS.join(',')];
+  argv.push(...(mode === 'export' ? ['--summary-export', outFile] : ['-e', `BENCHLINE_SUMMARY=${outFile}`]));
+  const vars = new Map();
+  if (target.url) vars.set('BASE_URL', String(target.url).replace(/\/+$/, ''));
+  if (target.grpc) vars.set('GRPC_TARGET', String(target.grpc));
+  for (const [key, value] of Object.entries(params)) {
+    if (ADAPTER_PARAMS.includes(key) || value === null || value === undefined) continue;
+    const env = envName(key);
+    if (!env) throw new Error(`k6 param "${key}" has no letters or digits to name an environment variable`);
+    if (env.startsWith('K6_')) throw new Error(`k6 param "${key}" would become ${env}, but k6 reserves K6_* for its own options; rename it`);
+    if (env === 'BENCHLINE_SUMMARY') throw new Error(`k6 param "${key}" would overwrite the summary path benchline sets`);
+    vars.set(env, String(value));
+  }
+  for (const [k, v] of [...vars].sort(([a], [b]) => (a < b ? -1 : 1))) argv.push('-e', `${k}=${v}`);
+  argv.push(script);
+  return { argv, output: 'file' };
+}

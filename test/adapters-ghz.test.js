@@ -1,0 +1,241 @@
+// Tests of the ghz adapter against -O json reports captured from ghz v0.93.0 and test/support/grpc-server (test/fixtures/ghz).
+import test, { describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as ghz from '../ci/adapters/ghz.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { buildResult } from '../ci/result.js';
+
+const text = (name) => readFileSync(new URL(`./fixtures/ghz/${name}`, import.meta.url), 'utf8');
+const json = (name) => JSON.parse(text(name));
+const parse = (name) => ghz.parse(text(name));
+const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value]));
+const byName = (r, n) => r.metrics.find((m) => m.name === n);
+
+const RUN = { id: 'fixture-run', startedAt: '2026-11-22T03:26:08.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'fixture', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'fixture', memoryBytes: 0, labels: [] };
+const doc = (trials, scenario) => buildResult({
+  run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'grpc-server', variant: 'default', scenario,
+  tool: { name: 'ghz', version: '0.93.0' }, params: {}, trials,
+}, `ghz ${scenario}`);
+
+function throwsParse(fn, re) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof ParseError, `expected ParseError, got ${e.name}: ${e.message}`);
+    assert.match(e.message, re);
+    assert.equal(e.hint, ghz.produce);
+    return true;
+  });
+}
+
+describe('ghz adapter: reports', () => {
+  test('reads 1000 calls into requests, throughput, duration and latency percentiles in ns', () => {
+    const r = parse('many.json');
+    assert.deepEqual(values(r), {
+      requests: 1000,
+      throughput: 4239.500723835396,
+      errors: 0,
+      duration: 235876832,
+      error_rate: 0,
+      'latency.mean': 2143451,
+      'latency.min': 368851,
+      'latency.max': 8758410,
+      'latency.p10': 937268,
+      'latency.p25': 1273498,
+      'latency.p50': 1882041,
+      'latency.p75': 2664428,
+      'latency.p90': 3673170,
+      'latency.p95': 4395695,
+      'latency.p99': 5980639,
+    });
+    assert.deepEqual(r.notes, []);
+  });
+
+  test('gives the latency distribution fastest as p0 and slowest as p100', () => {
+    assert.deepEqual(parse('many.json').distributions, [{
+      name: 'latency',
+      unit: 'ns',
+      count: 1000,
+      percentiles: [
+        { p: 0, value: 368851 }, { p: 10, value: 937268 }, { p: 25, value: 1273498 }, { p: 50, value: 1882041 },
+        { p: 75, value: 2664428 }, { p: 90, value: 3673170 }, { p: 95, value: 4395695 }, { p: 99, value: 5980639 },
+        { p: 100, value: 8758410 },
+      ],
+    }]);
+  });
+
+  test('one call: every latency metric is that call', () => {
+    const r = parse('one.json');
+    assert.equal(byName(r, 'requests').value, 1);
+    const latency = r.metrics.filter((m) => m.name.startsWith('latency.'));
+    assert.equal(latency.length, 10);
+    for (const m of latency) assert.equal(m.value, 3083284, m.name);
+    assert.equal(byName(r, 'throughput').value, 311.55452936417015);
+  });
+
+  test('a run where every call failed is valid data: error_rate 1 and no latency', () => {
+    const raw = json('failed.json');
+    assert.deepEqual([raw.fastest, raw.slowest, raw.latencyDistribution, raw.histogram], [0, 0, null, null]);
+    const r = parse('failed.json');
+    assert.deepEqual(values(r), { requests: 200, throughput: 4318.837393159251, errors: 200, duration: 46308759, error_rate: 1 });
+    assert.equal(r.distributions, undefined);
+    assert.deepEqual(r.notes, [
+      'no call succeeded (200 NotFound); latency metrics are left out',
+      'ghz errors: 200 calls failed; most common: 200 x "rpc error: code = NotFound desc = unknown service"',
+    ]);
+  });
+
+  test('with some calls failed, latency.mean covers the successful calls like the percentiles do', () => {
+    const raw = json('partial.json');
+    assert.deepEqual(raw.statusCodeDistribution, { NotFound: 100, OK: 100 });
+    assert.equal(raw.average, 1055652);
+    const r = parse('partial.json');
+    assert.equal(byName(r, 'latency.mean').value, 1077248.32);
+    assert.equal(byName(r, 'errors').value, 100);
+    assert.equal(byName(r, 'error_rate').value, 0.5);
+    assert.equal(r.distributions[0].count, 100);
+    assert.equal(byName(r, 'latency.p50').value, 781176);
+  });
+
+  test('a rate-limited run reports the rate it kept and its latency', () => {
+    const r = parse('latency.json');
+    assert.equal(byName(r, 'requests').value, 401);
+    assert.equal(byName(r, 'throughput').value, 199.16332045344137);
+    assert.equal(byName(r, 'duration').value, 2013422949);
+    assert.equal(byName(r, 'latency.p99').value, 7814880);
+  });
+
+  test('an unlimited run over two connections reports its peak throughput', () => {
+    const r = parse('throughput.json');
+    assert.equal(byName(r, 'requests').value, 2000);
+    assert.equal(byName(r, 'throughput').value, 8545.51425063202);
+    assert.equal(byName(r, 'latency.mean').value, 1729115);
+  });
+
+  test('bojand/ghz#370: calls ghz closed at the end of -z are not counted as errors', () => {
+    const raw = json('duration-cutoff.json');
+    assert.equal(raw.endReason, 'timeout');
+    assert.equal(raw.count, 727);
+    assert.deepEqual(raw.errorDistribution, { 'rpc error: code = Canceled desc = grpc: the client connection is closing': 1 });
+    const r = parse('duration-cutoff.json');
+    assert.equal(byName(r, 'requests').value, 726);
+    assert.equal(byName(r, 'errors').value, 0);
+    assert.equal(byName(r, 'error_rate').value, 0);
+    assert.equal(byName(r, 'throughput').value, 726 / (102054460 / 1e9));
+    assert.equal(byName(r, 'latency.mean').value, 1006408.599);
+    assert.deepEqual(r.notes, ['ghz closed 1 in-flight call when its duration ended; not counted (bojand/ghz#370; use --duration-stop=wait)']);
+  });
+
+  test('closing errors long before the end of -z still count as errors', () => {
+    const data = json('duration-cutoff.json');
+    const cut = data.details.find((d) => d.error);
+    cut.timestamp = data.details[0].timestamp;
+    const r = ghz.parse(JSON.stringify(data));
+    assert.equal(byName(r, 'errors').value, 1);
+    assert.equal(byName(r, 'requests').value, 727);
+  });
+
+  test('every metric has the registry unit and direction', () => {
+    const r = parse('many.json');
+    assert.deepEqual(r.metrics.slice(0, 6).map((m) => `${m.name} ${m.unit} ${m.better}`), [
+      'requests count higher', 'throughput ops/s higher', 'errors count lower', 'duration ns lower',
+      'error_rate ratio lower', 'latency.mean ns lower',
+    ]);
+  });
+});
+
+describe('ghz adapter: bad input', () => {
+  test('the empty output of a run against a closed port is a ParseError that names the cause', () => {
+    assert.equal(text('zero.json'), '');
+    assert.match(text('zero.stderr'), /connect: connection refused/);
+    throwsParse(() => parse('zero.json'), /the file is empty; ghz writes no report when it cannot reach the target \(connection refused/);
+  });
+
+  test('a truncated report is a ParseError that says so', () => {
+    const full = text('many.json');
+    throwsParse(() => ghz.parse(full.slice(0, 700)), /not valid JSON .*may be truncated/);
+  });
+
+  test('a k6 summary and other tools\' text are refused as foreign', () => {
+    const k6 = readFileSync(new URL('./fixtures/k6/one.json', import.meta.url), 'utf8');
+    throwsParse(() => ghz.parse(k6), /this is a k6 summary, not ghz output/);
+    const ab = readFileSync(new URL('./fixtures/ab/one.txt', import.meta.url), 'utf8');
+    throwsParse(() => ghz.parse(ab), /not valid JSON/);
+    throwsParse(() => ghz.parse('{"name":"x"}'), /none of ghz's report fields \(count, total, rps, \.\.\.\) are present/);
+  });
+
+  test("ghz's text summary and CSV are refused with a pointer to -O json", () => {
+    throwsParse(() => parse('text-summary.txt'), /this is ghz's text summary; run ghz with -O json/);
+    throwsParse(() => parse('text-csv.csv'), /this is ghz's CSV output; run ghz with -O json/);
+  });
+
+  test('a report missing fields names them', () => {
+    const data = json('many.json');
+    delete data.rps;
+    delete data.slowest;
+    throwsParse(() => ghz.parse(JSON.stringify(data)), /ghz report fields slowest, rps missing or not numbers; the file may be truncated/);
+    const noDist = json('many.json');
+    delete noDist.errorDistribution;
+    throwsParse(() => ghz.parse(JSON.stringify(noDist)), /lacks statusCodeDistribution or errorDistribution/);
+  });
+
+  test('impossible counts and malformed distributions are refused', () => {
+    const data = json('failed.json');
+    data.errorDistribution['rpc error: code = NotFound desc = unknown service'] = 201;
+    throwsParse(() => ghz.parse(JSON.stringify(data)), /errorDistribution counts 201 errors, more than the 200 calls/);
+    const bad = json('many.json');
+    bad.latencyDistribution[2].latency = '1ms';
+    throwsParse(() => ghz.parse(JSON.stringify(bad)), /latencyDistribution\[2\] needs numeric percentage and latency/);
+    const hist = json('many.json');
+    hist.histogram = { mark: 1 };
+    throwsParse(() => ghz.parse(JSON.stringify(hist)), /histogram is not a list of \{mark, count\} buckets/);
+  });
+});
+
+describe('ghz adapter: result documents', () => {
+  for (const c of ['one', 'many', 'failed', 'partial', 'latency', 'throughput', 'duration-cutoff']) {
+    test(`buildResult accepts the ${c} report`, () => {
+      const d = doc([parse(`${c}.json`)], c);
+      assert.equal(d.tool.name, 'ghz');
+      assert.equal(d.metrics.find((m) => m.name === 'requests').value, byName(parse(`${c}.json`), 'requests').value);
+    });
+  }
+
+  test('buildResult keeps only the metrics every trial has when one trial failed completely', () => {
+    const d = doc([parse('many.json'), parse('failed.json')], 'mixed');
+    assert.deepEqual(d.metrics.map((m) => m.name), ['requests', 'throughput', 'errors', 'duration', 'error_rate']);
+    assert.deepEqual(d.metrics.find((m) => m.name === 'error_rate').samples, [0, 1]);
+    assert.ok(d.notes.includes('metric latency.p99 is missing from some trials and was left out'));
+  });
+});
+
+describe('ghz adapter: command', () => {
+  const base = { bin: '/opt/ghz', outFile: '/tmp/r/ghz-1.json', root: '/repo', target: { grpc: '127.0.0.1:50051' } };
+
+  test('runs a bounded number of calls through reflection with JSON output to the file', () => {
+    const params = { call: 'grpc.health.v1.Health/Check', total: 1000, concurrency: 10, connections: 2, data: '{"service":""}' };
+    assert.deepEqual(ghz.command({ ...base, params }), {
+      output: 'file',
+      argv: ['/opt/ghz', '--insecure', '--call', 'grpc.health.v1.Health/Check', '--data', '{"service":""}',
+        '--total=1000', '--concurrency=10', '--connections=2', '--format', 'json', '--output', '/tmp/r/ghz-1.json', '127.0.0.1:50051'],
+    });
+  });
+
+  test('a timed run waits for calls in flight instead of counting them as errors', () => {
+    const { argv } = ghz.command({ ...base, params: { call: 'a.B/C', duration: '10s', rps: 200 } });
+    assert.deepEqual(argv.slice(4, -5), ['--duration=10s', '--rps=200', '--duration-stop=wait']);
+  });
+
+  test('resolves proto files against the checkout and takes the target from host and port', () => {
+    const { argv } = ghz.command({ ...base, target: { host: '127.0.0.1', port: 9090 }, script: '/repo/loadtests/ghz/orders.json', params: { call: 'orders.Orders/List', proto: 'subjects/api/orders.proto', importPaths: 'subjects/api,/usr/include', data: { page: 1 } } });
+    assert.deepEqual(argv, ['/opt/ghz', '--config', '/repo/loadtests/ghz/orders.json', '--insecure', '--call', 'orders.Orders/List',
+      '--proto', '/repo/subjects/api/orders.proto', '--import-paths', '/repo/subjects/api,/usr/include', '--data', '{"page":1}',
+      '--format', 'json', '--output', '/tmp/r/ghz-1.json', '127.0.0.1:9090']);
+  });
+
+  test('refuses jobs without a method, without a gRPC target, or with data that is not JSON', () => {
+    assert.throws(() => ghz.command({ ...base, params: {} }), /ghz jobs need params\.call/);
+    assert.throws(() => ghz.command({ ...base, target: { url: 'http://127.0.0.1' }, params: { call: 'a.B/C' } }), /ghz needs a gRPC target/);
+    assert.throws(() => ghz.command({ ...base, params: { call: 'a.B/C', data: '{service:}' } }), /ghz param data must be JSON text/);
+  });
+});

@@ -1,0 +1,429 @@
+// Tests of the k6 adapter and loadtests/k6/lib against summaries captured from k6 v1.8.1 (test/fixtures/k6).
+import test, { describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k6 from '../ci/adapters/k6.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { buildResult } from '../ci/result.js';
+import { normalizeFile } from '../ci/commands/normalize.js';
+import { handleSummary, textSummary, formatValue } from '../loadtests/k6/lib/summary.js';
+import { benchOptions, baseUrl, param, urlPath } from '../loadtests/k6/lib/options.js';
+
+const text = (name) => readFileSync(new URL(`./fixtures/k6/${name}`, import.meta.url), 'utf8');
+const json = (name) => JSON.parse(text(name));
+const parse = (name, opts) => k6.parse(text(name), opts);
+const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value]));
+const byName = (r, n) => r.metrics.find((m) => m.name === n);
+const sortByName = (xs = []) => [...xs].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+const CASES = ['zero', 'one', 'many', 'failed-down', 'failed-thresholds', 'latency', 'throughput', 'custom-trends'];
+
+const RUN = { id: 'fixture-run', startedAt: '2026-11-22T03:26:08.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'fixture', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'fixture', memoryBytes: 0, labels: [] };
+const doc = (trials, scenario = 'fixture') => buildResult({
+  run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'nginx', variant: 'default', scenario,
+  tool: { name: 'k6', version: '1.8.1' }, params: {}, trials,
+}, `k6 ${scenario}`);
+
+/** Expects a ParseError whose message matches `re` and whose hint says how to produce valid output. */
+function throwsParse(fn, re) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof ParseError, `expected ParseError, got ${e.name}: ${e.message}`);
+    assert.match(e.message, re);
+    assert.equal(e.hint, k6.produce);
+    return true;
+  });
+}
+
+describe('k6 adapter: handleSummary data', () => {
+  test('reads a 100/s run into throughput, requests, errors and latency in nanoseconds', () => {
+    const r = parse('many.json');
+    assert.equal(r.format, 'handle-summary');
+    assert.deepEqual(values(r), {
+      iterations: 201,
+      requests: 201,
+      throughput: 99.83728643232989,
+      errors: 0,
+      error_rate: 0,
+      duration: 2013275873,
+      'latency.mean': 453206.04,
+      'latency.min': 127589,
+      'latency.max': 6526683,
+      'latency.p50': 326502,
+      'latency.p90': 815279,
+      'latency.p95': 926037,
+      'latency.p99': 1676465,
+      'latency.p99.9': 5562867,
+      checks_pass_rate: 1,
+      bytes_received: 57486,
+    });
+    assert.deepEqual(r.notes, []);
+    assert.equal(r.thresholdsFailed, 0);
+    assert.equal(r.toolVersion, undefined);
+  });
+
+  test('gives metrics the registry units and directions', () => {
+    const r = parse('many.json');
+    assert.deepEqual(
+      ['throughput', 'requests', 'errors', 'error_rate', 'latency.p99', 'checks_pass_rate', 'bytes_received'].map((n) => {
+        const m = byName(r, n);
+        return `${n} ${m.unit} ${m.better}`;
+      }),
+      ['throughput ops/s higher', 'requests count higher', 'errors count lower', 'error_rate ratio lower',
+        'latency.p99 ns lower', 'checks_pass_rate ratio higher', 'bytes_received bytes lower'],
+    );
+  });
+
+  test('converts k6 milliseconds to nanoseconds (one iteration: every percentile is that request)', () => {
+    const raw = json('one.json').metrics['http_req_duration{scenario:bench}'].values;
+    assert.equal(raw.med, 0.297769);
+    const r = parse('one.json');
+    for (const n of ['latency.mean', 'latency.min', 'latency.max', 'latency.p50', 'latency.p90', 'latency.p95', 'latency.p99', 'latency.p99.9']) {
+      assert.equal(byName(r, n).value, 297769, n);
+    }
+    assert.equal(byName(r, 'duration').value, 1012359855);
+    assert.deepEqual(r.distributions, [{
+      name: 'latency',
+      unit: 'ns',
+      count: 1,
+      percentiles: [0, 50, 90, 95, 99, 99.9, 100].map((p) => ({ p, value: 297769 })),
+    }]);
+  });
+
+  test("counts the bench scenario's submetrics, so the setup() probe request is not measured", () => {
+    const raw = json('one.json').metrics;
+    assert.equal(raw.http_reqs.values.count, 2);
+    assert.equal(raw['http_reqs{scenario:bench}'].values.count, 1);
+    const r = parse('one.json');
+    assert.equal(byName(r, 'requests').value, 1);
+    assert.equal(byName(r, 'throughput').value, 0.9877910459023487);
+    assert.equal(byName(r, 'bytes_received').value, 286);
+  });
+
+  test('reports whole-test metrics when no scenario submetric is named', () => {
+    const r = parse('one.json', { k6Scenario: 'other' });
+    assert.equal(byName(r, 'requests').value, 2);
+    assert.equal(byName(r, 'throughput').value, 1.9755820918046973);
+  });
+
+  test('a run whose setup() failed has zero iterations, zero requests, no latency and says why', () => {
+    const r = parse('zero.json');
+    assert.deepEqual(values(r), { iterations: 0, requests: 0, throughput: 0, errors: 0, duration: 1007946076, bytes_received: 0 });
+    assert.equal(r.distributions, undefined);
+    assert.deepEqual(r.notes, ['k6 completed no iterations (k6 exits 107 when setup() fails, e.g. a readiness probe timing out)']);
+  });
+
+  test('refused connections give error_rate 1, no latency, and crossed thresholds as notes', () => {
+    const r = parse('failed-down.json');
+    assert.deepEqual(values(r), {
+      iterations: 20, requests: 20, throughput: 19.754594734276665, errors: 20, error_rate: 1,
+      duration: 1012422693, checks_pass_rate: 0, bytes_received: 0,
+    });
+    assert.equal(r.thresholdsFailed, 2);
+    assert.deepEqual([...r.notes].sort(), [
+      'every one of the 20 requests failed; latency metrics are left out (they would time refused or failed requests)',
+      'k6 threshold crossed: checks{scenario:bench} rate>0.99',
+      'k6 threshold crossed: http_req_failed{scenario:bench} rate<0.01',
+      'k6: 2 of 6 thresholds failed',
+    ]);
+  });
+
+  test('crossed latency thresholds are notes while the measurements stay', () => {
+    const r = parse('failed-thresholds.json');
+    assert.equal(r.thresholdsFailed, 2);
+    assert.equal(byName(r, 'latency.p95').value, 734838.5);
+    assert.equal(byName(r, 'latency.p99').value, 932770);
+    assert.equal(byName(r, 'error_rate').value, 0);
+    assert.deepEqual([...r.notes].sort(), [
+      'k6 threshold crossed: http_req_duration{scenario:bench} p(95)<0.001',
+      'k6 threshold crossed: http_req_duration{scenario:bench} p(99)<0.001',
+      'k6: 2 of 6 thresholds failed',
+    ]);
+  });
+
+  test('at a constant arrival rate, throughput is the arrival rate and latency the distribution', () => {
+    const r = parse('latency.json');
+    assert.equal(byName(r, 'iterations').value, 600);
+    assert.equal(byName(r, 'throughput').value, 199.71134973034435);
+    assert.deepEqual(r.distributions[0].percentiles, [
+      { p: 0, value: 111369 }, { p: 50, value: 188674 }, { p: 90, value: 582011.6 }, { p: 95, value: 743685.45 },
+      { p: 99, value: 2879603.74 }, { p: 99.9, value: 7032119.158 }, { p: 100, value: 7695786 },
+    ]);
+    assert.equal(r.distributions[0].count, 600);
+  });
+
+  test('dropped iterations are a note; iterations counts only the completed ones', () => {
+    assert.equal(json('throughput.json').metrics.dropped_iterations.values.count, 4910);
+    const r = parse('throughput.json');
+    assert.equal(byName(r, 'iterations').value, 5091);
+    assert.equal(byName(r, 'requests').value, 5091);
+    assert.equal(r.metrics.some((m) => m.name.includes('dropped')), false);
+    assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise VUS/MAX_VUS or lower RATE)']);
+  });
+});
+
+describe('k6 adapter: custom metrics', () => {
+  test('maps bl_ trends and listed trends to <name>.mean/.min/.max/.pN with ns for time and bytes for sizes', () => {
+    const r = parse('custom-trends.json', { trends: 'traversal_duration' });
+    const traversal = r.metrics.filter((m) => m.name.startsWith('traversal_duration.'));
+    assert.deepEqual(traversal.map((m) => [m.name, m.value, m.unit, m.better]), [
+      ['traversal_duration.mean', 2542166.22, 'ns', 'lower'],
+      ['traversal_duration.min', 421471, 'ns', 'lower'],
+      ['traversal_duration.max', 61353209, 'ns', 'lower'],
+      ['traversal_duration.p50', 516528, 'ns', 'lower'],
+      ['traversal_duration.p90', 1698015, 'ns', 'lower'],
+      ['traversal_duration.p95', 5305151, 'ns', 'lower'],
+      ['traversal_duration.p99', 41647444.6, 'ns', 'lower'],
+      ['traversal_duration.p99.9', 59382632.56, 'ns', 'lower'],
+    ]);
+    const size = byName(r, 'response_size.mean');
+    assert.deepEqual([size.value, size.unit, size.better], [43, 'bytes', 'lower']);
+    assert.deepEqual(r.distributions.map((d) => [d.name, d.unit, d.count]).sort(), [
+      ['latency', 'ns', 123], ['response_size', 'bytes', 123], ['traversal_duration', 'ns', 41],
+    ]);
+  });
+
+  test('maps a bl_ counter to a count where higher is better unless its name says errors', () => {
+    const r = parse('custom-trends.json');
+    const pages = byName(r, 'pages_read');
+    assert.deepEqual([pages.value, pages.unit, pages.better], [123, 'count', 'higher']);
+    // bl_page_errors was never incremented, and k6 leaves such counters out of its summary.
+    assert.equal(byName(r, 'page_errors'), undefined);
+    assert.equal(json('custom-trends.json').metrics.bl_page_errors, undefined);
+  });
+
+  test('leaves out a trend that is not bl_ prefixed unless the job lists it', () => {
+    const r = parse('custom-trends.json');
+    assert.equal(r.metrics.some((m) => m.name.startsWith('traversal_duration')), false);
+    assert.deepEqual(parse('many.json', { trends: ['traversal_duration'] }).notes, ['k6 metric traversal_duration (listed in trends) is not in the summary']);
+  });
+
+  test('refuses a custom metric whose name clashes with a registered metric of another unit', () => {
+    const data = json('custom-trends.json');
+    data.metrics.bl_latency = data.metrics.bl_response_size;
+    throwsParse(() => k6.parse(JSON.stringify(data)), /k6 metric bl_latency: metric latency\.mean: registry says ns\/lower, got count\/lower/);
+  });
+});
+
+describe('k6 adapter: --summary-export and the machine-readable summary', () => {
+  for (const c of CASES) {
+    test(`--summary-export of the ${c} run gives the same metrics as its handleSummary data`, () => {
+      const opts = { trends: 'traversal_duration' };
+      const a = parse(`${c}.json`, opts);
+      const b = parse(`${c}.summary-export.json`, opts);
+      assert.equal(a.format, 'handle-summary');
+      assert.equal(b.format, 'summary-export');
+      assert.deepEqual(sortByName(b.metrics), sortByName(a.metrics));
+      assert.deepEqual(sortByName(b.distributions), sortByName(a.distributions));
+      assert.deepEqual([...b.notes].sort(), [...a.notes].sort());
+    });
+  }
+
+  test('reads threshold booleans of --summary-export as "crossed"', () => {
+    const raw = json('failed-thresholds.summary-export.json').metrics['http_req_duration{scenario:bench}'].thresholds;
+    assert.deepEqual(raw, { 'p(95)<0.001': true, 'p(99)<0.001': true });
+    assert.equal(parse('failed-thresholds.summary-export.json').thresholdsFailed, 2);
+  });
+
+  test('reads the machine-readable summary, deriving rates from config.duration', () => {
+    const r = parse('machine-readable.json');
+    assert.equal(r.format, 'machine-readable');
+    assert.equal(r.toolVersion, '1.8.1');
+    assert.deepEqual(values(r), {
+      iterations: 51,
+      requests: 51,
+      throughput: 51 / 1.005131095,
+      errors: 0,
+      error_rate: 0,
+      duration: 1005131095,
+      'latency.mean': 465337.902,
+      'latency.min': 131367,
+      'latency.max': 2635494,
+      'latency.p50': 283682,
+      'latency.p90': 776807,
+      'latency.p95': 1774363.5,
+      checks_pass_rate: 1,
+      bytes_received: 14586,
+    });
+    assert.deepEqual(r.notes, ['the machine-readable k6 summary records no thresholds']);
+  });
+});
+
+describe('k6 adapter: bad input', () => {
+  test('an empty file is a ParseError that says k6 writes the summary at the end of a run', () => {
+    throwsParse(() => k6.parse(''), /the file is empty; k6 writes the summary only when the run reaches its end/);
+    throwsParse(() => k6.parse(' \n'), /the file is empty/);
+  });
+
+  test('a truncated summary is a ParseError that says so', () => {
+    const full = text('many.json');
+    throwsParse(() => k6.parse(full.slice(0, Math.floor(full.length / 2))), /not valid JSON .*may be truncated/);
+  });
+
+  test('a ghz report is refused as foreign', () => {
+    const ghz = readFileSync(new URL('./fixtures/ghz/one.json', import.meta.url), 'utf8');
+    throwsParse(() => k6.parse(ghz), /this is ghz output, not a k6 summary/);
+  });
+
+  test('JSON without k6 metrics is refused, naming what it found', () => {
+    throwsParse(() => k6.parse('{"name":"x","values":[1]}'), /no "metrics" object \(top-level keys: name, values\)/);
+    throwsParse(() => k6.parse('{"metrics":{}}'), /holds no metrics/);
+    throwsParse(() => k6.parse('{"metrics":{"rows":{"type":"trend","values":{"avg":1}}}}'), /none of k6's built-in metrics/);
+    throwsParse(() => k6.parse('[1,2]'), /top level is an array/);
+  });
+
+  test("k6's --out json stream and text summary are refused with what they are", () => {
+    const stream = `${JSON.stringify({ type: 'Metric', data: { type: 'counter' }, metric: 'http_reqs' })}\n${JSON.stringify({ type: 'Point', metric: 'http_reqs' })}\n`;
+    throwsParse(() => k6.parse(stream), /--out json sample stream/);
+    const summaryText = textSummary(json('many.json'));
+    throwsParse(() => k6.parse(summaryText), /k6's text summary, not JSON/);
+  });
+
+  test('a non-numeric value names the metric and the field', () => {
+    const data = json('many.json');
+    data.metrics['http_reqs{scenario:bench}'].values.count = '201';
+    throwsParse(() => k6.parse(JSON.stringify(data)), /metric http_reqs\{scenario:bench\}: value "count" is "201", not a number/);
+  });
+
+  test('normalize names the file, the tool and how to produce valid output', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchline-k6-'));
+    try {
+      const file = join(dir, 'summary.json');
+      writeFileSync(file, '');
+      assert.throws(() => normalizeFile(file, 'k6'), (e) => {
+        assert.match(e.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid k6 output: the file is empty`));
+        assert.match(e.message, /Produce valid output with: k6 run --summary-export out\.json script\.js/);
+        return true;
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('k6 adapter: result documents', () => {
+  for (const c of [...CASES, 'machine-readable']) {
+    test(`buildResult accepts the ${c} run`, () => {
+      const d = doc([parse(`${c}.json`, { trends: 'traversal_duration' })], c);
+      assert.equal(d.trials, 1);
+      assert.equal(d.metrics.find((m) => m.name === 'iterations').value, byName(parse(`${c}.json`), 'iterations').value);
+    });
+  }
+
+  test('buildResult merges three trials into per-trial samples of each metric', () => {
+    const d = doc(['many.json', 'latency.json', 'failed-thresholds.json'].map((f) => parse(f)), 'merged');
+    const requests = d.metrics.find((m) => m.name === 'requests');
+    assert.deepEqual(requests.samples, [201, 600, 51]);
+    assert.equal(requests.value, 201);
+    assert.equal(d.notes.includes('k6: 2 of 6 thresholds failed'), true);
+  });
+});
+
+describe('k6 adapter: command', () => {
+  const ctx = {
+    bin: '/opt/k6',
+    script: '/repo/loadtests/k6/orders.js',
+    outFile: '/tmp/r/k6-1.json',
+    target: { url: 'http://127.0.0.1:8080/' },
+    params: { rate: 1000, duration: '3s', path: '/api/order/all-items', maxVus: 20, p95Ms: 50, trends: 'traversal_duration', keepalive: true, skip: null },
+  };
+
+  test('runs k6 quietly with every param as -e KEY=VALUE and the summary path in BENCHLINE_SUMMARY', () => {
+    assert.deepEqual(k6.command(ctx), {
+      output: 'file',
+      argv: [
+        '/opt/k6', 'run', '--quiet', '--no-color', '--no-usage-report',
+        '--summary-trend-stats', 'avg,min,med,max,p(90),p(95),p(99),p(99.9),count',
+        '-e', 'BENCHLINE_SUMMARY=/tmp/r/k6-1.json',
+        '-e', 'BASE_URL=http://127.0.0.1:8080',
+        '-e', 'DURATION=3s',
+        '-e', 'KEEPALIVE=true',
+        '-e', 'MAX_VUS=20',
+        '-e', 'P95_MS=50',
+        '-e', 'PATH=/api/order/all-items',
+        '-e', 'RATE=1000',
+        '/repo/loadtests/k6/orders.js',
+      ],
+    });
+  });
+
+  test('uses --summary-export for scripts without the shared handleSummary', () => {
+    const { argv } = k6.command({ ...ctx, params: { summary: 'export', rate: 5 }, target: {} });
+    assert.deepEqual(argv.slice(7), ['--summary-export', '/tmp/r/k6-1.json', '-e', 'RATE=5', '/repo/loadtests/k6/orders.js']);
+  });
+
+  test('refuses params k6 would take as its own options, and jobs without a script', () => {
+    assert.throws(() => k6.command({ ...ctx, params: { k6Vus: 3 } }), /k6 param "k6Vus" would become K6_VUS, but k6 reserves K6_\*/);
+    assert.throws(() => k6.command({ ...ctx, params: { summary: 'stdout' } }), /summary: "stdout" is neither handleSummary nor export/);
+    assert.throws(() => k6.command({ ...ctx, script: undefined }), /k6 jobs need a script/);
+  });
+
+  test('names params in UPPER_SNAKE case', () => {
+    assert.deepEqual(['rate', 'maxVus', 'p95Ms', 'max-vus', 'readyTimeout', 'BASE_URL'].map(k6.envName),
+      ['RATE', 'MAX_VUS', 'P95_MS', 'MAX_VUS', 'READY_TIMEOUT', 'BASE_URL']);
+  });
+});
+
+describe('loadtests/k6/lib', () => {
+  test('benchOptions builds a constant-arrival-rate scenario with thresholds on its own submetrics', () => {
+    assert.deepEqual(benchOptions({ rate: 50, duration: '2s' }, { RATE: '200', VUS: '4', P99_MS: '20' }), {
+      scenarios: {
+        bench: { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '2s', preAllocatedVUs: 4, maxVUs: 8, gracefulStop: '2s' },
+      },
+      thresholds: {
+        'http_req_duration{scenario:bench}': ['p(95)<100', 'p(99)<20'],
+        'http_req_failed{scenario:bench}': ['rate<0.01'],
+        'checks{scenario:bench}': ['rate>0.99'],
+        'http_reqs{scenario:bench}': ['count>=0'],
+        'data_received{scenario:bench}': ['count>=0'],
+      },
+      summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'],
+      setupTimeout: '40s',
+      teardownTimeout: '10s',
+    });
+  });
+
+  test('benchOptions refuses a rate or duration k6 would reject, naming the parameter', () => {
+    assert.throws(() => benchOptions({}, { RATE: '-5' }), /RATE=-5 must be a positive integer \(k6 run -e RATE=\.\.\.\)/);
+    assert.throws(() => benchOptions({}, { DURATION: '5' }), /DURATION=5 must be a k6 duration such as 500ms, 5s or 1m/);
+  });
+
+  test("urlPath takes -e PATH=/x but never the shell's search path", () => {
+    assert.equal(urlPath('/item.json', { PATH: '/usr/local/bin:/usr/bin' }), '/item.json');
+    assert.equal(urlPath('/item.json', { PATH: '/api/order/all-items' }), '/api/order/all-items');
+    assert.equal(param('RATE', 7, { RATE: '' }), 7);
+    assert.equal(baseUrl({ BASE_URL: 'http://127.0.0.1:9/' }), 'http://127.0.0.1:9');
+    assert.throws(() => baseUrl({}), /BASE_URL is "": run k6 with -e BASE_URL=http:\/\/127\.0\.0\.1:<port>/);
+  });
+
+  test('handleSummary writes the data as JSON to BENCHLINE_SUMMARY and text to stdout', () => {
+    const data = json('many.json');
+    const out = handleSummary(data, { BENCHLINE_SUMMARY: '/tmp/x.json' });
+    assert.deepEqual(Object.keys(out).sort(), ['/tmp/x.json', 'stdout']);
+    assert.deepEqual(JSON.parse(out['/tmp/x.json']), data);
+    assert.deepEqual(Object.keys(handleSummary(data, {})), ['stdout']);
+  });
+
+  test('textSummary lists thresholds, checks and metrics in a stable order with k6 units', () => {
+    const lines = textSummary(json('many.json')).split('\n');
+    assert.equal(lines[0], 'thresholds');
+    assert.equal(lines[3], '  ok   http_req_duration{scenario:bench}: p(95)<100');
+    assert.ok(lines.includes('  ok   status is 200: 201 passed, 0 failed'));
+    assert.ok(lines.includes('  http_reqs{scenario:bench} ................. 201  99.84/s'));
+    assert.ok(lines.includes('  http_req_duration{scenario:bench} ......... count=201 avg=453.2µs min=127.6µs med=326.5µs max=6.527ms p(90)=815.3µs p(95)=926µs p(99)=1.676ms p(99.9)=5.563ms'));
+    assert.ok(lines.includes('  data_received{scenario:bench} ............. 57.49 kB  28.55 kB/s'));
+    assert.equal(lines.at(-2), 'test run: 2.013s');
+  });
+
+  test('textSummary marks crossed thresholds FAIL and reads the machine-readable shape too', () => {
+    const failed = textSummary(json('failed-down.json'));
+    assert.match(failed, /^ {2}FAIL http_req_failed\{scenario:bench\}: rate<0\.01$/m);
+    assert.match(failed, /^ {2}http_req_failed\{scenario:bench\} \.+ 100% {2}20 out of 20$/m);
+    const mr = textSummary(json('machine-readable.json'));
+    assert.match(mr, /^ {2}http_reqs\{scenario:bench\} \.+ 51$/m);
+    assert.match(mr, /^test run: 1\.005s$/m);
+    assert.deepEqual([formatValue(0.5, 'time'), formatValue(1500, 'time'), formatValue(2048, 'data'), formatValue(undefined)], ['500µs', '1.5s', '2.048 kB', '-']);
+  });
+});
