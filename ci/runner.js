@@ -252,9 +252,18 @@ async function runOneJob(job, ctx) {
       const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
       if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
       if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
-      const deadAfter = live[role].deadProcess();
-      if (deadAfter) throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})`, logTail(deadAfter.logFile));
       const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
+      const deadAfter = live[role].deadProcess();
+      if (deadAfter) {
+        // The trial is not a clean measurement, but what the tool saw is the story: say it.
+        let seen = '';
+        try {
+          const m = adapter.parse(readFileSync(rawFile, 'utf8'), { params }).metrics;
+          const val = (n) => m.find((x) => x.name === n && !x.case)?.value;
+          if (val('errors') !== undefined) seen = `; that trial saw ${val('errors').toLocaleString('en-US')} errors${val('requests') !== undefined ? ` and ${val('requests').toLocaleString('en-US')} completed requests` : ''}`;
+        } catch { /* no readable output: the death alone is the message */ }
+        throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
+      }
       if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
       try {
         const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';

@@ -1,0 +1,291 @@
+// Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
+import { comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, verdictMark } from '../format.js';
+
+/** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
+export const EVEN_TOLERANCE = 0.05;
+export const MEDALS = ['🏆', '🥈', '🥉'];
+
+// The wrk adapter keeps the Lua script's per-trial tallies as notes (result documents hold numbers
+// only as metrics, whose names cannot carry a backend): "responses per backend (X-Backend): backend-1 123, ...".
+export const BACKEND_NOTE = /^(?:trial \d+: )?responses per backend \(X-Backend\): (.+)$/;
+export const STATUS_NOTE = /^(?:trial \d+: )?responses per HTTP status: (.+)$/;
+
+const LABELS = { nginx: 'Nginx', haproxy: 'HAProxy', bun: 'Bun gateway', envoy: 'Envoy' };
+const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const fixed = (v, d = 2) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const share = (x) => `${(x * 100).toFixed(2)}%`;
+
+/** "a 1, b 2" -> { a: 1, b: 2 }; entries that do not end in a count are ignored. */
+function parseCounts(list) {
+  const out = {};
+  for (const part of list.split(', ')) {
+    const m = /^(.+) (\d+)$/.exec(part.trim());
+    if (m) out[m[1]] = (out[m[1]] || 0) + Number(m[2]);
+  }
+  return out;
+}
+
+/** Sums the per-trial count notes matching `re` over all trials of a document. */
+function summedNotes(doc, re) {
+  const total = {};
+  let trials = 0;
+  for (const note of doc.notes || []) {
+    const m = re.exec(note);
+    if (!m) continue;
+    trials += 1;
+    for (const [k, n] of Object.entries(parseCounts(m[1]))) total[k] = (total[k] || 0) + n;
+  }
+  return { counts: total, trials };
+}
+
+/** Backend names the suite expects (params.backends, a list or "a,b,c"), so a silent backend shows as 0 %. */
+export const expectedBackends = (params = {}) => (Array.isArray(params.backends) ? params.backends : String(params.backends ?? '').split(','))
+  .map((s) => String(s).trim()).filter(Boolean);
+
+/**
+ * The round-robin spread of one result document: responses per backend summed over trials, each
+ * backend's share, and the largest deviation from an even split relative to the even share.
+ */
+export function distribution(doc, { tolerance = EVEN_TOLERANCE } = {}) {
+  const { counts, trials } = summedNotes(doc, BACKEND_NOTE);
+  const expected = expectedBackends(doc.params);
+  const names = [...new Set([...expected, ...Object.keys(counts).sort()])];
+  if (!trials || !names.length) return { names: [], counts: {}, shares: {}, total: 0, trials, missing: [], maxDeviation: undefined, even: undefined };
+  const total = sum(names.map((n) => counts[n] || 0));
+  const fair = 1 / names.length;
+  const shares = Object.fromEntries(names.map((n) => [n, total ? (counts[n] || 0) / total : 0]));
+  const maxDeviation = Math.max(...names.map((n) => Math.abs(shares[n] - fair) / fair));
+  const missing = names.filter((n) => !counts[n]);
+  return {
+    names,
+    counts: Object.fromEntries(names.map((n) => [n, counts[n] || 0])),
+    shares,
+    total,
+    trials,
+    missing,
+    maxDeviation,
+    even: missing.length === 0 && maxDeviation <= tolerance,
+  };
+}
+
+/** One gateway's figures from its wrk result document (medians over trials; errors summed over trials). */
+export function gatewayFigures(doc) {
+  const tp = metricOf(doc, 'throughput');
+  const errors = metricOf(doc, 'errors');
+  const requests = metricOf(doc, 'requests');
+  const statuses = summedNotes(doc, STATUS_NOTE).counts;
+  const failedStatuses = Object.fromEntries(Object.entries(statuses).filter(([s]) => !/^[23]\d\d$/.test(s)).sort(([a], [b]) => a.localeCompare(b)));
+  const errorsTotal = errors ? sum(errors.samples) : undefined;
+  const requestsTotal = requests ? sum(requests.samples) : undefined;
+  return {
+    throughput: tp?.value,
+    throughputMetric: tp,
+    mean: metricOf(doc, 'latency.mean')?.value,
+    p99: metricOf(doc, 'latency.p99')?.value,
+    errors: errorsTotal,
+    errorRate: errorsTotal !== undefined && requestsTotal ? errorsTotal / requestsTotal : undefined,
+    failedStatuses,
+    trials: doc.trials,
+    distribution: distribution(doc),
+    artifacts: (doc.artifacts || []).filter((a) => a.kind === 'raw').map((a) => a.path),
+  };
+}
+
+/** Why a gateway has no document: the run's job entry (skipped or failed), else the config's `skip:`. */
+function missingReason(run, suite, variant, variantConfig) {
+  const jobs = (run?.jobs || []).filter((j) => j.suite === suite && j.variant === variant && j.status !== 'ok');
+  const job = jobs.find((j) => j.tool === 'wrk') || jobs[0];
+  if (job) return { status: job.status, reason: job.reason || 'no reason recorded' };
+  if (variantConfig?.skip) return { status: 'skipped', reason: variantConfig.skip };
+  return { status: 'missing', reason: 'no result document in this run' };
+}
+
+/**
+ * Everything both renderers show, computed once. Gateways are the suite's variants in config order;
+ * each is measured (a wrk document), skipped (native: false) or failed, with the runner's reason.
+ */
+export function model({ suite = 'gateways', docs = [], comparisons, run, config } = {}) {
+  const suiteConfig = config?.suites?.[suite] || {};
+  const own = docs.filter((d) => d.suite === suite && d.tool?.name === 'wrk');
+  const byVariant = {};
+  for (const d of own) if (!byVariant[d.variant] || d.scenario === 'round-robin') byVariant[d.variant] = d;
+  const variantsConfig = suiteConfig.variants || {};
+  const fromRun = (run?.jobs || []).filter((j) => j.suite === suite).map((j) => j.variant);
+  const order = [...new Set([...Object.keys(variantsConfig), ...fromRun, ...own.map((d) => d.variant)])];
+  const gateways = order.map((variant) => {
+    const label = variantsConfig[variant]?.description || LABELS[variant] || variant;
+    const doc = byVariant[variant];
+    if (doc) return { variant, label, status: 'measured', doc, ...gatewayFigures(doc) };
+    return { variant, label, ...missingReason(run, suite, variant, variantsConfig[variant]) };
+  });
+  const measured = gateways.filter((g) => g.status === 'measured');
+  // A gateway that answered with errors is not ranked: fast 502s must not win a throughput race.
+  const clean = measured.filter((g) => !g.errors && g.throughput !== undefined).sort((a, b) => b.throughput - a.throughput);
+  const ranking = [
+    ...clean.map((g, i) => ({ ...g, rank: i + 1, medal: MEDALS[i] })),
+    ...measured.filter((g) => g.errors).map((g) => ({ ...g, rank: undefined })),
+  ];
+  const sample = measured[0]?.doc;
+  const job = (suiteConfig.jobs || []).find((j) => j.tool === 'wrk');
+  const shown = ['throughput', 'latency.mean', 'latency.p99', 'errors'];
+  const mine = comparisonList(comparisons).filter((c) => c.suite === suite && shown.includes(c.metric) && !c.case)
+    .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || shown.indexOf(a.metric) - shown.indexOf(b.metric));
+  return {
+    suite,
+    description: suiteConfig.description,
+    gateways,
+    measured,
+    ranking,
+    setup: sample && {
+      version: sample.tool.version,
+      threads: sample.params?.threads,
+      connections: sample.params?.connections,
+      duration: sample.params?.duration,
+      trials: Math.max(...measured.map((g) => g.trials)),
+      warmup: job?.warmup?.duration,
+      backends: expectedBackends(sample.params),
+    },
+    comparisons: mine,
+  };
+}
+
+// ---------------------------------------------------------------- rows shared by text and markdown
+
+function comparisonRows(m) {
+  return m.measured.map((g) => {
+    const tp = g.throughputMetric;
+    const statuses = Object.entries(g.failedStatuses).map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`).join(' ');
+    const errs = g.errors === undefined ? '–' : `${g.errors.toLocaleString('en-US')}${g.errors && g.errorRate !== undefined ? ` (${(g.errorRate * 100).toFixed(2)}%)` : ''}`;
+    return [
+      g.label,
+      g.throughput === undefined ? '–' : fixed(g.throughput),
+      tp ? formatSpread(tp) || '–' : '–',
+      formatValue(g.mean, 'ns'),
+      formatValue(g.p99, 'ns'),
+      errs,
+      statuses || (g.errors ? 'socket' : ''),
+    ];
+  });
+}
+
+const COMPARISON_HEAD = ['Gateway', 'Requests/sec', '95% CI', 'Latency avg', 'Latency p99', 'Errors (all trials)', 'Failed responses'];
+
+function distributionTable(m) {
+  const names = [...new Set([...(m.setup?.backends || []), ...m.measured.flatMap((g) => g.distribution.names)])];
+  const head = ['Gateway', ...names, 'Max deviation', 'Even split'];
+  const rows = m.measured.map((g) => {
+    const d = g.distribution;
+    if (!d.names.length) return [g.label, ...names.map(() => '–'), '–', 'no per-backend counts'];
+    const verdict = d.even ? '✓' : d.missing.length ? `✗ (${d.missing.join(', ')} got nothing)` : '✗';
+    return [g.label, ...names.map((n) => (d.shares[n] === undefined ? '–' : `${share(d.shares[n])} (${d.counts[n].toLocaleString('en-US')})`)), share(d.maxDeviation), verdict];
+  });
+  return { head, rows };
+}
+
+/** The seed's ranking lines; `esc` escapes the one part that comes from the config (the label). */
+function rankingLines(m, esc = (s) => s) {
+  return m.ranking.map((g) => {
+    const rps = `${g.throughput.toFixed(2)} RPS`;
+    if (g.rank === undefined) return `✗ ${esc(g.label)}: ${rps} (not ranked: ${g.errors.toLocaleString('en-US')} errors)`;
+    return `${g.medal || `${g.rank}.`} ${esc(g.label)}: ${rps}${g.rank === 1 ? ' (Winner)' : ''}`;
+  });
+}
+
+const notMeasured = (m) => m.gateways.filter((g) => g.status !== 'measured');
+
+function setupLine(m, esc = (x) => x) {
+  const s = m.setup;
+  if (!s) return undefined;
+  const warm = s.warmup ? `, ${esc(s.warmup)} warm-up` : '';
+  return `wrk ${esc(s.version)}: ${esc(s.threads)} threads, ${esc(s.connections)} connections, ${esc(s.duration)} per trial${warm}, ${s.trials} trial${s.trials === 1 ? '' : 's'} per gateway; figures are medians over trials, errors and spread are summed over trials.`;
+}
+
+function comparisonAgainstBase(m) {
+  return m.comparisons.map((c) => [m.gateways.find((g) => g.variant === c.variant)?.label || c.variant, c.metric, pct(c.change), formatInterval(c), c.verdict]);
+}
+
+// ---------------------------------------------------------------- renderers
+
+/** Console text: seed 001's report from our measurements. */
+export function render(ctx) {
+  const m = model(ctx);
+  const out = ['gateways: API gateways in round robin over three Bun echo backends (seed 001)'];
+  if (m.description) out.push(m.description);
+  const setup = setupLine(m);
+  if (setup) out.push(setup);
+  if (m.measured.length) {
+    out.push('', 'Performance comparison', textTable(COMPARISON_HEAD, comparisonRows(m)));
+    const { head, rows } = distributionTable(m);
+    out.push('', `Load balancing: share of responses per backend (X-Backend); even split within ±${EVEN_TOLERANCE * 100}% of 1/n`, textTable(head, rows));
+    out.push('', 'Performance Results Summary:', '', ...rankingLines(m));
+  } else {
+    out.push('', 'No gateway was measured in this run.');
+  }
+  const missing = notMeasured(m);
+  if (missing.length) {
+    out.push('', 'Not measured');
+    for (const g of missing) out.push(`  ${g.label}: ${g.status}: ${g.reason}`);
+  }
+  if (m.comparisons.length) {
+    out.push('', `Against base: ${headline(countVerdicts(m.comparisons), { emoji: false })}`);
+    out.push(textTable(['Gateway', 'Metric', 'Change', 'Interval', 'Verdict'], comparisonAgainstBase(m)));
+  }
+  const withFiles = m.measured.filter((g) => g.artifacts.length);
+  if (withFiles.length) {
+    out.push('', 'Detailed results: full wrk output per gateway (in the run folder)');
+    for (const g of withFiles) out.push(`  ${g.label}: ${artifactList(g.artifacts)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** "dir/{a, b}" when the files share a folder (they do: one folder per job), else the plain list. */
+function artifactList(paths) {
+  const dirs = [...new Set(paths.map((p) => p.slice(0, p.lastIndexOf('/') + 1)))];
+  if (dirs.length !== 1 || !dirs[0]) return paths.join(', ');
+  return `${dirs[0]}{${paths.map((p) => p.slice(dirs[0].length)).join(', ')}}`;
+}
+
+/**
+ * The seed's "detailed results": every trial's full wrk output per gateway, one text for an artifact
+ * file. `read(path)` returns the text of a path from a document's artifacts (relative to the run folder).
+ */
+export function wrkOutputs(ctx, read) {
+  const m = model(ctx);
+  const out = [];
+  for (const g of m.measured) {
+    g.artifacts.forEach((path, i) => {
+      let text;
+      try {
+        text = read(path);
+      } catch (e) {
+        text = `(cannot read ${path}: ${e.message})`;
+      }
+      out.push(`${'═'.repeat(3)} ${g.label} · trial ${i + 1} of ${g.artifacts.length} · ${path} ${'═'.repeat(3)}`, String(text).trimEnd(), '');
+    });
+  }
+  return out.length ? `${out.join('\n')}` : 'No gateway was measured in this run.\n';
+}
+
+/** Markdown for the job summary: the same tables, the ranking and the reasons. */
+export function markdown(ctx) {
+  const m = model(ctx);
+  const esc = (s) => mdEscape(s, { max: 400 });
+  const out = ['### gateways: API gateways in round robin over three Bun echo backends'];
+  if (m.description) out.push('', esc(m.description));
+  const setup = setupLine(m, esc);
+  if (setup) out.push('', setup);
+  if (m.measured.length) {
+    out.push('', mdTable(COMPARISON_HEAD, comparisonRows(m).map((r) => r.map((c) => esc(c)))));
+    const { head, rows } = distributionTable(m);
+    out.push('', `**Load balancing** (share per backend; even within ±${EVEN_TOLERANCE * 100}%)`, '', mdTable(head.map(esc), rows.map((r) => r.map((c) => esc(c)))));
+    out.push('', '**Performance Results Summary**', '', ...rankingLines(m, esc).map((l) => `- ${l}`));
+  }
+  const missing = notMeasured(m);
+  if (missing.length) out.push('', ...missing.map((g) => `- ${esc(g.label)}: ${esc(g.status)}: ${esc(g.reason)}`));
+  if (m.comparisons.length) {
+    out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`, '');
+    out.push(mdTable(['Gateway', 'Metric', 'Change', 'Interval', 'Verdict'], comparisonAgainstBase(m).map((r) => [esc(r[0]), esc(r[1]), esc(r[2]), esc(r[3]), verdictMark(r[4])])));
+  }
+  return `${out.join('\n')}\n`;
+}
