@@ -99,6 +99,9 @@ export function parse(text, opts = {}) {
     metric('errors', errors),
     metric('error_rate', complete > 0 ? Math.min(1, errors / complete) : 1),
   ];
+  // The body size of the first response ("Document Length"): the seed's payload-size row.
+  const documentLength = numberField(src, 'Document Length');
+  if (documentLength !== undefined) metrics.push(metric('response_bytes', documentLength));
 
   const table = connectionTimes(src);
   for (const [row, family] of Object.entries(ROWS)) {

@@ -1,0 +1,264 @@
+// Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
+import { comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, pct, formatInterval } from '../format.js';
+
+// The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
+export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
+
+const BEFORE = 'cache-off';
+const AFTER = 'cache-on';
+
+// ---------------------------------------------------------------- reading documents
+
+const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
+const valueOf = (doc, name) => metricOf(doc, name)?.value;
+const NS_PER_MS = 1e6;
+
+/** The before/after variant names: cache-off/cache-on, else the suite's first two variants in config order. */
+export function variantPair(docs, suiteConfig = {}) {
+  const present = [...new Set(docs.map((d) => d.variant))];
+  if (present.includes(BEFORE) || present.includes(AFTER)) return [BEFORE, AFTER];
+  const order = Object.keys(suiteConfig.variants || {});
+  const names = order.length >= 2 ? order : present;
+  return [names[0], names[1]];
+}
+
+/** The ab job without keep-alive is the seed's measurement; keep-alive is its own line. */
+const isAb = (d, keepalive) => d.tool.name === 'ab' && Boolean(d.params?.keepalive) === keepalive;
+
+/** One document per variant for a job chosen by `pick`, preferring the scenario name when several match. */
+function byVariant(docs, pick, scenario) {
+  const out = {};
+  for (const d of docs.filter(pick)) if (!out[d.variant] || d.scenario === scenario) out[d.variant] = d;
+  return out;
+}
+
+/** ab's percentile curve in ms: the merged distribution, else the latency.pNN metrics (100% = max). */
+function percentilesMs(doc) {
+  const dist = doc.distributions?.find((x) => x.name === 'latency' && !x.case);
+  return PERCENTILES.map((p) => {
+    const pt = dist?.percentiles.find((q) => q.p === p);
+    const ns = pt ? pt.value : valueOf(doc, p === 100 ? 'latency.max' : `latency.p${p}`);
+    return ns === undefined ? undefined : ns / NS_PER_MS;
+  });
+}
+
+/** The seed's figures from one ab result document, in the seed's units (r/s, s, ms). */
+export function abFigures(doc) {
+  const pcts = percentilesMs(doc);
+  const median = pcts[0] ?? (valueOf(doc, 'latency.p50') ?? NaN) / NS_PER_MS;
+  return {
+    throughput: valueOf(doc, 'throughput'),
+    timeTaken: valueOf(doc, 'duration') === undefined ? undefined : valueOf(doc, 'duration') / 1e9,
+    meanMs: valueOf(doc, 'latency.mean') === undefined ? undefined : valueOf(doc, 'latency.mean') / NS_PER_MS,
+    medianMs: median,
+    percentiles: pcts,
+    requests: valueOf(doc, 'requests'),
+    failed: valueOf(doc, 'errors'),
+    documentBytes: valueOf(doc, 'response_bytes'),
+    concurrency: doc.params?.concurrency,
+    trials: doc.trials,
+  };
+}
+
+// ---------------------------------------------------------------- numbers in the seed's style
+
+const fixed = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+/** "15,241.97 r/s" */
+export const fmtRate = (v) => `${fixed(v, 2)} r/s`;
+/** "6.561s" */
+export const fmtSeconds = (v) => `${fixed(v, 3)}s`;
+/** "55ms", "65.608ms": ab prints whole ms in its table and three decimals for means. */
+export const fmtMs = (v) => `${Number(v.toFixed(3)).toLocaleString('en-US', { maximumFractionDigits: 3 })}ms`;
+
+/**
+ * The size of a relative change, rounded as the seed rounds it: to the nearest 5% from 10% up
+ * (79.99% -> "80%", 44.4% -> "45%"), to whole percents below, and "<1%" for smaller changes.
+ */
+export function roundPercent(fraction) {
+  const p = Math.abs(fraction) * 100;
+  if (p >= 10) return `${Math.round(p / 5) * 5}%`;
+  if (p >= 0.5) return `${Math.round(p)}%`;
+  return '<1%';
+}
+
+/** Change from a to b as { dir: 'up'|'down'|'same', size: '~45%' }. */
+function change(a, b) {
+  if (a === b) return { dir: 'same', size: '' };
+  if (!Number.isFinite(a) || !Number.isFinite(b) || a === 0) return { dir: b > a ? 'up' : 'down', size: '' };
+  return { dir: b > a ? 'up' : 'down', size: `~${roundPercent((b - a) / a)}` };
+}
+
+/**
+ * The seed's summary sentence from before/after figures ({ throughput, timeTaken, medianMs,
+ * meanMs }). Verbs and nouns follow the data: if caching made things slower, it says so.
+ */
+export function summarySentence(before, after, { subject = 'caching' } = {}) {
+  const t = change(before.throughput, after.throughput);
+  const d = change(before.timeTaken, after.timeTaken);
+  const md = change(before.medianMs, after.medianMs);
+  const mn = change(before.meanMs, after.meanMs);
+  const inc = (c) => (c.size ? ` (${c.size} ${c.dir === 'up' ? 'increase' : 'decrease'})` : '');
+
+  const throughput = t.dir === 'same'
+    ? `left throughput unchanged at ${fmtRate(after.throughput)}`
+    : `${t.dir === 'up' ? 'increased' : 'decreased'} throughput from ${fmtRate(before.throughput)} to ${fmtRate(after.throughput)}${inc(t)}`;
+  const total = d.dir === 'same'
+    ? `left total test time unchanged at ${fmtSeconds(after.timeTaken)}`
+    : `${d.dir === 'down' ? 'reduced' : 'increased'} total test time from ${fmtSeconds(before.timeTaken)} to ${fmtSeconds(after.timeTaken)}${inc(d)}`;
+  // "and" when both sentences' halves move the same way, "but" when they disagree.
+  const first = `Using ${subject} ${throughput} ${(t.dir === 'up') === (d.dir === 'down') || t.dir === 'same' || d.dir === 'same' ? 'and' : 'but'} ${total}.`;
+
+  const moved = (c, what, a, b) => (c.dir === 'same'
+    ? `${what} stayed at ${fmtMs(b)}`
+    : `${what} ${c.dir === 'down' ? 'fell' : 'rose'} from ${fmtMs(a)} to ${fmtMs(b)}${inc(c)}`);
+  const joiner = md.dir === mn.dir || md.dir === 'same' || mn.dir === 'same' ? 'and' : 'but';
+  const second = `${moved(md, 'Median latency', before.medianMs, after.medianMs)} ${joiner} ${moved(mn, 'mean time per request', before.meanMs, after.meanMs)}.`;
+  return `${first} ${second}`;
+}
+
+// ---------------------------------------------------------------- the other tools, one line each
+
+const ms = (ns) => (ns === undefined ? '–' : fmtMs(ns / NS_PER_MS));
+const rate = (v) => (v === undefined ? '–' : fmtRate(v));
+const rel = (a, b) => {
+  const c = change(a, b);
+  return c.dir === 'up' || c.dir === 'down' ? ` (${c.size} ${c.dir === 'up' ? 'higher' : 'lower'})` : '';
+};
+
+function abKeepAliveLine(b, a) {
+  const p = (a || b).params || {};
+  return `ab with keep-alive (-k, ${p.requests ?? '?'} requests, concurrency ${p.concurrency ?? '?'}): `
+    + `${rate(valueOf(b, 'throughput'))} -> ${rate(valueOf(a, 'throughput'))}${rel(valueOf(b, 'throughput'), valueOf(a, 'throughput'))}; `
+    + `mean ${ms(valueOf(b, 'latency.mean'))} -> ${ms(valueOf(a, 'latency.mean'))}`;
+}
+
+function wrkLine(b, a) {
+  const p = (a || b).params || {};
+  const errors = [valueOf(b, 'errors'), valueOf(a, 'errors')];
+  return `wrk peak throughput (${p.threads ?? '?'} threads, ${p.connections ?? '?'} connections, ${p.duration ?? '?'}): `
+    + `${rate(valueOf(b, 'throughput'))} -> ${rate(valueOf(a, 'throughput'))}${rel(valueOf(b, 'throughput'), valueOf(a, 'throughput'))}; `
+    + `p50 ${ms(valueOf(b, 'latency.p50'))} -> ${ms(valueOf(a, 'latency.p50'))}, p99 ${ms(valueOf(b, 'latency.p99'))} -> ${ms(valueOf(a, 'latency.p99'))}`
+    + (errors.some((e) => e) ? `; errors ${errors.map((e) => e ?? '–').join(' -> ')}` : '');
+}
+
+function k6Line(b, a) {
+  const p = (a || b).params || {};
+  const failed = (d) => (valueOf(d, 'error_rate') === undefined ? '–' : `${(valueOf(d, 'error_rate') * 100).toFixed(2)}%`);
+  return `k6 at a fixed ${p.rate ?? '?'} req/s for ${p.duration ?? '?'}: `
+    + `p50 ${ms(valueOf(b, 'latency.p50'))} -> ${ms(valueOf(a, 'latency.p50'))}${rel(valueOf(b, 'latency.p50'), valueOf(a, 'latency.p50'))}, `
+    + `p95 ${ms(valueOf(b, 'latency.p95'))} -> ${ms(valueOf(a, 'latency.p95'))}, p99 ${ms(valueOf(b, 'latency.p99'))} -> ${ms(valueOf(a, 'latency.p99'))}; `
+    + `achieved ${rate(valueOf(b, 'throughput'))} -> ${rate(valueOf(a, 'throughput'))}; failed ${failed(b)} -> ${failed(a)}`;
+}
+
+// ---------------------------------------------------------------- the model both renderers share
+
+/** Why a job of this suite has no document, from run.json (failed or skipped jobs). */
+function missingReason(run, suite, variant, scenario) {
+  const j = (run?.jobs || []).find((x) => x.suite === suite && x.variant === variant && x.tool === 'ab' && x.scenario === scenario);
+  if (!j) return 'no result';
+  return j.status === 'ok' ? 'no result document' : `${j.status}${j.reason ? `: ${j.reason}` : ''}`;
+}
+
+/** Everything the text and markdown reports show, computed once. */
+export function model({ suite = 'orders-api', docs = [], comparisons, run, config } = {}) {
+  const own = docs.filter((d) => d.suite === suite);
+  const suiteConfig = config?.suites?.[suite] || {};
+  const [before, after] = variantPair(own, suiteConfig);
+  const ab = byVariant(own, (d) => isAb(d, false), 'no-keepalive');
+  const abK = byVariant(own, (d) => isAb(d, true), 'keepalive');
+  const wrk = byVariant(own, (d) => d.tool.name === 'wrk', 'peak');
+  const k6 = byVariant(own, (d) => d.tool.name === 'k6', 'fixed-rate');
+  const figures = { before: ab[before] && abFigures(ab[before]), after: ab[after] && abFigures(ab[after]) };
+  const sentence = figures.before && figures.after ? summarySentence(figures.before, figures.after) : undefined;
+  const missing = [];
+  for (const v of [before, after]) if (!ab[v]) missing.push(`${v}: ab without keep-alive: ${missingReason(run, suite, v, 'no-keepalive')}`);
+  const lines = [];
+  if (abK[before] && abK[after]) lines.push(abKeepAliveLine(abK[before], abK[after]));
+  if (wrk[before] && wrk[after]) lines.push(wrkLine(wrk[before], wrk[after]));
+  if (k6[before] && k6[after]) lines.push(k6Line(k6[before], k6[after]));
+  const mine = comparisonList(comparisons).filter((c) => c.suite === suite);
+  return { suite, description: suiteConfig.description, before, after, ab, figures, sentence, missing, lines, comparisons: mine };
+}
+
+const label = (v, which) => (v === BEFORE || v === AFTER ? `${which} caching (${v})` : `${v}`);
+
+/** Rows of the side-by-side table: the seed's ab lines in its words and units; rows nobody measured are left out. */
+function tableRows(m) {
+  const { before: b, after: a } = m.figures;
+  const row = (title, key, fn) => {
+    const cell = (f) => (f?.[key] === undefined || Number.isNaN(f[key]) ? '–' : fn(f[key]));
+    return [title, cell(b), cell(a)];
+  };
+  return [
+    row('Concurrency Level', 'concurrency', String),
+    row('Complete requests', 'requests', (v) => v.toLocaleString('en-US')),
+    row('Failed requests', 'failed', String),
+    row('Document Length', 'documentBytes', (v) => `${v} bytes`),
+    row('Time taken for tests', 'timeTaken', (v) => `${fixed(v, 3)} seconds`),
+    row('Requests per second', 'throughput', (v) => `${fixed(v, 2)} [#/sec] (mean)`),
+    row('Time per request', 'meanMs', (v) => `${fixed(v, 3)} [ms] (mean)`),
+  ].filter((r) => r[1] !== '–' || r[2] !== '–');
+}
+
+/** The seed's percentile table: whole ms as ab prints them, fractions where trials were merged. */
+function percentileRows(m) {
+  return PERCENTILES.map((p, i) => {
+    const cell = (f) => {
+      const v = f?.percentiles[i];
+      if (v === undefined) return '–';
+      return p === 100 ? `${Number(v.toFixed(3))} (longest request)` : `${Number(v.toFixed(3))}`;
+    };
+    return [`${p}%`, cell(m.figures.before), cell(m.figures.after)];
+  });
+}
+
+function trialsNote(m) {
+  const t = [m.ab[m.before]?.trials, m.ab[m.after]?.trials].filter(Boolean);
+  if (!t.length) return '';
+  const n = Math.min(...t);
+  return n > 1 ? `median of ${n} trials per figure` : 'one trial per figure';
+}
+
+// ---------------------------------------------------------------- renderers
+
+/** Console text: the seed's report, our numbers. */
+export function render(ctx) {
+  const m = model(ctx);
+  const out = [`orders-api: GET /api/order/all-items before and after an in-memory cache (seed 004)`];
+  if (m.description) out.push(m.description);
+  const doc = m.ab[m.after] || m.ab[m.before];
+  if (doc) {
+    out.push('', `ApacheBench ${doc.tool.version}, a new connection per request (${doc.params?.requests ?? '?'} requests, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
+    out.push('', textTable(['', label(m.before, 'Before'), label(m.after, 'After')], tableRows(m)));
+    out.push('', '  Percentage of the requests served within a certain time (ms)');
+    out.push(textTable(['', m.before, m.after], percentileRows(m)));
+  }
+  for (const x of m.missing) out.push(`  ${x}`);
+  if (m.sentence) out.push('', 'Summary', m.sentence);
+  if (m.lines.length) out.push('', 'Other tools', ...m.lines.map((l) => `  ${l}`));
+  if (m.comparisons.length) {
+    const notable = m.comparisons.filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
+    out.push('', `Against base: ${headline(countVerdicts(m.comparisons), { emoji: false })}`);
+    for (const c of notable) out.push(`  ${c.verdict}: ${c.variant} ${c.tool}/${c.scenario} ${c.metric} ${pct(c.change)} ${formatInterval(c)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Markdown for the job summary: the same tables and sentence. */
+export function markdown(ctx) {
+  const m = model(ctx);
+  const out = ['### orders-api: GET /api/order/all-items before and after caching'];
+  if (m.description) out.push('', mdEscape(m.description, { max: 400 }));
+  const doc = m.ab[m.after] || m.ab[m.before];
+  if (doc) {
+    out.push('', `ApacheBench ${mdEscape(doc.tool.version)}, a new connection per request, ${trialsNote(m)}.`, '');
+    out.push(mdTable(['', mdEscape(label(m.before, 'Before')), mdEscape(label(m.after, 'After'))], tableRows(m).map((r) => r.map((c) => mdEscape(c)))));
+    out.push('', mdTable(['Served within (ms)', mdEscape(m.before), mdEscape(m.after)], percentileRows(m).map((r) => r.map((c) => mdEscape(c)))));
+  }
+  for (const x of m.missing) out.push('', `- ${mdEscape(x, { max: 400 })}`);
+  // The sentence holds only our words and numbers, so it needs no escaping.
+  if (m.sentence) out.push('', `**Summary.** ${m.sentence}`);
+  if (m.lines.length) out.push('', ...m.lines.map((l) => `- ${mdEscape(l, { max: 400 })}`));
+  if (m.comparisons.length) out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
+  return `${out.join('\n')}\n`;
+}

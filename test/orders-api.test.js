@@ -1,0 +1,241 @@
+// orders-api: the real Bun + SQLite subject (started on a free loopback port) and the seed 004 report renderer.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { locate, ROOT } from '../ci/tools.js';
+import { parse as parseAb } from '../ci/adapters/ab.js';
+import { buildResult } from '../ci/result.js';
+import { render, markdown, summarySentence, roundPercent, abFigures } from '../ci/reports/suites/orders-api.js';
+
+const BUN = locate('bun')?.path;
+const SERVER = join(ROOT, 'subjects', 'orders-api', 'server.js');
+const ITEMS = '/api/order/all-items';
+const started = [];
+
+/** Starts the subject with PORT=0 and returns its URL from the ready line; stopped by PID in after(). */
+async function startSubject(env) {
+  const child = spawn(BUN, ['run', SERVER], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => { out += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`orders-api not ready within 10 s: ${out}`)), 10000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /ready on (http:\/\/127\.0\.0\.1:\d+) .*body=(\d+)B/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`orders-api exited with ${code}: ${out}`)); });
+  });
+  return { child, url, log: () => out };
+}
+
+after(async () => {
+  for (const c of started) {
+    if (c.exitCode === null && c.signalCode === null) {
+      process.kill(c.pid, 'SIGTERM');
+      await once(c, 'exit');
+    }
+  }
+});
+
+/** Runs SQL against a database file with Bun's SQLite (Node 20 has none) and returns the rows. */
+function sqlite(dbFile, sql) {
+  const code = `import { Database } from 'bun:sqlite'; const db = new Database(${JSON.stringify(dbFile)}); console.log(JSON.stringify(db.query(${JSON.stringify(sql)}).all()));`;
+  const r = spawnSync(BUN, ['-e', code], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'orders-api-test-'));
+  let off; let on;
+  before(async () => {
+    [off, on] = await Promise.all([
+      startSubject({ CACHE: 'off', DB: join(tmp, 'off.db') }),
+      startSubject({ CACHE: 'on', DB: join(tmp, 'on.db') }),
+    ]);
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  test('logs one ready line naming its URL, cache mode, database and body size', () => {
+    const lines = off.log().trim().split('\n');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 db=\S+off\.db items=44 body=5270B$/);
+  });
+
+  test('answers /health with 200, the live SQLite row count and its cache mode', async () => {
+    const res = await fetch(`${on.url}/health`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-backend'), 'orders-api');
+    assert.deepEqual(await res.json(), { status: 'ok', items: 44, cache: 'on', workUs: 0 });
+  });
+
+  test('serves the same 5,270-byte items list with the cache on and off', async () => {
+    const bodies = [];
+    for (const s of [off, on, off, on]) {
+      const res = await fetch(`${s.url}${ITEMS}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json');
+      assert.equal(res.headers.get('x-backend'), 'orders-api');
+      bodies.push(Buffer.from(await res.arrayBuffer()));
+    }
+    assert.deepEqual(bodies.map((b) => b.length), [5270, 5270, 5270, 5270]);
+    for (const b of bodies.slice(1)) assert.ok(b.equals(bodies[0]), 'bodies differ between requests or cache modes');
+    const { items } = JSON.parse(bodies[0]);
+    assert.equal(items.length, 44);
+    assert.deepEqual(items[0], { id: 1, sku: 'SKU-01007', name: 'Smart Headset', category: 'audio', price: 10.01, quantity: 116, status: 'active' });
+    assert.deepEqual(items.map((i) => i.id), Array.from({ length: 44 }, (_, i) => i + 1));
+  });
+
+  test('serves exactly the rows stored in its SQLite database file', async () => {
+    const rows = sqlite(join(tmp, 'off.db'), 'SELECT id, sku, name, category, price, quantity, status FROM items ORDER BY id');
+    const { items } = await (await fetch(`${off.url}${ITEMS}`)).json();
+    assert.equal(rows.length, 44);
+    assert.deepEqual(items, rows);
+  });
+
+  test('queries SQLite on every request with the cache off, and keeps the first answer with it on', async () => {
+    await fetch(`${on.url}${ITEMS}`); // fills the cache
+    sqlite(join(tmp, 'off.db'), 'UPDATE items SET quantity = 9999 WHERE id = 1 RETURNING id');
+    sqlite(join(tmp, 'on.db'), 'UPDATE items SET quantity = 9999 WHERE id = 1 RETURNING id');
+    const fromOff = (await (await fetch(`${off.url}${ITEMS}`)).json()).items[0].quantity;
+    const fromOn = (await (await fetch(`${on.url}${ITEMS}`)).json()).items[0].quantity;
+    assert.equal(fromOff, 9999);
+    assert.equal(fromOn, 116);
+  });
+
+  test('answers unknown routes with 404 and writes with 405, both as JSON', async () => {
+    const nf = await fetch(`${off.url}/api/order/none`);
+    assert.equal(nf.status, 404);
+    assert.deepEqual(await nf.json(), { error: 'no route /api/order/none' });
+    const post = await fetch(`${off.url}${ITEMS}`, { method: 'POST', body: '{}' });
+    assert.equal(post.status, 405);
+  });
+
+  test('WORK_US=2000 makes the median request at least 2x slower than WORK_US=0', async () => {
+    const [fast, slow] = await Promise.all([startSubject({ CACHE: 'on', WORK_US: '0' }), startSubject({ CACHE: 'on', WORK_US: '2000' })]);
+    const timeOne = async (url) => {
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    const a = []; const b = [];
+    for (let i = 0; i < 5; i += 1) { await timeOne(`${fast.url}${ITEMS}`); await timeOne(`${slow.url}${ITEMS}`); }
+    // Alternating requests share whatever else the machine is doing, so the ratio stays honest.
+    for (let i = 0; i < 25; i += 1) {
+      a.push(await timeOne(`${fast.url}${ITEMS}`));
+      b.push(await timeOne(`${slow.url}${ITEMS}`));
+    }
+    const ratio = median(b) / median(a);
+    assert.ok(median(b) >= 2, `WORK_US=2000 must spend at least 2 ms per request, median was ${median(b).toFixed(3)} ms`);
+    assert.ok(ratio >= 2, `median ${median(b).toFixed(3)} ms vs ${median(a).toFixed(3)} ms: ratio ${ratio.toFixed(2)} < 2`);
+  });
+
+  test('refuses CACHE=maybe at start with exit code 2 and a message naming the variable', () => {
+    const r = spawnSync(BUN, ['run', SERVER], { env: { ...process.env, PORT: '0', CACHE: 'maybe' }, encoding: 'utf8', timeout: 10000 });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.trim(), 'orders-api: CACHE=maybe must be "on" or "off"');
+  });
+});
+
+// ---------------------------------------------------------------- the report
+
+const FIX = join(ROOT, 'test', 'fixtures', 'ab');
+const RUN = { id: 'orders-api-test', startedAt: '2026-11-22T00:00:00Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
+
+/** A result document from captured ab outputs, exactly as the runner would build it. */
+function abDoc(variant, files, { scenario = 'no-keepalive', keepalive = false } = {}) {
+  const trials = files.map((f) => parseAb(readFileSync(join(FIX, f), 'utf8'), { file: f }));
+  return buildResult({
+    run: RUN,
+    runner: RUNNER,
+    suite: 'orders-api',
+    subject: 'orders-api',
+    variant,
+    scenario,
+    tool: { name: 'ab', version: trials[0].toolVersion || '2.3' },
+    params: { path: ITEMS, requests: 5000, concurrency: 100, keepalive },
+    trials,
+  }, `test/fixtures/ab/${files[0]}`);
+}
+
+const CONFIG = { suites: { 'orders-api': { description: 'Seed 004 on Bun + SQLite.', variants: { 'cache-off': {}, 'cache-on': {} } } } };
+
+describe('orders-api report (ci/reports/suites/orders-api.js)', () => {
+  test("writes seed 004's summary sentence word for word from the seed's own figures", () => {
+    const s = summarySentence(
+      { throughput: 15241.97, timeTaken: 6.561, medianMs: 55, meanMs: 65.608 },
+      { throughput: 27436.34, timeTaken: 3.645, medianMs: 22, meanMs: 36.448 },
+    );
+    assert.equal(s, 'Using caching increased throughput from 15,241.97 r/s to 27,436.34 r/s (~80% increase) and reduced total test time from 6.561s to 3.645s (~45% decrease). Median latency fell from 55ms to 22ms (~60% decrease) and mean time per request fell from 65.608ms to 36.448ms (~45% decrease).');
+  });
+
+  test('rounds changes as the seed does: to 5% from 10% up, whole percents below, "<1%" under half a percent', () => {
+    assert.deepEqual([0.8001, -0.4444, 0.124, 0.0749, -0.031, 0.004].map(roundPercent), ['80%', '45%', '10%', '7%', '3%', '<1%']);
+  });
+
+  test('reads requests/s, time taken, mean and the 50..100% table from ab documents (median of 3 trials)', () => {
+    const f = abFigures(abDoc('cache-off', ['orders-api-cache-off-1.txt', 'orders-api-cache-off-2.txt', 'orders-api-cache-off-3.txt']));
+    assert.equal(f.throughput, 5240.66);
+    assert.equal(f.timeTaken, 0.954);
+    assert.equal(f.meanMs, 19.082);
+    assert.equal(f.medianMs, 20);
+    assert.deepEqual(f.percentiles, [20, 21, 22, 23, 24, 25, 42, 43, 47]);
+    assert.equal(f.concurrency, 100);
+    assert.equal(f.trials, 3);
+    assert.equal(f.requests, 5000);
+    assert.equal(f.failed, 0);
+  });
+
+  test('renders the before/after table, the percentile table and the sentence from captured ab runs', () => {
+    const docs = [
+      abDoc('cache-off', ['orders-api-cache-off-1.txt', 'orders-api-cache-off-2.txt', 'orders-api-cache-off-3.txt']),
+      abDoc('cache-on', ['orders-api-cache-on-1.txt', 'orders-api-cache-on-2.txt', 'orders-api-cache-on-3.txt']),
+    ];
+    const text = render({ suite: 'orders-api', docs, config: CONFIG });
+    assert.match(text, /median of 3 trials per figure/);
+    assert.match(text, /\n {2}Requests per second +5,240\.66 \[#\/sec\] \(mean\) +5,563\.02 \[#\/sec\] \(mean\)\n/);
+    assert.match(text, /\n {2}Time taken for tests +0\.954 seconds +0\.899 seconds\n/);
+    assert.match(text, /\n {2}Time per request +19\.082 \[ms\] \(mean\) +17\.976 \[ms\] \(mean\)\n/);
+    assert.match(text, /\n {2}50% +20 +15\n/);
+    assert.match(text, /\n {2}98% +42 +39\n/);
+    assert.match(text, /\n {2}100% +47 \(longest request\) +49 \(longest request\)\n/);
+    assert.ok(text.includes('Using caching increased throughput from 5,240.66 r/s to 5,563.02 r/s (~6% increase) and reduced total test time from 0.954s to 0.899s (~6% decrease). Median latency fell from 20ms to 15ms (~25% decrease) and mean time per request fell from 19.082ms to 17.976ms (~6% decrease).'), text);
+    const md = markdown({ suite: 'orders-api', docs, config: CONFIG });
+    assert.match(md, /\| Served within \(ms\) \| cache-off \| cache-on \|/);
+    assert.match(md, /\n\| 50% \| 20 \| 15 \|\n/);
+    assert.ok(md.includes('**Summary.** Using caching increased throughput from 5,240.66 r/s to 5,563.02 r/s (~6% increase)'), md);
+  });
+
+  test('says caching made things slower when the cached run lost (WORK_US=300 on the cache-on side)', () => {
+    const docs = [
+      abDoc('cache-off', ['orders-api-cache-off-1.txt', 'orders-api-cache-off-2.txt', 'orders-api-cache-off-3.txt']),
+      abDoc('cache-on', ['orders-api-cache-on-work300.txt']),
+    ];
+    const text = render({ suite: 'orders-api', docs, config: CONFIG });
+    assert.ok(text.includes('Using caching decreased throughput from 5,240.66 r/s to 1,807.73 r/s (~65% decrease) and increased total test time from 0.954s to 2.766s (~190% increase). Median latency rose from 20ms to 50ms (~150% increase) and mean time per request rose from 19.082ms to 55.318ms (~190% increase).'), text);
+  });
+
+  test('names the failed job and its reason instead of a sentence when one side has no ab result', () => {
+    const docs = [abDoc('cache-off', ['orders-api-cache-off-1.txt'])];
+    const run = { jobs: [{ id: 'orders-api.cache-on.ab.no-keepalive', suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'no-keepalive', status: 'failed', reason: 'health check timed out after 30 s' }] };
+    const text = render({ suite: 'orders-api', docs, run, config: CONFIG });
+    assert.match(text, /cache-on: ab without keep-alive: failed: health check timed out after 30 s/);
+    assert.doesNotMatch(text, /Using caching/);
+  });
+});
