@@ -20,6 +20,8 @@ for attempt in 1 2 3 4 5; do
   fi
   # The store is append-only and publish is idempotent, so a retry simply publishes onto the newer branch.
   node ci/cli.js publish "$RESULTS_DIR" --store "$STORE_DIR/history"
+  # The store's lock file is for concurrent local publishers; it never belongs in the branch.
+  grep -qxF 'store.json.lock' "$STORE_DIR/.gitignore" 2>/dev/null || echo 'store.json.lock' >> "$STORE_DIR/.gitignore"
   touch "$STORE_DIR/.nojekyll"
   git -C "$STORE_DIR" add -A
   if git -C "$STORE_DIR" diff --cached --quiet; then

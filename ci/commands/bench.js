@@ -37,8 +37,9 @@ export default async function bench(opts) {
     process.stdout.write(`history: ${rel(store)} (${r.added} added, ${r.skipped} already there${r.errors?.length ? `, ${r.errors.length} refused` : ''})\n`);
     if (opts.site !== false) {
       const { buildSite } = await import('../store/site.js');
+      const { repoUrlFrom } = await import('./site.js');
       const out = resolve(config.root, '.benchline/site');
-      const s = await buildSite({ store, out, basePath: './' });
+      const s = await buildSite({ store, out, basePath: './', config, repoUrl: repoUrlFrom(process.env) });
       process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
     }
   }

@@ -1,0 +1,232 @@
+// Change points in a metric's history: a faithful port of Apache Otava 0.8's windowed E-divisive (split, then merge).
+// Ported rather than called so that the site build needs no Python and stays fast; test/changepoints.test.js
+// checks it against otava's own output on shared series (test/fixtures/otava/).
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+
+export const DEFAULTS = Object.freeze({ window: 50, maxPValue: 0.001, minMagnitude: 0, minSegment: 1, recheck: false });
+
+const mean = (xs, from, to) => {
+  let s = 0;
+  for (let i = from; i < to; i += 1) s += xs[i];
+  return s / (to - from);
+};
+
+/** Population standard deviation (numpy's np.std), as otava feeds it to the t-test. */
+const std = (xs, from, to, m) => {
+  let s = 0;
+  for (let i = from; i < to; i += 1) s += (xs[i] - m) ** 2;
+  return Math.sqrt(s / (to - from));
+};
+
+/**
+ * Two-sided Student's t-test from summary statistics with pooled variance (scipy's ttest_ind_from_stats),
+ * comparing xs[a..b) with xs[b..c). Returns otava's TTestStats fields.
+ */
+export function tTest(xs, a, b, c) {
+  const n1 = b - a;
+  const n2 = c - b;
+  if (n1 === 0 || n2 === 0) throw new Error('t-test needs two non-empty sides');
+  const m1 = mean(xs, a, b);
+  const m2 = mean(xs, b, c);
+  const s1 = n1 >= 2 ? std(xs, a, b, m1) : 0;
+  const s2 = n2 >= 2 ? std(xs, b, c, m2) : 0;
+  let p = 1;
+  if (n1 + n2 > 2) {
+    const df = n1 + n2 - 2;
+    const pooled = ((n1 - 1) * s1 * s1 + (n2 - 1) * s2 * s2) / df;
+    const t = (m1 - m2) / Math.sqrt(pooled * (1 / n1 + 1 / n2));
+    // the lower tail keeps precision where 1 - cdf would round to 0
+    p = Number.isNaN(t) ? NaN : 2 * tCdf(-Math.abs(t), df);
+  }
+  return { meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, pvalue: p };
+}
+
+const forward = (s) => (s.meanBefore === 0 ? 0 : s.meanAfter / s.meanBefore - 1);
+const backward = (s) => (s.meanAfter === 0 ? 0 : s.meanBefore / s.meanAfter - 1);
+const magnitude = (s) => Math.max(Math.abs(forward(s)), Math.abs(backward(s)));
+
+/** Python's max/min with a key: the first element wins ties, and NaN never replaces the current best. */
+const firstBy = (items, key, better) => items.reduce((best, x) => (better(key(x), key(best)) ? x : best));
+
+/** Segments [from, to) between sorted change point indices, dropping empty ones (otava's get_intervals). */
+function intervals(indices, n) {
+  const out = [];
+  for (let i = 0; i <= indices.length; i += 1) {
+    const from = i === 0 ? 0 : indices[i - 1];
+    const to = i === indices.length ? n : indices[i];
+    if (from !== to) out.push([from, to]);
+  }
+  return out;
+}
+
+/**
+ * Pairwise-distance prefix sums of one window: P[a*w + b] = sum of |x_i - x_j| for i < a, j < b (w = n + 1).
+ * Any Q(tau, kappa) of the E-divisive statistic is then a few O(1) block sums.
+ */
+function pairSums(xs) {
+  const n = xs.length;
+  const w = n + 1;
+  const P = new Float64Array(w * w);
+  for (let i = 0; i < n; i += 1) {
+    let row = 0;
+    const xi = xs[i];
+    for (let j = 0; j < n; j += 1) {
+      row += Math.abs(xi - xs[j]);
+      P[(i + 1) * w + j + 1] = P[i * w + j + 1] + row;
+    }
+  }
+  return { P, w };
+}
+
+/**
+ * The split of xs[from..to) that maximizes Q(tau, kappa) (Matteson and James' q-hat), scanning in numpy's
+ * row-major argmax order so ties resolve as in otava. Block sums are inlined: this is the hot loop of a site build.
+ */
+function bestCandidate({ P, w }, from, to) {
+  let bestQ = -Infinity;
+  let bestTau = from + 1;
+  const rowFrom = from * w;
+  for (let tau = from + 1; tau < to; tau += 1) {
+    const n = tau - from;
+    const rowTau = tau * w;
+    // within X = [from, tau): block(from, tau, from, tau) / 2
+    const withinX = (P[rowTau + tau] - P[rowFrom + tau] - P[rowTau + from] + P[rowFrom + from]) / 2;
+    for (let kappa = tau + 1; kappa <= to; kappa += 1) {
+      const m = kappa - tau;
+      const rowKappa = kappa * w;
+      const cross = P[rowTau + kappa] - P[rowFrom + kappa] - P[rowTau + tau] + P[rowFrom + tau];
+      const withinY = (P[rowKappa + kappa] - P[rowTau + kappa] - P[rowKappa + tau] + P[rowTau + tau]) / 2;
+      let q = (2 / (m + n)) * cross;
+      if (n > 1) q -= ((2 * m) / (m + n) / (n - 1)) * withinX;
+      if (m > 1) q -= ((2 * n) / (m + n) / (m - 1)) * withinY;
+      if (q > bestQ) {
+        bestQ = q;
+        bestTau = tau;
+      }
+    }
+  }
+  return { index: bestTau, qhat: bestQ };
+}
+
+/** Otava's ChangePointDetector on one window: keep splitting the best segment while the t-test is significant. */
+function detectInWindow(window, maxPValue) {
+  const block = pairSums(window);
+  const found = [];
+  for (;;) {
+    const segs = intervals(found, window.length);
+    let candidate;
+    for (const [from, to] of segs) {
+      if (to - from <= 1) continue;
+      const c = bestCandidate(block, from, to);
+      if (!candidate || c.qhat > candidate.qhat) candidate = c;
+    }
+    if (!candidate) break;
+    const [from, to] = segs.find(([a, b]) => a < candidate.index && candidate.index < b);
+    const stats = tTest(window, from, candidate.index, to);
+    if (!(stats.pvalue <= maxPValue)) break;
+    found.push(candidate.index);
+    found.sort((a, b) => a - b);
+  }
+  return found;
+}
+
+/** Stats of each change point against its neighbours' segments. */
+function withStats(xs, indices) {
+  const bounds = [0, ...indices, xs.length];
+  return indices.map((index, i) => ({ index, ...tTest(xs, bounds[i], index, bounds[i + 2]) }));
+}
+
+/** Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find. */
+function split(xs, window, maxPValue) {
+  if (window < 2) throw new Error('change points: window must be at least 2');
+  const step = Math.floor(window / 2);
+  const found = new Set();
+  let start = 0;
+  while (start < xs.length) {
+    const end = Math.min(start + window, xs.length);
+    const local = detectInWindow(xs.slice(start, end), maxPValue).map((i) => i + start);
+    start = Math.max(local.length ? local[local.length - 1] : 0, start + step);
+    for (const i of local) found.add(i);
+  }
+  return withStats(xs, [...found].sort((a, b) => a - b));
+}
+
+/** Merge step: drop the weakest change point (highest p, else smallest step) until all pass both thresholds. */
+function merge(points, xs, maxPValue, minMagnitude) {
+  const cps = points.slice();
+  while (cps.length) {
+    let weakest = firstBy(cps, (c) => c.pvalue, (a, b) => a > b);
+    if (weakest.pvalue < maxPValue) {
+      weakest = firstBy(cps, magnitude, (a, b) => a < b);
+      if (magnitude(weakest) > minMagnitude) return cps;
+    }
+    const at = cps.indexOf(weakest);
+    cps.splice(at, 1);
+    // otava recomputes the point now at the removed position and the one after it; kept as is to match its output
+    const bounds = [0, ...cps.map((c) => c.index), xs.length];
+    for (const k of [at, at + 1]) {
+      if (k < cps.length) cps[k] = { index: cps[k].index, ...tTest(xs, bounds[k], cps[k].index, bounds[k + 2]) };
+    }
+  }
+  return cps;
+}
+
+/** Missing values take the previous value (the next one at the start), as otava fills gaps. */
+export function fillMissing(values) {
+  const xs = values.map((v) => (v === null || v === undefined || Number.isNaN(v) ? null : v));
+  for (let i = 1; i < xs.length; i += 1) if (xs[i] === null) xs[i] = xs[i - 1];
+  for (let i = xs.length - 2; i >= 0; i -= 1) if (xs[i] === null) xs[i] = xs[i + 1];
+  return xs;
+}
+
+/**
+ * Change points of a series, as otava's `analyze` finds them (with minSegment 1, the default).
+ * Each: { index (first point of the new level), meanBefore, meanAfter, stddevBefore, stddevAfter, pvalue,
+ *         change (relative, after/before - 1), magnitude }.
+ */
+export function changePoints(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck } = {}) {
+  const xs = fillMissing(values);
+  if (xs.length < 2 || xs[0] === null) return [];
+  const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
+  const weak = split(xs, window, firstPass);
+  let cps = merge(weak, xs, maxPValue, minMagnitude);
+  if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
+  if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
+  return cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) }));
+}
+
+/**
+ * Beyond otava (and off by default): otava's merge recomputes only some neighbours of a removed change
+ * point, so a survivor may keep stats measured against a segment that no longer exists (a one-point
+ * outlier passing as a 4% step). Recomputes every point against its real neighbours and merges again until
+ * nothing changes, so each reported step is judged on the levels it actually separates.
+ */
+function recheckAll(points, xs, opts) {
+  let cps = points;
+  for (;;) {
+    const fresh = withStats(xs, cps.map((c) => c.index));
+    let next = merge(fresh, xs, opts.maxPValue, opts.minMagnitude);
+    if (opts.minSegment > 1) next = dropShortSegments(next, xs, opts);
+    if (next.length === fresh.length) return fresh;
+    cps = next;
+  }
+}
+
+/**
+ * Beyond otava (and off by default): a level that lasts fewer than minSegment points is an outlier, not a
+ * step. Removes the weaker change point bounding each such segment (the segment joins its neighbour),
+ * recomputes the others against their new neighbours and merges again, until every segment is long enough.
+ */
+function dropShortSegments(points, xs, { maxPValue, minMagnitude, minSegment }) {
+  let cps = points;
+  for (;;) {
+    const bounds = [0, ...cps.map((c) => c.index), xs.length];
+    const short = bounds.findIndex((b, i) => i < bounds.length - 1 && bounds[i + 1] - b < minSegment);
+    if (short < 0 || !cps.length) return cps;
+    // segment `short` lies between change points short-1 and short (when they exist)
+    const candidates = [cps[short - 1], cps[short]].filter(Boolean);
+    const weakest = firstBy(candidates, (c) => c.pvalue, (a, b) => a > b);
+    const rest = cps.filter((c) => c !== weakest).map((c) => c.index);
+    cps = merge(withStats(xs, rest), xs, maxPValue, minMagnitude);
+  }
+}

@@ -1,0 +1,26 @@
+// `benchline publish <paths...>`: appends result documents and job failures to the history store, then compacts it.
+import { resolve } from 'node:path';
+import { publish } from '../store/store.js';
+
+/** One line per outcome, so a CI log says what the store gained. */
+export function summary(result, store) {
+  const lines = [`benchline publish: ${result.added} added, ${result.skipped} already in ${store}`];
+  const c = result.compacted;
+  if (c?.months.length) lines.push(`  compacted ${c.months.join(', ')}: ${c.folded} documents folded into archive/, ${c.removed} removed from runs/`);
+  for (const p of c?.problems || []) lines.push(`  skipped ${p.message}`);
+  return lines.join('\n');
+}
+
+export default async function publishCommand(opts) {
+  const store = resolve(opts.store);
+  let result;
+  try {
+    result = await publish({ store, files: opts.args });
+  } catch (e) {
+    process.stderr.write(`benchline publish: ${e.message}\n`);
+    return e.exitCode || 1;
+  }
+  process.stdout.write(`${summary(result, opts.store)}\n`);
+  for (const e of result.errors) process.stderr.write(`benchline publish: not published: ${e.message}\n`);
+  return result.errors.length ? 2 : 0;
+}

@@ -1,0 +1,45 @@
+// `benchline site`: builds the static history site from the store and says where to open it.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { buildSite } from '../store/site.js';
+import { loadConfig } from '../config.js';
+
+/** https://host/owner/repo for commit links: GitHub's environment in CI, else the origin remote when it is a forge URL. */
+export function repoUrlFrom(env = process.env, remote) {
+  if (env.GITHUB_REPOSITORY) return `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}`;
+  const m = /^(?:https:\/\/|git@)([^/:]+)[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(remote || '');
+  return m ? `https://${m[1]}/${m[2]}` : null;
+}
+
+const originRemote = () => {
+  try {
+    return execFileSync('git', ['remote', 'get-url', 'origin'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+};
+
+export default async function siteCommand(opts) {
+  const store = resolve(opts.store);
+  const out = resolve(opts.out);
+  // the config only adds descriptions, variant order and thresholds: a store alone still makes a site
+  let config;
+  if (existsSync(opts.config || 'bench.config.yaml')) {
+    try {
+      config = loadConfig(opts.config || 'bench.config.yaml');
+    } catch (e) {
+      process.stderr.write(`benchline site: ${e.message}\n`);
+      return e.exitCode || 2;
+    }
+  }
+  try {
+    const r = await buildSite({ store, out, basePath: opts.basePath, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
+    process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`benchline site: ${e.message}\n`);
+    return e.exitCode || 1;
+  }
+}

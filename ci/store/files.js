@@ -1,0 +1,88 @@
+// File primitives of the history store and site: create-once writes, quick atomic replaces, and folder walks.
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const tempName = (path) => join(dirname(path), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+
+function writeTemp(path, text, { sync }) {
+  const tmp = tempName(path);
+  const fd = openSync(tmp, 'wx');
+  try {
+    writeSync(fd, text);
+    if (sync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+}
+
+/**
+ * Writes `text` at `path` only if nothing is there yet, atomically: a complete temp file is hard-linked
+ * into place, and link() refuses to replace an existing file, so concurrent writers of one name
+ * cannot overwrite each other (rename would). Returns true when this call created the file.
+ * A folder removed by a concurrent compaction between mkdir and link is recreated and the link retried.
+ */
+export function writeNew(path, text) {
+  for (let attempt = 0; ; attempt += 1) {
+    mkdirSync(dirname(path), { recursive: true });
+    let tmp;
+    try {
+      tmp = writeTemp(path, text, { sync: true });
+      linkSync(tmp, path);
+      return true;
+    } catch (e) {
+      if (e.code === 'EEXIST') return false;
+      if (e.code !== 'ENOENT' || attempt >= 5) throw e;
+    } finally {
+      if (tmp) try { unlinkSync(tmp); } catch { /* already gone with its folder */ }
+    }
+  }
+}
+
+/** Replaces a file atomically (temp file + rename). `sync` fsyncs first: on for store data, off for the derived site. */
+export function writeReplace(path, text, { sync = false } = {}) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = writeTemp(path, text, { sync });
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* nothing to clean */ }
+    throw e;
+  }
+}
+
+/** Every file under `dir` (recursively) as a path relative to `dir` with '/' separators, sorted; [] when dir is absent. */
+export function listFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === 'ENOENT') return;
+      throw e;
+    }
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(relative(dir, p).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Removes now-empty folders from `path`'s folder up to (not including) `stop`; a non-empty one ends the climb. */
+export function pruneEmptyDirs(path, stop) {
+  let d = dirname(path);
+  while (d.startsWith(stop) && d !== stop) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    d = dirname(d);
+  }
+}
+

@@ -1,0 +1,195 @@
+// Lays the history model out as the site's data files: a small index, a run table, one file per series and per run; pure.
+import { formatValue } from '../units.js';
+import { minEffectFor } from '../compare.js';
+import { seriesChangePoints, TREND_ROLES } from './model.js';
+import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath } from './paths.js';
+
+/** A data file: a script that hands its payload to the page, so it loads from file:// as well as over HTTP. */
+export const dataScript = (path, payload) => `${DATA_CALLBACK}(${JSON.stringify(path)},${JSON.stringify(payload)});\n`;
+
+/** A new level must hold for this many points (runs or commits) to count as a step: outliers and short dips are not change points. */
+export const MIN_SEGMENT = 5;
+
+/** Chart id: one trend chart per suite, tool, scenario and metric, with every variant as a line. */
+export const chartId = (key) => [key.suite, key.tool, key.scenario, key.metric].join('/');
+
+const runRef = (r) => ({ id: r.id, commit: r.commit, startedAt: r.startedAt, path: runPath(r) });
+
+const escapeXml = (s) => String(s).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]));
+
+/** Feed links: under the site's base path when one is set, else relative to the feed (which sits beside index.html). */
+const siteLink = (basePath, hash) => (!basePath || basePath === './' || basePath === '.' ? `index.html${hash}` : `${basePath.replace(/\/?$/, '/')}${hash}`);
+
+export function commitUrl(repoUrl, commit) {
+  return repoUrl && commit ? `${repoUrl.replace(/\/$/, '')}/commit/${commit}` : null;
+}
+
+/**
+ * Everything the site needs besides its code. Returns
+ * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed }.
+ * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions }.
+ * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
+ * minMagnitude: the metric's compare.minEffect, minSegment: MIN_SEGMENT, and recheck: true).
+ */
+export function siteData(model, options = {}) {
+  const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {} } = options;
+  const { runs, series } = model;
+  const recentFrom = Math.max(0, runs.length - recentRuns);
+
+  const seriesFiles = [];
+  const charts = new Map();
+  const allChanges = [];
+  for (const s of series) {
+    // otava alone marks many 1% wobbles on long noisy series; a step must also be as large as the
+    // smallest change the project cares about for this metric (compare.minEffect / compare.metrics)
+    const minMagnitude = changeOptions.minMagnitude ?? minEffectFor(s.name, config?.compare || {});
+    const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude });
+    const path = seriesPath(s.key);
+    const cid = chartId(s.key);
+    seriesFiles.push({ path, payload: { id: s.id, chart: cid, key: s.key, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, ...s.points, changes } });
+    if (!charts.has(cid)) {
+      charts.set(cid, { id: cid, suite: s.key.suite, tool: s.key.tool, scenario: s.key.scenario, metric: s.key.metric, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, series: [] });
+    }
+    const n = s.points.v.length;
+    const lastRun = runs[s.points.run[n - 1]];
+    charts.get(cid).series.push({
+      variant: s.key.variant, id: s.id, path, points: n,
+      last: { run: runRef(lastRun), v: s.points.v[n - 1], lo: s.points.lo[n - 1], hi: s.points.hi[n - 1] },
+      changes: changes.length,
+    });
+    for (const c of changes) {
+      allChanges.push({ chart: cid, series: s.id, variant: s.key.variant, suite: s.key.suite, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, run: runRef(runs[c.run]), runIndex: c.run, before: c.before, after: c.after, change: c.change, pvalue: c.pvalue, kind: c.kind });
+    }
+  }
+  allChanges.sort((a, b) => b.runIndex - a.runIndex || (a.series < b.series ? -1 : 1));
+
+  // suites: their latest status, the newest measurement of every job (the seeds' variant tables), recent steps
+  const suiteNames = [...new Set([...Object.keys(config?.suites || {}), ...runs.flatMap((r) => r.jobs.map((j) => j.suite))])]
+    .filter((name) => runs.some((r) => r.jobs.some((j) => j.suite === name)));
+  const suites = suiteNames.map((name) => {
+    const cfg = config?.suites?.[name] || {};
+    const withSuite = runs.filter((r) => r.jobs.some((j) => j.suite === name));
+    const latest = withSuite[withSuite.length - 1];
+    const jobs = latest.jobs.filter((j) => j.suite === name && j.role !== 'base');
+    const status = { ok: 0, failed: 0, skipped: 0 };
+    for (const j of jobs) status[j.status] += 1;
+    const failures = jobs.filter((j) => j.status !== 'ok').map((j) => ({ job: j.id, status: j.status, reason: j.reason }));
+    const newest = new Map();
+    for (const r of withSuite) {
+      for (const j of r.jobs) if (j.suite === name && j.status === 'ok' && TREND_ROLES.includes(j.role)) newest.set(j.id, { run: r, job: j });
+    }
+    const variantOrder = Object.keys(cfg.variants || {});
+    const variants = [...new Set([...variantOrder, ...[...newest.values()].map((x) => x.job.variant)])]
+      .filter((v) => [...newest.values()].some((x) => x.job.variant === v));
+    const rows = new Map();
+    for (const { run, job } of newest.values()) {
+      for (const m of job.metrics) {
+        const metric = m.case ? `${m.case}::${m.name}` : m.name;
+        const rk = `${job.tool}/${job.scenario}/${metric}`;
+        if (!rows.has(rk)) rows.set(rk, { tool: job.tool, scenario: job.scenario, metric, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, chart: chartId({ suite: name, tool: job.tool, scenario: job.scenario, metric }), cells: {} });
+        rows.get(rk).cells[job.variant] = { v: m.value, ...(m.lower !== undefined ? { lo: m.lower } : {}), ...(m.upper !== undefined ? { hi: m.upper } : {}), run: runRef(run) };
+      }
+    }
+    const changes = allChanges.filter((c) => c.suite === name);
+    return {
+      name,
+      description: cfg.description || '',
+      report: cfg.report || null,
+      latest: { ...runRef(latest), ref: latest.ref, role: latest.role },
+      status,
+      failures,
+      charts: [...charts.values()].filter((c) => c.suite === name).map((c) => c.id),
+      changes: changes.slice(0, 20),
+      regressions: changes.filter((c) => c.kind === 'regression' && c.runIndex >= recentFrom).slice(0, 20),
+      table: { variants, rows: [...rows.values()].sort((a, b) => (a.tool + a.scenario + a.metric < b.tool + b.scenario + b.metric ? -1 : 1)) },
+    };
+  });
+
+  const runsTable = { id: [], t: [], commit: [], ref: [], role: [], archived: [], ok: [], failed: [], runner: [] };
+  for (const r of runs) {
+    runsTable.id.push(r.id);
+    runsTable.t.push(r.t);
+    runsTable.commit.push(r.commit);
+    runsTable.ref.push(r.ref);
+    runsTable.role.push(r.role);
+    runsTable.archived.push(r.archived ? 1 : 0);
+    runsTable.ok.push(r.jobs.filter((j) => j.status === 'ok').length);
+    runsTable.failed.push(r.jobs.filter((j) => j.status !== 'ok').length);
+    runsTable.runner.push(r.runner?.name || '');
+  }
+
+  // runs with documents get a file each; archived runs are read from their month's archive, which the
+  // page expands itself, so a long history costs one file per month instead of one per run
+  const runFiles = runs.filter((r) => !r.archived).map((r) => {
+    const { t, ...rest } = r;
+    return { path: runPath(r), payload: { ...rest, path: runPath(r) } };
+  });
+  const archiveFiles = (model.archives || []).map((a) => ({ path: archivePath(a.month), payload: a }));
+
+  const latestRun = runs[runs.length - 1];
+  const index = {
+    schema: 'benchline/site-index@1',
+    generatedAt,
+    title: options.title || 'benchline history',
+    repoUrl,
+    basePath,
+    policy,
+    compare: config?.compare || null,
+    counts: { runs: runs.length, series: series.length, points: series.reduce((s, x) => s + x.points.v.length, 0), charts: charts.size },
+    latest: latestRun ? { ...runRef(latestRun), ref: latestRun.ref } : null,
+    problems: problems.map((p) => ({ path: p.path, message: p.message })),
+    suites,
+    charts: [...charts.values()],
+    changes: allChanges.slice(0, 100),
+    paths: { index: INDEX_PATH, runs: RUNS_PATH },
+  };
+
+  const feed = atomFeed({ index, changes: allChanges.slice(0, 50), suites, basePath, repoUrl, generatedAt });
+  return { index, runsTable, seriesFiles, runFiles, archiveFiles, feed };
+}
+
+const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+/** Atom feed of change points and of suites whose latest run had failed jobs, newest first. */
+export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedAt }) {
+  const entries = [];
+  for (const c of changes) {
+    const what = `${c.suite} ${c.variant} ${c.chart.split('/').slice(1).join(' ')}`;
+    const commit = c.run.commit ? c.run.commit.slice(0, 12) : c.run.id;
+    entries.push({
+      id: `urn:benchline:change:${c.series}:${c.run.id}`,
+      title: `${c.kind === 'regression' ? 'Regression' : 'Improvement'}: ${what} ${pct(c.change)} at ${commit}`,
+      updated: c.run.startedAt,
+      link: siteLink(basePath, `#/trend/${encodeURIComponent(c.chart)}`),
+      summary: `${what}: ${formatValue(c.before, c.unit)} -> ${formatValue(c.after, c.unit)} (${pct(c.change)}, p=${c.pvalue.toPrecision(2)}) from run ${c.run.id}${commitUrl(repoUrl, c.run.commit) ? ` (${commitUrl(repoUrl, c.run.commit)})` : ''}`,
+    });
+  }
+  for (const s of suites) {
+    if (!s.failures.length) continue;
+    entries.push({
+      id: `urn:benchline:failures:${s.name}:${s.latest.id}`,
+      title: `Failed jobs: ${s.name} (${s.failures.length}) in run ${s.latest.id}`,
+      updated: s.latest.startedAt,
+      link: siteLink(basePath, `#/run/${encodeURIComponent(s.latest.id)}`),
+      summary: s.failures.map((f) => `${f.job}: ${f.reason}`).join('\n'),
+    });
+  }
+  entries.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0));
+  const updated = entries[0]?.updated || generatedAt;
+  return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title>${escapeXml(index.title)}: change points</title>
+  <id>urn:benchline:feed:${escapeXml(index.title)}</id>
+  <updated>${escapeXml(new Date(updated).toISOString())}</updated>
+  <link rel="alternate" href="${escapeXml(siteLink(basePath, ''))}"/>
+  <generator>benchline</generator>
+${entries.map((e) => `  <entry>
+    <id>${escapeXml(e.id)}</id>
+    <title>${escapeXml(e.title)}</title>
+    <updated>${escapeXml(new Date(e.updated).toISOString())}</updated>
+    <link rel="alternate" href="${escapeXml(e.link || './')}"/>
+    <summary>${escapeXml(e.summary)}</summary>
+  </entry>`).join('\n')}
+</feed>
+`;
+}

@@ -1,0 +1,91 @@
+// Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { readStore } from './store.js';
+import { buildModel } from './model.js';
+import { dataScript, siteData } from './site-data.js';
+import { INDEX_PATH, RUNS_PATH } from './paths.js';
+import { pruneEmptyDirs, writeReplace } from './files.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SITE_SRC = join(ROOT, 'reports-site');
+const MANIFEST = '.benchline-site.json';
+
+let bundled;
+/** The page's code as one classic script (modules do not load from file://), bundled once per process. */
+async function bundle() {
+  if (bundled) return bundled;
+  const esbuild = await import('esbuild');
+  const r = await esbuild.build({
+    entryPoints: [join(SITE_SRC, 'src', 'main.js')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2020',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const css = readFileSync(join(ROOT, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
+  bundled = { js: r.outputFiles[0].text, css };
+  return bundled;
+}
+
+/** Files a previous build wrote, so a rebuild removes what no longer exists without touching anything else in `out`. */
+function previousFiles(out) {
+  try {
+    return JSON.parse(readFileSync(join(out, MANIFEST), 'utf8')).files || [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Builds the site. store: history store folder; out: site folder; basePath: the URL path (or full URL)
+ * the site is served under, used by the feed's links (the page itself uses relative links only).
+ * Optional: config (loaded bench.config.yaml: suite descriptions, variant order, compare thresholds),
+ * repoUrl (commit links), title, log.
+ * Returns { pages (files written), series, runs, charts, problems, ms, out }.
+ */
+export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, log = () => {} } = {}) {
+  const t0 = performance.now();
+  const contents = readStore(store);
+  for (const p of contents.problems) log(`skipped ${p.message}`);
+  const model = buildModel({ docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), archives: contents.archives.map((a) => a.archive) });
+  const generatedAt = new Date().toISOString();
+  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions });
+  data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
+  const code = await bundle();
+
+  const files = [];
+  const put = (rel, text) => {
+    writeReplace(join(out, rel), text);
+    files.push(rel);
+  };
+  put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
+  put('app.js', code.js);
+  put('app.css', code.css);
+  // the page bundles paths.js; the verbatim copy lets other readers of the site find series the same way
+  put('paths.js', readFileSync(join(ROOT, 'ci', 'store', 'paths.js'), 'utf8'));
+  put('.nojekyll', '');
+  put('feed.xml', data.feed);
+  put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
+  put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
+  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of data.runFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of data.archiveFiles) put(f.path, dataScript(f.path, f.payload));
+
+  const now = new Set(files);
+  for (const rel of previousFiles(out)) {
+    if (now.has(rel) || rel.includes('..')) continue;
+    const abs = resolve(out, rel);
+    if (existsSync(abs)) {
+      unlinkSync(abs);
+      pruneEmptyDirs(abs, resolve(out));
+    }
+  }
+  writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files })}\n`);
+  return { pages: files.length, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
+}

@@ -1,0 +1,374 @@
+// The history store: append-only result documents per run and job, compacted by month once they age out.
+//
+// Layout (see ci/store/README.md):
+//   <store>/store.json                                  { schema: benchline/store@1, policy }
+//   <store>/runs/<yyyy>/<mm>/<run>/<role>/<job>.json     result documents, written once, never changed
+//   <store>/runs/<yyyy>/<mm>/<run>/<role>/<job>.failed.json   job failures (benchline/failure@1)
+//   <store>/archive/<yyyy>-<mm>.json                    compacted months (benchline/archive@1)
+// A document's name derives from its run id, role and job id, so publishing it twice finds it in place;
+// writes are create-once hard links, so concurrent publishers never overwrite each other and need no
+// lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { resultProblems, SCHEMA_ID } from '../schema/index.js';
+import { loadResultsDir, primaryRole, readResultFile, resolveRunDir } from '../results-dir.js';
+import { UserError } from '../errors.js';
+import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
+import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
+import { segment } from './paths.js';
+import { listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
+
+/**
+ * Retention: every run of the last `keepDays` days (counted back from the newest run in the store, so an
+ * idle store does not decay) and of the months holding the newest `keepRuns` runs keeps its full
+ * documents; older months are folded into archive/<yyyy>-<mm>.json. keepDays null keeps everything.
+ * `digits`: significant digits archived values keep.
+ */
+export const DEFAULT_POLICY = Object.freeze({ keepDays: 90, keepRuns: 100, digits: 6 });
+
+export class StoreError extends UserError {}
+
+const DAY = 86400e3;
+const monthOf = (iso) => new Date(iso).toISOString().slice(0, 7);
+const jobIdOfDoc = (doc) => jobIdOf({ ...doc, tool: doc.tool.name });
+
+/** Store-relative path of a result document. */
+export function docRelPath(doc) {
+  const [yyyy, mm] = monthOf(doc.run.startedAt).split('-');
+  return `runs/${yyyy}/${mm}/${segment(doc.run.id)}/${doc.run.role}/${jobIdOfDoc(doc)}.json`;
+}
+
+/** Store-relative path of a job failure record. */
+export function failureRelPath(rec) {
+  const [yyyy, mm] = monthOf(rec.run.startedAt).split('-');
+  return `runs/${yyyy}/${mm}/${segment(rec.run.id)}/${rec.run.role}/${rec.job.id}.failed.json`;
+}
+
+const archiveRelPath = (month) => `archive/${month}.json`;
+const storeFile = (store) => join(store, 'store.json');
+
+/** Reads store.json; a missing one means the defaults, a broken one is an error naming it. */
+export function readPolicy(store) {
+  const file = storeFile(store);
+  if (!existsSync(file)) return { ...DEFAULT_POLICY };
+  let doc;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new StoreError(`${file}: not valid JSON (${e.message}); fix it or delete it to use the default retention policy`);
+  }
+  const problems = storeFileProblems(doc, STORE_SCHEMA);
+  if (problems.length) throw new StoreError(`${file}: not a ${STORE_SCHEMA} document: ${problems.join('; ')}`);
+  return { ...DEFAULT_POLICY, ...doc.policy };
+}
+
+/** Creates the store folder and its store.json when missing; a given policy is merged in and saved. */
+export async function ensureStore(store, policy) {
+  const file = storeFile(store);
+  writeNew(file, `${JSON.stringify({ schema: STORE_SCHEMA, policy: { ...DEFAULT_POLICY, ...policy } }, null, 2)}\n`);
+  if (!policy) return readPolicy(store);
+  return withLock(store, () => {
+    const merged = { ...readPolicy(store), ...policy };
+    const problems = storeFileProblems({ schema: STORE_SCHEMA, policy: merged }, STORE_SCHEMA);
+    if (problems.length) throw new StoreError(`retention policy ${JSON.stringify(policy)}: ${problems.join('; ')}`);
+    writeReplace(file, `${JSON.stringify({ schema: STORE_SCHEMA, policy: merged }, null, 2)}\n`, { sync: true });
+    return merged;
+  });
+}
+
+/** Runs fn while holding the store's lock; waits for other holders (compactions elsewhere) with retries. */
+async function withLock(store, fn) {
+  const release = await lockfile.lock(storeFile(store), {
+    stale: 60e3,
+    update: 5e3,
+    retries: { retries: 200, factor: 1.3, minTimeout: 20, maxTimeout: 1000, randomize: true },
+    realpath: false,
+  });
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+const readJsonFile = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** Failure records for the failed and skipped jobs of a loaded run folder. */
+function failureRecords(loaded) {
+  const docs = loaded.docs;
+  const role = primaryRole(loaded.byRole) || (process.env.GITHUB_EVENT_NAME === 'push' ? 'main' : 'local');
+  const sample = docs.find((d) => d.run.role === role) || docs[0];
+  return loaded.failures.map((f) => {
+    const run = {
+      id: loaded.run.id,
+      startedAt: loaded.run.startedAt,
+      commit: loaded.run.head?.commit ?? sample?.run.commit ?? null,
+      ref: sample?.run.ref ?? null,
+      trigger: sample?.run.trigger || 'local',
+      role,
+    };
+    if (loaded.run.head?.dirty) run.dirty = true;
+    const rec = { schema: FAILURE_SCHEMA, run, job: { id: f.id, suite: f.suite, subject: f.subject, variant: f.variant, tool: f.tool, scenario: f.scenario }, status: f.status === 'skipped' ? 'skipped' : 'failed', reason: f.reason };
+    if (f.logTail) rec.logTail = String(f.logTail).slice(-4000);
+    if (sample?.runner) rec.runner = sample.runner;
+    return rec;
+  });
+}
+
+/**
+ * Reads what `publish` was given: result files, run folders, or results roots (their `latest` run).
+ * A folder whose run.json or documents are broken is salvaged document by document, each error named.
+ */
+export function collectInputs(paths) {
+  const docs = [];
+  const failures = [];
+  const errors = [];
+  for (const p of paths) {
+    const abs = resolve(p);
+    if (!existsSync(abs)) {
+      errors.push({ file: p, message: `${p}: no such file or folder; pass result documents or folders written by \`benchline run\`` });
+      continue;
+    }
+    if (statSync(abs).isFile()) {
+      try {
+        docs.push({ doc: readResultFile(abs), source: abs });
+      } catch (e) {
+        errors.push({ file: abs, message: e.message });
+      }
+      continue;
+    }
+    let runDir;
+    try {
+      runDir = resolveRunDir(abs);
+    } catch (e) {
+      errors.push({ file: abs, message: e.message });
+      continue;
+    }
+    try {
+      const loaded = loadResultsDir(runDir);
+      for (const e of loaded.entries) docs.push({ doc: e.doc, source: e.file });
+      for (const rec of failureRecords(loaded)) failures.push({ rec, source: join(runDir, 'run.json') });
+    } catch (e) {
+      // one bad document must not keep the good ones of its run out of the history
+      let run;
+      try {
+        run = readJsonFile(join(runDir, 'run.json'));
+      } catch {
+        errors.push({ file: join(runDir, 'run.json'), message: e.message });
+        continue;
+      }
+      for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
+        for (const rel of Object.values(job.docs || {})) {
+          const file = join(runDir, rel);
+          try {
+            docs.push({ doc: readResultFile(file), source: file });
+          } catch (err) {
+            errors.push({ file, message: err.message });
+          }
+        }
+      }
+    }
+  }
+  return { docs, failures, errors };
+}
+
+/** Archives already on disk, loaded once per publish for idempotency checks of late documents. */
+function archiveReader(store) {
+  const cache = new Map();
+  return (month) => {
+    if (!cache.has(month)) {
+      const file = join(store, archiveRelPath(month));
+      let entry = null;
+      if (existsSync(file)) {
+        try {
+          const archive = readJsonFile(file);
+          if (!storeFileProblems(archive, ARCHIVE_SCHEMA).length) entry = { archive, idx: indexArchive(archive) };
+        } catch { /* a broken archive is reported by readStore; here it just cannot prove a duplicate */ }
+      }
+      cache.set(month, entry);
+    }
+    return cache.get(month);
+  };
+}
+
+/** Writes one store file once: added, skipped (same content already there), or a conflict error. */
+function putOnce(store, rel, value, source, result) {
+  const abs = join(store, rel);
+  const text = `${JSON.stringify(value)}\n`;
+  if (writeNew(abs, text)) {
+    result.paths.added.push(rel);
+    return;
+  }
+  let same = false;
+  try {
+    same = JSON.stringify(readJsonFile(abs)) === JSON.stringify(value);
+  } catch { /* unreadable: a conflict too */ }
+  if (same) result.paths.skipped.push(rel);
+  else result.errors.push({ file: source, message: `${source}: ${abs} already holds different content for this run and job; the store is append-only, so re-run the benchmark (a new run id) instead of republishing changed results` });
+}
+
+/**
+ * Appends result documents (and job failures) to the store, then compacts what aged out.
+ * files: result documents, run folders or results roots; docs: result documents in memory. Returns
+ * { added: count, skipped: count (already stored), errors: [{ file, message }], compacted: { months, folded, removed, problems },
+ *   paths: { added: [store-relative paths], skipped: [...] } }.
+ */
+export async function publish({ store, files, docs, policy, compaction = true } = {}) {
+  if (!store) throw new StoreError('publish: no store folder given (--store)');
+  const pol = await ensureStore(store, policy);
+  const inputs = collectInputs(files || []);
+  // documents handed over in memory get the same validation as files
+  for (const [i, doc] of (docs || []).entries()) {
+    const problems = resultProblems(doc);
+    if (problems.length) inputs.errors.push({ file: `document #${i + 1}`, message: `document #${i + 1} does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}` });
+    else inputs.docs.push({ doc, source: `document #${i + 1} (${doc.run.id} ${jobIdOfDoc(doc)})` });
+  }
+  const result = { added: 0, skipped: 0, errors: [...inputs.errors], compacted: null, paths: { added: [], skipped: [] } };
+  const archived = archiveReader(store);
+  for (const { doc, source } of inputs.docs) {
+    const rel = docRelPath(doc);
+    const arch = archived(monthOf(doc.run.startedAt));
+    if (arch && archiveHas(arch.archive, arch.idx, { runId: doc.run.id, role: doc.run.role, jobId: jobIdOfDoc(doc) })) {
+      result.paths.skipped.push(rel);
+      continue;
+    }
+    putOnce(store, rel, doc, source, result);
+  }
+  for (const { rec, source } of inputs.failures) {
+    const rel = failureRelPath(rec);
+    const arch = archived(monthOf(rec.run.startedAt));
+    if (arch && archiveHas(arch.archive, arch.idx, { runId: rec.run.id, role: rec.run.role, jobId: rec.job.id, failed: true })) {
+      result.paths.skipped.push(rel);
+      continue;
+    }
+    putOnce(store, rel, rec, source, result);
+  }
+  if (compaction) result.compacted = await compact({ store, policy: pol });
+  result.added = result.paths.added.length;
+  result.skipped = result.paths.skipped.length;
+  return result;
+}
+
+/**
+ * Classifies one store file: { kind: 'doc'|'failure'|'archive', value } or { problem }.
+ * The name must match the content, since names are what make publishing idempotent.
+ */
+export function readStoreFile(store, rel) {
+  const abs = join(store, rel);
+  const foreign = `not a benchline history file; move it out of the store (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
+  const isRun = /^runs\/\d{4}\/\d{2}\/[^/]+\/(head|base|main|local)\/[^/]+\.json$/.test(rel);
+  const isArchive = /^archive\/\d{4}-\d{2}\.json$/.test(rel);
+  if (!isRun && !isArchive) return { problem: foreign };
+  let value;
+  try {
+    value = readJsonFile(abs);
+  } catch (e) {
+    return { problem: `not valid JSON (${e.message}); the file is corrupt: restore it from the store's history (e.g. git) or delete it` };
+  }
+  if (isArchive) {
+    const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
+    if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
+    if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}` };
+    return { kind: 'archive', value };
+  }
+  if (rel.endsWith('.failed.json')) {
+    const problems = storeFileProblems(value, FAILURE_SCHEMA);
+    if (problems.length) return { problem: `not a ${FAILURE_SCHEMA} record: ${problems.join('; ')}` };
+    if (rel !== failureRelPath(value)) return { problem: `its content belongs at ${failureRelPath(value)}; move it there or republish` };
+    return { kind: 'failure', value };
+  }
+  if (value?.schema !== SCHEMA_ID) return { problem: `schema "${value?.schema}" is not ${SCHEMA_ID}; ${foreign}` };
+  const problems = resultProblems(value);
+  if (problems.length) return { problem: `does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}` };
+  if (rel !== docRelPath(value)) return { problem: `its content belongs at ${docRelPath(value)}; move it there or republish` };
+  return { kind: 'doc', value };
+}
+
+/** Store files that are neither in-flight temp files nor lock folders. */
+const storeFiles = (store) => listFiles(store).filter((rel) => rel !== 'store.json' && !/(^|\/)\.tmp-/.test(rel) && !rel.startsWith('store.json.lock'));
+
+/**
+ * Everything in the store, validated: { policy, docs: [{ doc, path }], failures: [{ rec, path }],
+ * archives: [{ archive, path }], problems: [{ path, message }] }. Bad files are listed and skipped.
+ */
+export function readStore(store) {
+  if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
+  const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [] };
+  for (const rel of storeFiles(store)) {
+    const r = readStoreFile(store, rel);
+    const path = join(store, rel);
+    if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
+    else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
+    else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
+    else out.archives.push({ archive: r.value, path });
+  }
+  return out;
+}
+
+/**
+ * Months to fold: older than keepDays before the newest run, and holding none of the newest keepRuns runs.
+ * runs: [{ id, startedAt }]. Pure.
+ */
+export function monthsToArchive(runs, policy) {
+  if (policy.keepDays === null || policy.keepDays === undefined || !runs.length) return [];
+  const times = [...new Map(runs.map((r) => [r.id, Date.parse(r.startedAt)])).entries()].sort((a, b) => b[1] - a[1]);
+  const cutoff = times[0][1] - policy.keepDays * DAY;
+  const protectedMonths = new Set(times.slice(0, policy.keepRuns).map(([, t]) => new Date(t).toISOString().slice(0, 7)));
+  const months = new Set(times.map(([, t]) => new Date(t).toISOString().slice(0, 7)));
+  return [...months].filter((m) => {
+    const [y, mo] = m.split('-').map(Number);
+    const end = Date.UTC(y, mo, 1); // first instant of the next month
+    return end <= cutoff && !protectedMonths.has(m);
+  }).sort();
+}
+
+/**
+ * Folds months that aged out of the retention window into their archives, then removes the folded
+ * documents. The archive is written before anything is removed, so a crash in between only leaves
+ * documents that the next compaction recognizes as folded and removes.
+ */
+export async function compact({ store, policy } = {}) {
+  return withLock(store, () => {
+    const pol = { ...DEFAULT_POLICY, ...(policy || readPolicy(store)) };
+    const files = storeFiles(store).filter((rel) => rel.startsWith('runs/'));
+    const items = [];
+    const problems = [];
+    for (const rel of files) {
+      const r = readStoreFile(store, rel);
+      if (r.problem) problems.push({ path: join(store, rel), message: `${join(store, rel)}: ${r.problem}` });
+      else if (r.kind === 'doc' || r.kind === 'failure') items.push({ rel, ...r, run: r.value.run });
+    }
+    const months = monthsToArchive(items.map((i) => i.run), pol);
+    let folded = 0;
+    let removed = 0;
+    for (const month of months) {
+      const mine = items.filter((i) => monthOf(i.run.startedAt) === month)
+        .sort((a, b) => Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt) || a.rel.localeCompare(b.rel));
+      const file = join(store, archiveRelPath(month));
+      let archive = emptyArchive(month, pol);
+      if (existsSync(file)) {
+        const r = readStoreFile(store, archiveRelPath(month));
+        // never fold into (and so overwrite) an archive we cannot read: leave the month's documents alone
+        if (r.problem) {
+          problems.push({ path: file, message: `${file}: ${r.problem}; month ${month} was not compacted` });
+          continue;
+        }
+        archive = r.value;
+      }
+      const idx = indexArchive(archive);
+      for (const i of mine) {
+        const added = i.kind === 'doc' ? foldDoc(archive, idx, i.value, pol.digits) : foldFailure(archive, idx, i.value);
+        if (added) folded += 1;
+      }
+      archive.policy = pol;
+      writeReplace(file, `${JSON.stringify(archive)}\n`, { sync: true });
+      for (const i of mine) {
+        unlinkSync(join(store, i.rel));
+        pruneEmptyDirs(join(store, i.rel), join(store, 'runs'));
+        removed += 1;
+      }
+    }
+    return { months, folded, removed, problems };
+  });
+}

@@ -1,0 +1,130 @@
+// uPlot charts of the history page: trends of several variants with interval bands and change points, and percentile curves.
+import uPlot from 'uplot';
+import { fmt } from './dom.js';
+
+export const COLORS = ['#1849a9', '#c4320a', '#067647', '#6941c6', '#b54708', '#0e7090', '#c11574', '#4e5ba6'];
+const alpha = (hex, a) => `${hex}${Math.round(a * 255).toString(16).padStart(2, '0')}`;
+
+/** What the last charts drew, for tests and for the timing script. */
+const registry = (window.__benchlineCharts = window.__benchlineCharts || []);
+
+const width = (el) => Math.max(320, Math.min(1200, el.clientWidth || 900));
+
+/**
+ * Trend chart. lines: [{ label, color, x: [s], y: [...], lo: [...], hi: [...], runs: [runIndex], changes: [{ x, kind, label }] }].
+ * Points of different variants need not share x: they are joined on x, gaps left as gaps.
+ */
+export function trendChart(el, { lines, unit, onCursor, onPick }) {
+  const xs = [...new Set(lines.flatMap((l) => l.x))].sort((a, b) => a - b);
+  const pos = new Map(xs.map((x, i) => [x, i]));
+  const data = [xs];
+  const series = [{}];
+  const bands = [];
+  lines.forEach((l, k) => {
+    const y = new Array(xs.length).fill(null);
+    const lo = new Array(xs.length).fill(null);
+    const hi = new Array(xs.length).fill(null);
+    l.x.forEach((x, i) => {
+      const at = pos.get(x);
+      y[at] = l.y[i];
+      lo[at] = l.lo[i] ?? l.y[i];
+      hi[at] = l.hi[i] ?? l.y[i];
+    });
+    const color = l.color || COLORS[k % COLORS.length];
+    const base = data.length;
+    data.push(y, hi, lo);
+    series.push(
+      { label: l.label, stroke: color, width: 1.5, spanGaps: true, points: { show: l.x.length <= 400, size: 4 }, value: (u, v) => fmt(v, unit) },
+      { label: `${l.label} upper`, stroke: 'transparent', spanGaps: true, points: { show: false }, value: (u, v) => fmt(v, unit) },
+      { label: `${l.label} lower`, stroke: 'transparent', spanGaps: true, points: { show: false }, value: (u, v) => fmt(v, unit) },
+    );
+    bands.push({ series: [base + 1, base + 2], fill: alpha(color, 0.14) });
+  });
+  const entry = { kind: 'trend', lines: lines.length, points: lines.reduce((s, l) => s + l.x.length, 0), markers: 0, el };
+  const drawChanges = (u) => {
+    const { ctx } = u;
+    const top = u.bbox.top;
+    const bottom = u.bbox.top + u.bbox.height;
+    let markers = 0;
+    ctx.save();
+    lines.forEach((l, k) => {
+      for (const c of l.changes || []) {
+        const px = Math.round(u.valToPos(c.x, 'x', true));
+        if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
+        ctx.strokeStyle = c.kind === 'regression' ? '#d92d20' : '#079455';
+        ctx.lineWidth = 2 * devicePixelRatio;
+        ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+        ctx.beginPath();
+        ctx.moveTo(px, top);
+        ctx.lineTo(px, bottom);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.fillStyle = l.color || COLORS[k % COLORS.length];
+        ctx.beginPath();
+        ctx.moveTo(px - 6 * devicePixelRatio, top);
+        ctx.lineTo(px + 6 * devicePixelRatio, top);
+        ctx.lineTo(px, top + 9 * devicePixelRatio);
+        ctx.fill();
+        markers += 1;
+      }
+    });
+    ctx.restore();
+    entry.markers = markers;
+  };
+  const opts = {
+    width: width(el),
+    height: 320,
+    scales: { x: { time: true } },
+    series,
+    bands,
+    axes: [{}, { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit)) }],
+    legend: { live: true },
+    cursor: { drag: { x: true, y: false } },
+    hooks: {
+      draw: [drawChanges],
+      setCursor: [(u) => onCursor && onCursor(u.cursor.idx === null || u.cursor.idx === undefined ? null : xs[u.cursor.idx])],
+    },
+  };
+  el.replaceChildren();
+  const plot = new uPlot(opts, data, el);
+  // legend rows of the band edges add nothing for a reader
+  [...el.querySelectorAll('.u-legend .u-series')].forEach((row, i) => { if (i > 0 && (i - 1) % 3 !== 0) row.style.display = 'none'; });
+  if (onPick) plot.over.addEventListener('click', () => { if (plot.cursor.idx !== null && plot.cursor.idx !== undefined) onPick(xs[plot.cursor.idx]); });
+  registry.push(entry);
+  return plot;
+}
+
+// percentiles plot on a "nines" axis, as HdrHistogram does: 90% -> 1, 99% -> 2, 99.9% -> 3
+const nines = (p) => -Math.log10(1 - Math.min(p, 99.9999) / 100);
+const ninesLabel = (v) => {
+  const p = 100 * (1 - 10 ** -v);
+  return `${Number(p.toPrecision(6))}%`;
+};
+
+/** Latency percentile curves: lines = [{ label, percentiles: [{ p, value }] }]. */
+export function percentileChart(el, { lines, unit }) {
+  const xs = [...new Set(lines.flatMap((l) => l.percentiles.map((q) => nines(q.p))))].sort((a, b) => a - b);
+  const pos = new Map(xs.map((x, i) => [x, i]));
+  const data = [xs];
+  const series = [{ label: 'percentile', value: (u, v) => (v === null ? '–' : ninesLabel(v)) }];
+  lines.forEach((l, k) => {
+    const y = new Array(xs.length).fill(null);
+    for (const q of l.percentiles) y[pos.get(nines(q.p))] = q.value;
+    data.push(y);
+    series.push({ label: l.label, stroke: COLORS[k % COLORS.length], width: 1.5, spanGaps: true, points: { show: true, size: 5 }, value: (u, v) => fmt(v, unit) });
+  });
+  const opts = {
+    width: width(el),
+    height: 280,
+    scales: { x: { time: false } },
+    series,
+    axes: [
+      { splits: () => [0, 0.30103, 1, 2, 3, 4, 5].filter((s) => s <= Math.max(...xs) + 0.01), values: (u, splits) => splits.map(ninesLabel) },
+      { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit)) },
+    ],
+  };
+  el.replaceChildren();
+  const plot = new uPlot(opts, data, el);
+  registry.push({ kind: 'percentiles', lines: lines.length, points: lines.reduce((s, l) => s + l.percentiles.length, 0), el });
+  return plot;
+}

@@ -1,0 +1,64 @@
+// Loads the site's data files with <script> tags (not fetch), so the site works from file:// and under any sub-path.
+import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath } from '../../ci/store/paths.js';
+import { archivedRuns } from '../../ci/store/archive.js';
+
+const cache = new Map();
+const waiting = new Map();
+
+window[DATA_CALLBACK] = (path, payload) => {
+  cache.set(path, payload);
+  const w = waiting.get(path);
+  if (w) {
+    waiting.delete(path);
+    w.resolve(payload);
+  }
+};
+
+let version = '';
+
+/** Loads one data file by its site-relative path (as ci/store/paths.js names it); each file loads once. */
+export function load(path) {
+  if (cache.has(path)) return Promise.resolve(cache.get(path));
+  if (waiting.has(path)) return waiting.get(path).promise;
+  let resolve;
+  let reject;
+  const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+  waiting.set(path, { promise, resolve, reject });
+  const s = document.createElement('script');
+  s.src = `${path}${version ? `?v=${version}` : ''}`;
+  s.async = true;
+  s.onerror = () => {
+    waiting.delete(path);
+    reject(new Error(`cannot load ${path}: rebuild the site with \`benchline site\``));
+  };
+  s.onload = () => {
+    s.remove();
+    // a file that loaded but did not call back is not ours (or is from an older build)
+    if (waiting.has(path)) {
+      waiting.delete(path);
+      reject(new Error(`${path} did not deliver its data: rebuild the site with \`benchline site\``));
+    }
+  };
+  document.head.append(s);
+  return promise;
+}
+
+/** The index always comes fresh (a cache-busting query), and names the build every other file is cached under. */
+export async function loadIndex() {
+  version = String(Date.now());
+  const index = await load(INDEX_PATH);
+  version = index.build || '';
+  return index;
+}
+
+export const loadRuns = () => load(RUNS_PATH);
+
+/** Run i of the run table with its jobs: its own file while documents exist, else expanded from its month's archive. */
+export async function loadRun(runs, i) {
+  const startedAt = new Date(runs.t[i]).toISOString();
+  if (!runs.archived[i]) return load(runPath({ id: runs.id[i], startedAt }));
+  const archive = await load(archivePath(startedAt.slice(0, 7)));
+  const run = archivedRuns(archive).find((r) => r.id === runs.id[i]);
+  if (!run) throw new Error(`run ${runs.id[i]} is missing from ${archivePath(startedAt.slice(0, 7))}: rebuild the site`);
+  return run;
+}

@@ -1,0 +1,44 @@
+// DOM and formatting helpers of the history page: elements are built from text, never from HTML strings.
+import { formatValue } from '../../ci/units.js';
+
+/** h('td', { class: 'num', dataset: { v: 1 } }, 'text', child) -> element; null/false children are skipped. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'class') el.className = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export const fmt = (v, unit) => formatValue(v, unit);
+export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+export const shortSha = (c) => (c ? c.slice(0, 10) : '–');
+export const date = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 16) : '–');
+
+/** A number cell whose raw value rides along in data-v, so what is shown can be checked against the store. */
+export const numCell = (v, unit, extra = {}) => h('td', { class: `num ${extra.class || ''}`.trim(), dataset: { v: v === undefined || v === null ? '' : String(v) } }, fmt(v, unit));
+
+/** "lower – upper" of an interval, or a dash when the tool gave none. */
+export const interval = (lo, hi, unit) => (lo === null || lo === undefined || hi === null || hi === undefined ? '–' : `${fmt(lo, unit)} – ${fmt(hi, unit)}`);
+
+/** Link to a commit on the forge when its URL is known, else to the run that measured it. */
+export function commitLink(commit, repoUrl, runId) {
+  if (commit && repoUrl) return h('a', { href: `${repoUrl.replace(/\/$/, '')}/commit/${commit}`, class: 'mono commit', target: '_blank', rel: 'noopener' }, shortSha(commit));
+  return h('a', { href: `#/run/${encodeURIComponent(runId)}`, class: 'mono commit' }, commit ? shortSha(commit) : runId);
+}
+
+export const runLink = (id) => h('a', { href: `#/run/${encodeURIComponent(id)}`, class: 'mono' }, id);
+export const trendLink = (chart, text) => h('a', { href: `#/trend/${encodeURIComponent(chart)}` }, text);
+export const metricLabel = (x) => (x.case ? `${x.case} · ${x.name}` : x.name);
+
+export function table(headers, rows, attrs = {}) {
+  return h('table', attrs, h('thead', {}, h('tr', {}, headers.map((x) => (x instanceof Node ? x : h('th', { class: /^(value|change|before|after|p|interval|n|trials|points|ok|failed|vs )/i.test(x) ? 'num' : '' }, x))))), h('tbody', {}, rows));
+}

@@ -1,0 +1,65 @@
+// Entry of the history page: loads the index, routes #/hash URLs to views, and marks when a view is drawn.
+import { loadIndex } from './data.js';
+import { h } from './dom.js';
+import { overview } from './views/overview.js';
+import { trend } from './views/trend.js';
+import { compareView } from './views/compare.js';
+import { variants } from './views/variants.js';
+import { runView } from './views/run.js';
+import { runsView } from './views/runs.js';
+
+const ROUTES = [
+  [/^#?\/?$/, 'overview', () => overview],
+  [/^#\/trend\/(.+)$/, 'trend', () => trend],
+  [/^#\/compare(?:\/([^/]+)\/([^/]+))?$/, 'compare', () => compareView],
+  [/^#\/variants\/(.+)$/, 'variants', () => variants],
+  [/^#\/run\/(.+)$/, 'run', () => runView],
+  [/^#\/runs(?:\/(\d+))?$/, 'runs', () => runsView],
+];
+
+const root = document.getElementById('view');
+let index;
+let current = 0;
+
+async function route() {
+  const hash = location.hash || '#/';
+  const found = ROUTES.map(([re, name, view]) => [re.exec(hash), name, view]).find(([m]) => m);
+  const ticket = ++current;
+  root.dataset.ready = '0';
+  document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', found && a.dataset.nav === found[1]));
+  if (!found) {
+    root.replaceChildren(h('p', { class: 'error' }, `No such page: ${hash}`), h('a', { href: '#/' }, 'Back to the overview'));
+    root.dataset.ready = '1';
+    return;
+  }
+  const [match, name, view] = found;
+  document.body.dataset.view = name;
+  const el = h('div', { class: `view view-${name}` });
+  try {
+    await view()(el, { index, params: match.slice(1).map((p) => (p === undefined ? undefined : decodeURIComponent(p))) });
+  } catch (e) {
+    el.replaceChildren(h('p', { class: 'error' }, e.message));
+  }
+  if (ticket !== current) return; // a newer navigation won
+  root.replaceChildren(el);
+  // views draw charts into detached elements; uPlot sizes need the element in the page, so views may finish here
+  for (const fn of el.__afterMount || []) fn();
+  root.dataset.ready = '1';
+  performance.mark(`benchline:${name}`);
+}
+
+async function main() {
+  try {
+    index = await loadIndex();
+  } catch (e) {
+    root.replaceChildren(h('p', { class: 'error' }, e.message));
+    root.dataset.ready = '1';
+    return;
+  }
+  document.title = index.title;
+  document.getElementById('generated').textContent = `Built ${index.generatedAt.replace('T', ' ').slice(0, 19)} UTC from ${index.counts.runs} runs, ${index.counts.series} series.`;
+  window.addEventListener('hashchange', route);
+  await route();
+}
+
+main();

@@ -1,0 +1,58 @@
+// Compare any two runs (commits): every shared metric with its change, interval and verdict, by the same rule as PR comments.
+import { compare } from '../../../ci/compare.js';
+import { loadRun, loadRuns } from '../data.js';
+import { h, pct, date, numCell, commitLink, table, shortSha, trendLink } from '../dom.js';
+
+const ROLE_ORDER = ['head', 'main', 'local', 'base'];
+const iso = (t) => new Date(t).toISOString();
+
+/** The measured side of a run as result-document-like objects for compare(): one role, ok jobs only. */
+export function runDocs(run) {
+  const ok = run.jobs.filter((j) => j.status === 'ok');
+  const role = ROLE_ORDER.find((r) => ok.some((j) => j.role === r));
+  return ok.filter((j) => j.role === role).map((j) => ({ suite: j.suite, subject: j.subject, variant: j.variant, tool: { name: j.tool, version: j.toolVersion }, scenario: j.scenario, metrics: j.metrics }));
+}
+
+export async function compareView(el, { index, params: [a, b] }) {
+  const runs = await loadRuns();
+  const n = runs.id.length;
+  if (n < 2) {
+    el.append(h('h1', {}, 'Compare'), h('p', { class: 'muted' }, 'The history needs two runs to compare.'));
+    return;
+  }
+  const pos = new Map(runs.id.map((id, i) => [id, i]));
+  const baseIdx = a !== undefined && pos.has(a) ? pos.get(a) : n - 2;
+  const headIdx = b !== undefined && pos.has(b) ? pos.get(b) : n - 1;
+  if ((a !== undefined && !pos.has(a)) || (b !== undefined && !pos.has(b))) throw new Error(`No run ${pos.has(a) ? b : a} in the history`);
+  const option = (i, selected) => h('option', { value: runs.id[i], selected: i === selected }, `${date(iso(runs.t[i]))} · ${shortSha(runs.commit[i])} · ${runs.id[i]}`);
+  const picker = (selected, name) => {
+    const s = h('select', { name, id: `compare-${name}` });
+    for (let i = n - 1; i >= 0; i -= 1) s.append(option(i, selected));
+    return s;
+  };
+  const baseSel = picker(baseIdx, 'base');
+  const headSel = picker(headIdx, 'head');
+  const go = () => { location.hash = `#/compare/${encodeURIComponent(baseSel.value)}/${encodeURIComponent(headSel.value)}`; };
+  baseSel.addEventListener('change', go);
+  headSel.addEventListener('change', go);
+  el.append(h('h1', {}, 'Compare two runs'), h('div', { class: 'controls' }, h('label', {}, 'Base ', baseSel), h('label', {}, 'Head ', headSel)));
+
+  const [base, head] = await Promise.all([baseIdx, headIdx].map((i) => loadRun(runs, i)));
+  const result = compare(runDocs(base), runDocs(head), index.compare || {}, { seed: 1 });
+  el.append(h('p', {}, 'Base ', commitLink(base.commit, index.repoUrl, base.id), ` (${date(base.startedAt)}) → head `, commitLink(head.commit, index.repoUrl, head.id), ` (${date(head.startedAt)}). `,
+    h('span', { class: 'counts' }, Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ')),
+    base.archived || head.archived ? h('span', { class: 'muted' }, ' Archived runs keep one value per metric, not per trial, so their verdicts are inconclusive.') : null));
+  const rows = result.comparisons.map((c) => {
+    const chart = [c.suite, c.tool, c.scenario, c.case ? `${c.case}::${c.metric}` : c.metric].join('/');
+    return h('tr', { class: `cmp ${c.verdict.replace(' ', '-')}`, dataset: { suite: c.suite, variant: c.variant, tool: c.tool, scenario: c.scenario, metric: c.case ? `${c.case}::${c.metric}` : c.metric } },
+      h('td', {}, c.suite), h('td', {}, c.variant), h('td', {}, `${c.tool} · ${c.scenario}`), h('td', {}, trendLink(chart, c.case ? `${c.case} · ${c.metric}` : c.metric)),
+      numCell(c.base.value, c.unit), numCell(c.head.value, c.unit),
+      h('td', { class: `num ${c.verdict === 'regression' ? 'worse' : c.verdict === 'improvement' ? 'better' : ''}`, dataset: { v: c.change === null ? '' : String(c.change) } }, pct(c.change)),
+      h('td', { class: 'num' }, c.lower === null ? '–' : `${pct(c.lower)} … ${pct(c.upper)}`),
+      h('td', { title: c.reason || '' }, h('span', { class: `badge ${c.verdict.split(' ')[0]}` }, c.verdict)));
+  });
+  el.append(table(['Suite', 'Variant', 'Tool · scenario', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { class: 'compare-table' }));
+  if (result.unmatched.length) {
+    el.append(h('details', {}, h('summary', {}, `${result.unmatched.length} job(s) or metric(s) on one side only`), h('ul', {}, result.unmatched.map((u) => h('li', {}, `${u.side}: ${u.suite}/${u.variant}/${u.tool}/${u.scenario}${u.metric ? ` ${u.metric}` : ''}: ${u.reason}`)))));
+  }
+}

@@ -1,0 +1,43 @@
+// Overview: every suite with its latest status and failures, recent regressions and change points, store problems.
+import { h, pct, date, commitLink, runLink, trendLink, metricLabel, table, fmt } from '../dom.js';
+
+function changeRow(c, index) {
+  return h('tr', { class: `change ${c.kind}`, dataset: { series: c.series, run: c.run.id } },
+    h('td', {}, date(c.run.startedAt)),
+    h('td', {}, trendLink(c.chart, `${c.suite} · ${c.variant} · ${c.chart.split('/').slice(1, 3).join(' · ')} · ${metricLabel(c)}`)),
+    h('td', {}, h('span', { class: `badge ${c.kind}` }, c.kind)),
+    h('td', { class: 'num', dataset: { v: String(c.before) } }, fmt(c.before, c.unit)),
+    h('td', { class: 'num', dataset: { v: String(c.after) } }, fmt(c.after, c.unit)),
+    h('td', { class: `num ${c.kind === 'regression' ? 'worse' : 'better'}`, dataset: { v: String(c.change) } }, pct(c.change)),
+    h('td', {}, commitLink(c.run.commit, index.repoUrl, c.run.id)));
+}
+
+const changeHeaders = ['When', 'Series', 'Kind', 'Before', 'After', 'Change', 'Commit'];
+
+export async function overview(el, { index }) {
+  el.append(h('h1', {}, index.title));
+  if (index.latest) {
+    el.append(h('p', { class: 'muted' }, `${index.counts.runs} runs, ${index.counts.series} series, ${index.counts.points} points. Latest run `, runLink(index.latest.id), ` on ${date(index.latest.startedAt)}, commit `, commitLink(index.latest.commit, index.repoUrl, index.latest.id), '.'));
+  } else {
+    el.append(h('p', { class: 'muted' }, 'The history is empty: publish results with `benchline publish`.'));
+  }
+  if (index.problems.length) {
+    el.append(h('div', { class: 'problems' }, h('strong', {}, `${index.problems.length} file(s) in the store were skipped:`), h('ul', {}, index.problems.map((p) => h('li', { class: 'problem' }, p.message)))));
+  }
+  el.append(h('div', { class: 'cards' }, index.suites.map((s) => h('section', { class: 'card suite', dataset: { suite: s.name } },
+    h('h2', {}, s.name, ' ', h('span', { class: `badge ${s.status.failed ? 'failed' : 'ok'}`, dataset: { ok: String(s.status.ok), failed: String(s.status.failed) } }, s.status.failed ? `${s.status.failed} failed, ${s.status.ok} ok` : `${s.status.ok} ok`)),
+    s.description ? h('p', { class: 'muted' }, s.description) : null,
+    h('p', {}, 'Latest run ', runLink(s.latest.id), ` · ${date(s.latest.startedAt)} · `, commitLink(s.latest.commit, index.repoUrl, s.latest.id)),
+    s.failures.length ? h('ul', { class: 'failures' }, s.failures.map((f) => h('li', { class: 'error' }, h('code', {}, f.job), `: ${f.status}: ${f.reason}`))) : null,
+    h('p', {}, h('a', { href: `#/variants/${encodeURIComponent(s.name)}` }, 'Variant table'), ` · ${s.charts.length} trend charts`),
+    h('h3', {}, `Recent regressions (${s.regressions.length})`),
+    s.regressions.length
+      ? h('ul', { class: 'regressions' }, s.regressions.map((c) => h('li', {}, trendLink(c.chart, `${c.variant} · ${c.chart.split('/').slice(1).join(' · ')}`), ' ', h('span', { class: 'worse' }, pct(c.change)), ' at ', commitLink(c.run.commit, index.repoUrl, c.run.id))))
+      : h('p', { class: 'muted' }, 'None in the recent runs.'),
+    h('details', {}, h('summary', {}, `Trend charts (${s.charts.length})`), h('ul', {}, s.charts.map((id) => h('li', {}, trendLink(id, id.split('/').slice(1).join(' · ')))))),
+  ))));
+  el.append(h('h2', {}, 'Recent change points'));
+  el.append(index.changes.length
+    ? table(changeHeaders, index.changes.slice(0, 30).map((c) => changeRow(c, index)), { class: 'changes' })
+    : h('p', { class: 'muted' }, 'No change points found in any series.'));
+}

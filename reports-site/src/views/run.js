@@ -1,0 +1,70 @@
+// One run: its commit, runner and every job's parameters, metrics, failures and latency distribution.
+import { loadRun, loadRuns } from '../data.js';
+import { h, fmt, date, commitLink, numCell, interval, table, metricLabel } from '../dom.js';
+import { percentileChart } from '../charts.js';
+
+const kv = (pairs) => h('dl', { class: 'kv' }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', { dataset: { key: k } }, v)]));
+
+export async function runView(el, { index, params: [id] }) {
+  const runs = await loadRuns();
+  const i = runs.id.indexOf(id);
+  if (i < 0) throw new Error(`No run ${id} in the history`);
+  const run = await loadRun(runs, i);
+  const r = run.runner || {};
+  el.append(h('h1', {}, `Run ${run.id}`));
+  el.append(kv([
+    ['Started', date(run.startedAt)],
+    ['Commit', run.commit ? commitLink(run.commit, index.repoUrl, run.id) : '–'],
+    ['Ref', run.ref],
+    ['Role', run.role],
+    ['Trigger', run.pr ? `${run.trigger} (#${run.pr})` : run.trigger],
+    ['Working tree', run.dirty ? 'had uncommitted changes' : undefined],
+    ['Runner', r.name],
+    ['OS / arch', r.os ? `${r.os} / ${r.arch}` : undefined],
+    ['CPU', r.cpuModel ? `${r.cpus} × ${r.cpuModel}` : undefined],
+    ['Memory', r.memoryBytes ? fmt(r.memoryBytes, 'bytes') : undefined],
+    ['Labels', r.labels?.length ? r.labels.join(', ') : undefined],
+    ['Stored as', run.archived ? 'archived (one value per metric; trials, samples and distributions were compacted away)' : 'full result documents'],
+  ]));
+  el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(runs.id[i - 1])}/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run')));
+
+  const dists = [];
+  for (const job of run.jobs) {
+    const section = h('section', { class: `job ${job.status}`, dataset: { job: job.id, role: job.role } });
+    section.append(h('h2', {}, job.id, ' ', h('span', { class: `badge ${job.status}` }, job.status), job.role !== run.role ? h('span', { class: 'muted' }, ` (${job.role})`) : null));
+    if (job.status !== 'ok') {
+      section.append(h('p', { class: 'error reason' }, job.reason || 'no reason recorded'));
+      if (job.logTail) section.append(h('pre', { class: 'mono' }, job.logTail));
+      el.append(section);
+      continue;
+    }
+    section.append(kv([
+      ['Tool', `${job.tool} ${job.toolVersion}`],
+      ['Trials', String(job.trials)],
+      ['Parameters', Object.keys(job.params || {}).length ? h('code', { class: 'params' }, Object.entries(job.params).map(([k, v]) => `${k}=${v}`).join('  ')) : 'none'],
+    ]));
+    section.append(table(['Metric', 'Value', 'Interval', 'Samples'], job.metrics.map((m) => h('tr', { class: 'metric', dataset: { metric: m.case ? `${m.case}::${m.name}` : m.name } },
+      h('td', {}, metricLabel(m)), numCell(m.value, m.unit), h('td', { class: 'num' }, interval(m.lower, m.upper, m.unit)),
+      h('td', { class: 'num muted' }, (m.samples || []).map((s) => fmt(s, m.unit)).join(', '))))));
+    for (const d of job.distributions || []) dists.push({ job, d });
+    if (job.notes?.length) section.append(h('ul', { class: 'muted' }, job.notes.map((n) => h('li', {}, n))));
+    el.append(section);
+  }
+
+  if (dists.length) {
+    el.append(h('h2', {}, 'Latency distribution'));
+    const units = [...new Set(dists.map((x) => x.d.unit))];
+    for (const unit of units) {
+      const mine = dists.filter((x) => x.d.unit === unit);
+      const holder = h('div', { class: 'chart percentiles' });
+      el.append(holder);
+      (el.__afterMount ||= []).push(() => percentileChart(holder, { unit, lines: mine.map(({ job, d }) => ({ label: `${job.variant} · ${job.tool} · ${job.scenario}${d.case ? ` · ${d.case}` : ''}`, percentiles: d.percentiles })) }));
+      const ps = [...new Set(mine.flatMap((x) => x.d.percentiles.map((q) => q.p)))].sort((a, b) => a - b);
+      el.append(table(['Percentile', ...mine.map(({ job, d }) => `${job.variant} · ${job.tool}${d.case ? ` · ${d.case}` : ''}`)], ps.map((p) => h('tr', { class: 'percentile', dataset: { p: String(p) } },
+        h('td', {}, `p${p}`), mine.map(({ d }) => {
+          const q = d.percentiles.find((x) => x.p === p);
+          return q ? numCell(q.value, unit) : h('td', { class: 'num muted' }, '–');
+        }))), { class: 'percentile-table' }));
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// Every run, newest first and paged, with its commit, runner and job counts; each links to its details.
+import { loadRuns } from '../data.js';
+import { h, date, commitLink, runLink, table } from '../dom.js';
+
+const PAGE = 100;
+
+export async function runsView(el, { index, params: [page = '0'] }) {
+  const runs = await loadRuns();
+  const n = runs.id.length;
+  const p = Math.max(0, Number(page) || 0);
+  const from = n - 1 - p * PAGE;
+  const rows = [];
+  for (let i = from; i > from - PAGE && i >= 0; i -= 1) {
+    rows.push(h('tr', { class: 'run', dataset: { run: runs.id[i] } },
+      h('td', {}, date(new Date(runs.t[i]).toISOString())), h('td', {}, runLink(runs.id[i])), h('td', {}, commitLink(runs.commit[i], index.repoUrl, runs.id[i])),
+      h('td', {}, runs.ref[i] || '–'), h('td', {}, runs.role[i]), h('td', {}, runs.runner[i]),
+      h('td', { class: 'num' }, String(runs.ok[i])), h('td', { class: `num ${runs.failed[i] ? 'worse' : ''}` }, String(runs.failed[i])),
+      h('td', { class: 'muted' }, runs.archived[i] ? 'archived' : '')));
+  }
+  const pages = Math.ceil(n / PAGE);
+  el.append(h('h1', {}, `Runs (${n})`));
+  el.append(table(['Started', 'Run', 'Commit', 'Ref', 'Role', 'Runner', 'OK', 'Failed', ''], rows, { class: 'runs-table' }));
+  el.append(h('div', { class: 'pager' },
+    p > 0 ? h('a', { href: `#/runs/${p - 1}` }, '← newer') : null,
+    h('span', { class: 'muted' }, `page ${p + 1} of ${Math.max(1, pages)}`),
+    p + 1 < pages ? h('a', { href: `#/runs/${p + 1}` }, 'older →') : null));
+}

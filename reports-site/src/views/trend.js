@@ -1,0 +1,71 @@
+// Trend of one metric: every variant as a line with its interval band, change points marked, values and commits listed.
+import { load, loadRuns } from '../data.js';
+import { h, pct, date, commitLink, runLink, interval, numCell, table, metricLabel } from '../dom.js';
+import { trendChart, COLORS } from '../charts.js';
+
+const LAST = 20;
+
+export async function trend(el, { index, params: [id] }) {
+  const chart = index.charts.find((c) => c.id === id);
+  if (!chart) throw new Error(`No trend chart "${id}" in this build`);
+  const [runs, ...files] = await Promise.all([loadRuns(), ...chart.series.map((s) => load(s.path))]);
+  const xOf = (r) => runs.t[r] / 1000;
+  el.append(h('h1', {}, `${chart.suite} · ${chart.tool} · ${chart.scenario} · ${metricLabel(chart)}`));
+  el.append(h('p', { class: 'muted' }, `${chart.unit}, ${chart.better} is better. ${files.length} variant(s). Drag to zoom, double-click to reset; click a point to open its run.`));
+
+  const lines = files.map((f, k) => ({
+    label: f.key.variant,
+    color: COLORS[k % COLORS.length],
+    x: f.run.map(xOf),
+    y: f.v,
+    lo: f.lo,
+    hi: f.hi,
+    changes: f.changes.map((c) => ({ x: xOf(c.run), kind: c.kind })),
+  }));
+  const byX = new Map();
+  files.forEach((f) => f.run.forEach((r) => byX.set(xOf(r), r)));
+  const info = h('div', { class: 'chart-info muted' }, 'Point at a value to see its run and commit.');
+  const holder = h('div', { class: 'chart', id: 'trend-chart' });
+  el.append(holder, info);
+  (el.__afterMount ||= []).push(() => trendChart(holder, {
+    lines,
+    unit: chart.unit,
+    onCursor: (x) => {
+      if (x === null) return;
+      const r = byX.get(x);
+      info.replaceChildren(`${date(new Date(runs.t[r]).toISOString())} · run `, runLink(runs.id[r]), ' · commit ', commitLink(runs.commit[r], index.repoUrl, runs.id[r]), runs.ref[r] ? ` · ${runs.ref[r]}` : '');
+    },
+    onPick: (x) => { location.hash = `#/run/${encodeURIComponent(runs.id[byX.get(x)])}`; },
+  }));
+
+  const runCells = (r) => [h('td', {}, runLink(runs.id[r])), h('td', {}, commitLink(runs.commit[r], index.repoUrl, runs.id[r]))];
+  el.append(h('h2', {}, 'Change points'));
+  const changeRows = files.flatMap((f) => f.changes.map((c) => h('tr', { class: `change ${c.kind}`, dataset: { variant: f.key.variant, run: runs.id[c.run] } },
+    h('td', {}, f.key.variant),
+    h('td', {}, date(new Date(runs.t[c.run]).toISOString())),
+    ...runCells(c.run),
+    numCell(c.before, chart.unit),
+    numCell(c.after, chart.unit),
+    h('td', { class: `num ${c.kind === 'regression' ? 'worse' : 'better'}`, dataset: { v: String(c.change) } }, pct(c.change)),
+    h('td', { class: 'num' }, c.pvalue.toPrecision(2)),
+    h('td', {}, h('span', { class: `badge ${c.kind}` }, c.kind)))));
+  el.append(changeRows.length
+    ? table(['Variant', 'When', 'Run', 'Commit', 'Before', 'After', 'Change', 'p', 'Kind'], changeRows, { class: 'changes' })
+    : h('p', { class: 'muted' }, 'No change points: every variant is on one level (E-divisive, p < 0.001).'));
+
+  el.append(h('h2', {}, 'Latest values'));
+  el.append(table(['Variant', 'Run', 'Commit', 'Value', 'Interval', 'Points'], files.map((f) => {
+    const i = f.v.length - 1;
+    return h('tr', { class: 'latest', dataset: { variant: f.key.variant } }, h('td', {}, f.key.variant), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), h('td', { class: 'num' }, interval(f.lo[i], f.hi[i], chart.unit)), h('td', { class: 'num' }, String(f.v.length)));
+  }), { class: 'latest-values' }));
+
+  el.append(h('h2', {}, `Last ${LAST} points`));
+  for (const f of files) {
+    const from = Math.max(0, f.v.length - LAST);
+    const rows = [];
+    for (let i = f.v.length - 1; i >= from; i -= 1) {
+      rows.push(h('tr', { class: 'point', dataset: { run: runs.id[f.run[i]] } }, h('td', {}, date(new Date(runs.t[f.run[i]]).toISOString())), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), h('td', { class: 'num' }, interval(f.lo[i], f.hi[i], chart.unit)), h('td', { class: 'num' }, String(f.n[i]))));
+    }
+    el.append(h('h3', {}, f.key.variant), table(['When', 'Run', 'Commit', 'Value', 'Interval', 'Runs'], rows, { class: 'points', dataset: { variant: f.key.variant } }));
+  }
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// Scale benchmark of the history site: generates N runs x 50 metrics, times the site build and the page in Chromium.
+//
+//   node scripts/bench-site.js [--runs 10000] [--dir /tmp/benchline-bench-site] [--keep]
+//
+// Months older than the retention window are written as compaction writes them (archive/<month>.json, folded
+// with the store's own functions) instead of publishing 50,000 documents one fsync at a time; the newest
+// 90 days go through publish() as `npm run bench` does, so publish throughput is measured too.
+import { mkdirSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { publish, DEFAULT_POLICY, ensureStore } from '../ci/store/store.js';
+import { emptyArchive, foldDoc, indexArchive } from '../ci/store/archive.js';
+import { writeReplace } from '../ci/store/files.js';
+import { syntheticDocs, DEFAULT_JOBS } from '../ci/store/synthetic.js';
+import { buildSite } from '../ci/store/site.js';
+import { serveStatic } from '../ci/store/serve.js';
+import { launchChromium } from '../ci/store/browser.js';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, dir: { type: 'string', default: join(tmpdir(), 'benchline-bench-site') }, keep: { type: 'boolean', default: false } } });
+const RUNS = Number(args.runs);
+const EVERY = 2 * 3600e3;
+const store = join(args.dir, 'store');
+const out = join(args.dir, 'site');
+
+const size = (dir) => {
+  let total = 0;
+  let files = 0;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else {
+        total += statSync(join(d, e.name)).size;
+        files += 1;
+      }
+    }
+  };
+  walk(dir);
+  return { mb: Number((total / 1024 ** 2).toFixed(1)), files };
+};
+const log = (...m) => console.log(...m);
+
+async function generate() {
+  rmSync(args.dir, { recursive: true, force: true });
+  mkdirSync(args.dir, { recursive: true });
+  await ensureStore(store);
+  const start = Date.UTC(2024, 0, 1);
+  const newest = start + (RUNS - 1) * EVERY;
+  const cutoffMonth = new Date(newest - DEFAULT_POLICY.keepDays * 86400e3).toISOString().slice(0, 7);
+  const steps = [{ from: Math.floor(RUNS * 0.7), job: 'orders-api.cache-on', metric: 'throughput', factor: 0.9 }];
+  const archives = new Map();
+  const recent = [];
+  const t0 = performance.now();
+  for (const doc of syntheticDocs({ runs: RUNS, start, every: EVERY, steps, distributions: true })) {
+    const month = doc.run.startedAt.slice(0, 7);
+    if (month < cutoffMonth) {
+      if (!archives.has(month)) {
+        const a = emptyArchive(month, DEFAULT_POLICY);
+        archives.set(month, { a, idx: indexArchive(a) });
+      }
+      const { a, idx } = archives.get(month);
+      foldDoc(a, idx, doc, DEFAULT_POLICY.digits);
+    } else {
+      recent.push(doc);
+    }
+  }
+  for (const [month, { a }] of archives) writeReplace(join(store, 'archive', `${month}.json`), `${JSON.stringify(a)}\n`, { sync: true });
+  const t1 = performance.now();
+  const r = await publish({ store, docs: recent });
+  const t2 = performance.now();
+  if (r.errors.length) throw new Error(r.errors.map((e) => e.message).join('\n'));
+  log(`history: ${RUNS} runs x ${DEFAULT_JOBS.length * 10} metrics (${RUNS * DEFAULT_JOBS.length} result documents), one run every 2 h`);
+  log(`  ${archives.size} archived months written in ${Math.round(t1 - t0)} ms; ${r.added} recent documents published in ${Math.round(t2 - t1)} ms (${Math.round(r.added / ((t2 - t1) / 1000))} docs/s, compaction included)`);
+  const s = size(store);
+  log(`  store: ${s.mb} MiB in ${s.files} files`);
+}
+
+async function timeBuild() {
+  const times = [];
+  let result;
+  for (let i = 0; i < 3; i += 1) {
+    result = await buildSite({ store, out, basePath: '/benchline/' });
+    times.push(result.ms);
+  }
+  const s = size(out);
+  log(`site build: ${times.join(' ms, ')} ms (first includes bundling the page); ${result.series} series, ${result.runs} runs, ${result.pages} files, ${s.mb} MiB`);
+  for (const f of ['data/index.js', 'data/runs.js']) log(`  ${f}: ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
+  return result;
+}
+
+/** Milliseconds from navigation start to the view's "drawn" mark, and from a click to the next view's mark. */
+async function timePage(page, url) {
+  const ready = (name) => page.waitForFunction((n) => performance.getEntriesByName(`benchline:${n}`).length > 0, name, { timeout: 30000 });
+  await page.goto(url);
+  await ready('overview');
+  const overview = await page.evaluate(() => performance.getEntriesByName('benchline:overview')[0].startTime);
+  const chart = 'orders-api/ab/keepalive/throughput';
+  const t = await page.evaluate(() => performance.now());
+  await page.evaluate((c) => { location.hash = `#/trend/${encodeURIComponent(c)}`; }, chart);
+  await ready('trend');
+  const trend = await page.evaluate((t0) => performance.getEntriesByName('benchline:trend')[0].startTime - t0, t);
+  const drawn = await page.evaluate(() => window.__benchlineCharts.at(-1));
+  return { overview, trend, total: overview + trend, points: drawn.points, markers: drawn.markers };
+}
+
+async function main() {
+  await generate();
+  await timeBuild();
+  const server = await serveStatic(out, { prefix: '/benchline/' });
+  const browser = await launchChromium();
+  try {
+    for (const [label, url] of [['http (Pages-like sub-path)', server.url], ['file://', `file://${out}/index.html`]]) {
+      const results = [];
+      for (let i = 0; i < 3; i += 1) {
+        const page = await browser.context.newPage();
+        results.push(await timePage(page, url));
+        await page.close();
+      }
+      const fmt = (k) => results.map((r) => Math.round(r[k])).join('/');
+      log(`chromium ${browser.version}, ${label}: overview ${fmt('overview')} ms, trend chart ${fmt('trend')} ms, overview + trend ${fmt('total')} ms (3 loads; ${results[0].points} points, ${results[0].markers} change points drawn)`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (!args.keep) rmSync(args.dir, { recursive: true, force: true });
+  else log(`kept ${args.dir}`);
+}
+
+main().catch((e) => {
+  console.error(e.stack || e.message);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+// Change-point detection: the E-divisive port against Apache Otava's own output, and steps found at their commit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import seedrandom from 'seedrandom';
+import { changePoints, fillMissing, tTest } from '../ci/changepoints.js';
+import { buildModel, seriesChangePoints } from '../ci/store/model.js';
+import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
+
+const FIXTURES = new URL('./fixtures/otava/', import.meta.url);
+const readCsv = (name) => readFileSync(new URL(`${name}.csv`, FIXTURES), 'utf8').trim().split('\n').slice(1).map((line) => {
+  const [time, commit, value] = line.split(',');
+  return { time, commit, value: Number(value) };
+});
+const relClose = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol * Math.max(Math.abs(b), 1e-300), `${what}: ${a} vs otava ${b}`);
+
+const apiCases = readdirSync(FIXTURES).filter((f) => f.endsWith('.api.json')).sort();
+
+test('the shared fixture set covers default options, the merge step and the magnitude filter', () => {
+  assert.deepEqual(apiCases, [
+    'flat-noisy.api.json', 'flat-noisy.w50-p05.api.json', 'heavy-tail.api.json', 'heavy-tail.w20-p20.api.json', 'long.api.json',
+    'long.w30-m05.api.json', 'multi-step.api.json', 'multi-step.w16-p01-m10.api.json', 'short.api.json', 'step-10pct.api.json',
+  ]);
+});
+
+for (const file of apiCases) {
+  test(`finds the change points otava 0.8.0 finds in ${file.replace('.api.json', '')}, with its p-values and means`, () => {
+    const ref = JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8'));
+    const values = readCsv(file.split('.')[0]).map((r) => r.value);
+    const got = changePoints(values, { window: ref.options.window, maxPValue: ref.options.max_pvalue, minMagnitude: ref.options.min_magnitude });
+    assert.deepEqual(got.map((c) => c.index), ref.change_points.map((c) => c.index));
+    got.forEach((c, i) => {
+      const r = ref.change_points[i];
+      relClose(c.pvalue, r.pvalue, 1e-9, `p at ${c.index}`);
+      relClose(c.meanBefore, r.mean_before, 1e-12, `mean before ${c.index}`);
+      relClose(c.meanAfter, r.mean_after, 1e-12, `mean after ${c.index}`);
+      relClose(c.stddevAfter, r.stddev_after, 1e-9, `stddev after ${c.index}`);
+      relClose(c.change * 100, r.forward_change_percent, 1e-12, `change at ${c.index}`);
+    });
+  });
+}
+
+test("matches otava's CLI report: the commit where each step starts, its rounded size and p-value", () => {
+  for (const name of ['step-10pct', 'flat-noisy', 'multi-step', 'heavy-tail', 'long', 'short']) {
+    const rows = readCsv(name);
+    const report = JSON.parse(readFileSync(new URL(`${name}.otava.json`, FIXTURES), 'utf8'))[name];
+    const got = changePoints(rows.map((r) => r.value));
+    assert.deepEqual(got.map((c) => rows[c.index].commit), report.map((g) => g.attributes.commit), name);
+    got.forEach((c, i) => {
+      const [change] = report[i].changes;
+      assert.equal((c.change * 100).toFixed(0), change.forward_change_percent, `${name} change at ${c.index}`);
+      assert.equal(c.pvalue.toFixed(6), change.pvalue, `${name} p at ${c.index}`);
+      assert.equal(c.meanBefore.toFixed(6), change.mean_before, `${name} mean before ${c.index}`);
+    });
+  }
+});
+
+test('marks the 10% step of step-10pct at commit c0060, and none on flat-noisy or on heavy-tailed noise', () => {
+  const step = readCsv('step-10pct');
+  const [cp, ...more] = changePoints(step.map((r) => r.value));
+  assert.equal(more.length, 0);
+  assert.equal(step[cp.index].commit, 'c0060');
+  assert.equal(Number((cp.change * 100).toFixed(2)), 10.33);
+  assert.deepEqual(changePoints(readCsv('flat-noisy').map((r) => r.value)), []);
+  assert.deepEqual(changePoints(readCsv('heavy-tail').map((r) => r.value)), []);
+});
+
+test('a 10% throughput drop injected at run 60 of a published history is marked at that run\'s commit as a regression', () => {
+  const docs = [...syntheticDocs({ runs: 100, noise: 0.02, steps: [{ from: 60, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.9 }] })];
+  const model = buildModel({ docs });
+  const byId = new Map(model.series.map((s) => [s.id, s]));
+  const hit = seriesChangePoints(byId.get('orders-api/cache-on/ab/keepalive/throughput'), model.runs, { minMagnitude: 0.03, minSegment: 5, recheck: true });
+  assert.equal(hit.length, 1);
+  assert.equal(hit[0].commit, commitOf(60));
+  assert.equal(hit[0].runId, model.runs[60].id);
+  assert.equal(hit[0].kind, 'regression');
+  assert.ok(Math.abs(hit[0].change + 0.1) < 0.01, `change ${hit[0].change}`);
+  // the same metric of the untouched variant, and every other series, stay flat
+  const others = model.series.filter((s) => s.id !== 'orders-api/cache-on/ab/keepalive/throughput');
+  assert.equal(others.length, 49);
+  for (const s of others) assert.deepEqual(seriesChangePoints(s, model.runs, { minMagnitude: 0.03, minSegment: 5, recheck: true }), [], s.id);
+});
+
+/** 200 points of 1% Gaussian noise around 1000 with one 15% outlier at point 120. */
+function outlierSeries() {
+  const random = seedrandom('outlier');
+  const g = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const xs = Array.from({ length: 200 }, () => Number((1000 + 10 * g()).toFixed(3)));
+  xs[120] = 1150;
+  return xs;
+}
+
+test("otava's mode reports a one-run outlier as two steps; minSegment drops them and keeps real levels", () => {
+  const xs = outlierSeries();
+  assert.deepEqual(changePoints(xs).map((c) => c.index), [7, 23, 120, 121]);
+  assert.deepEqual(changePoints(xs, { minSegment: 5 }).map((c) => c.index), [7, 23]);
+  assert.deepEqual(changePoints(xs, { minSegment: 5, recheck: true, minMagnitude: 0.03 }), []);
+});
+
+test('recheck judges every step against the segments it really separates, where otava keeps some stale stats', () => {
+  const xs = outlierSeries();
+  const mean = (a, b) => xs.slice(a, b).reduce((s, v) => s + v, 0) / (b - a);
+  const segmentsOf = (cps) => cps.map((c, i) => [i ? cps[i - 1].index : 0, c.index, i + 1 < cps.length ? cps[i + 1].index : xs.length]);
+  const otava = changePoints(xs);
+  const stale = segmentsOf(otava).filter(([a, b, c], i) => Math.abs(otava[i].meanAfter - mean(b, c)) > 1e-9 || Math.abs(otava[i].meanBefore - mean(a, b)) > 1e-9);
+  assert.deepEqual(stale.map(([, b]) => b), [23]);
+  const fresh = changePoints(xs, { recheck: true });
+  assert.deepEqual(fresh.map((c) => c.index), [7, 23, 120, 121]);
+  segmentsOf(fresh).forEach(([a, b, c], i) => {
+    assert.ok(Math.abs(fresh[i].meanBefore - mean(a, b)) < 1e-9);
+    assert.ok(Math.abs(fresh[i].meanAfter - mean(b, c)) < 1e-9);
+  });
+  assert.equal(Number((fresh[1].change * 100).toFixed(2)), 0.94);
+});
+
+test('fills gaps with the previous value and a leading gap with the first value, as otava does', () => {
+  assert.deepEqual(fillMissing([null, 2, null, undefined, 5, NaN]), [2, 2, 2, 2, 5, 5]);
+});
+
+test("computes scipy's pooled two-sided t-test p-value from numpy's population deviations", () => {
+  // scipy 1.16.3 in otava's venv: ttest_ind_from_stats(2, np.std([1,2,3]), 3, 5, np.std([4,5,6]), 3).pvalue = 0.010822550462608247
+  const s = tTest([1, 2, 3, 4, 5, 6], 0, 3, 6);
+  assert.equal(s.meanBefore, 2);
+  assert.equal(s.meanAfter, 5);
+  assert.equal(Number(s.pvalue.toPrecision(12)), 0.0108225504626);
+  assert.equal(tTest([7, 9], 0, 1, 2).pvalue, 1);
+});

@@ -1,0 +1,259 @@
+// History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { publish, readStore, compact, docRelPath, monthsToArchive } from '../ci/store/store.js';
+import { listFiles } from '../ci/store/files.js';
+import { buildModel } from '../ci/store/model.js';
+import { seriesPath, segment } from '../ci/store/paths.js';
+import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
+
+const made = [];
+const temp = (name) => {
+  const d = mkdtempSync(join(tmpdir(), `benchline-${name}-`));
+  made.push(d);
+  return d;
+};
+// removed even when a test fails half-way
+after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+const jobId = (d) => `${d.suite}.${d.variant}.${d.tool.name}.${d.scenario}`;
+const bytes = (dir) => listFiles(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+
+/** A results folder as `benchline run` writes it: run.json, docs/<role>/<job>.json, plus failed jobs. */
+function writeRunFolder(dir, docs, failed = []) {
+  const run = docs[0].run;
+  const jobs = docs.map((d) => {
+    const id = jobId(d);
+    const rel = `docs/${run.role}/${id}.json`;
+    mkdirSync(join(dir, 'docs', run.role), { recursive: true });
+    writeFileSync(join(dir, rel), JSON.stringify(d, null, 2));
+    return { id, suite: d.suite, subject: d.subject, variant: d.variant, tool: d.tool.name, scenario: d.scenario, status: 'ok', docs: { [run.role]: rel } };
+  });
+  for (const f of failed) jobs.push({ ...f, status: 'failed', docs: {} });
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: run.id, startedAt: run.startedAt, finishedAt: run.startedAt, config: 'bench.config.yaml', profile: 'quick', head: { commit: run.commit, dirty: false }, jobs }));
+  return dir;
+}
+
+const twoJobs = [
+  { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 1 },
+  { suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', scale: 2 },
+];
+const failedJob = { id: 'orders-api.cache-on.wrk.peak', suite: 'orders-api', subject: 'orders-api', variant: 'cache-on', tool: 'wrk', scenario: 'peak', reason: 'health check timed out after 30 s' };
+
+test('names a document runs/<yyyy>/<mm>/<run>/<role>/<job>.json after its own content', () => {
+  const [doc] = syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' });
+  assert.equal(docRelPath(doc), 'runs/2025/01/20250101T000000Z-057847/local/orders-api.cache-off.ab.keepalive.json');
+});
+
+test('publishing the same run folder twice stores it once and leaves every file as it was', async () => {
+  const dir = temp('publish');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  const results = writeRunFolder(join(dir, 'results', docs[0].run.id), docs, [failedJob]);
+  const first = await publish({ store, files: [results] });
+  assert.deepEqual(first.errors, []);
+  assert.deepEqual(first.paths.added, [
+    'runs/2025/01/20250101T000000Z-057847/local/orders-api.cache-off.ab.keepalive.json',
+    'runs/2025/01/20250101T000000Z-057847/local/orders-api.cache-on.ab.keepalive.json',
+    'runs/2025/01/20250101T000000Z-057847/local/orders-api.cache-on.wrk.peak.failed.json',
+  ]);
+  const before = listFiles(store).map((f) => [f, readFileSync(join(store, f), 'utf8')]);
+  const second = await publish({ store, files: [results] });
+  assert.equal(second.added, 0);
+  assert.equal(second.skipped, 3);
+  assert.deepEqual(second.paths.skipped, first.paths.added);
+  assert.deepEqual(listFiles(store).map((f) => [f, readFileSync(join(store, f), 'utf8')]), before);
+  const failure = JSON.parse(readFileSync(join(store, first.paths.added[2]), 'utf8'));
+  assert.equal(failure.schema, 'benchline/failure@1');
+  assert.equal(failure.reason, 'health check timed out after 30 s');
+  assert.equal(failure.run.role, 'local');
+  assert.equal(failure.run.commit, commitOf(0));
+});
+
+test('refuses to overwrite a stored job with different results and keeps the first', async () => {
+  const dir = temp('conflict');
+  const store = join(dir, 'store');
+  const [doc] = syntheticDocs({ runs: 1, jobs: twoJobs.slice(0, 1) });
+  await publish({ store, docs: [doc] });
+  const changed = structuredClone(doc);
+  changed.metrics[0].value += 1;
+  const file = join(dir, 'changed.json');
+  writeFileSync(file, JSON.stringify(changed));
+  const r = await publish({ store, files: [file] });
+  assert.equal(r.added, 0);
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0].message, /changed\.json: .*runs\/2025\/01\/20250101T000000Z-057847\/main\/orders-api\.cache-off\.ab\.keepalive\.json already holds different content/);
+  assert.equal(JSON.parse(readFileSync(join(store, docRelPath(doc)), 'utf8')).metrics[0].value, doc.metrics[0].value);
+});
+
+test('names an invalid input document and still publishes the valid ones beside it', async () => {
+  const dir = temp('invalid');
+  const store = join(dir, 'store');
+  const [good, bad] = syntheticDocs({ runs: 1, jobs: twoJobs });
+  delete bad.runner;
+  writeFileSync(join(dir, 'good.json'), JSON.stringify(good));
+  writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
+  writeFileSync(join(dir, 'torn.json'), '{"schema": "benchline/res');
+  const r = await publish({ store, files: [join(dir, 'good.json'), join(dir, 'bad.json'), join(dir, 'torn.json')] });
+  assert.equal(r.added, 1);
+  assert.deepEqual(r.errors.map((e) => e.file), [join(dir, 'bad.json'), join(dir, 'torn.json')]);
+  assert.match(r.errors[0].message, /bad\.json does not match benchline\/result@1:\n {2}\/ must have required property 'runner'/);
+  assert.match(r.errors[1].message, /torn\.json: result document is not valid JSON/);
+});
+
+test('eight publishers writing at once, with overlapping runs and compaction in between, lose nothing', async () => {
+  const dir = temp('concurrent');
+  const store = join(dir, 'store');
+  // 8 x 6 runs, one every other day from 1 January to 5 April; each publisher also republishes its neighbour's first run
+  const all = [...syntheticDocs({ runs: 48, jobs: twoJobs, every: 2 * 86400e3, distributions: false })];
+  const byRun = [];
+  for (let i = 0; i < all.length; i += 2) byRun.push(all.slice(i, i + 2));
+  const inputs = [];
+  for (let p = 0; p < 8; p += 1) {
+    const mine = byRun.slice(p * 6, p * 6 + 6).flat().concat(byRun[((p + 1) % 8) * 6]);
+    const file = join(dir, `input-${p}.json`);
+    writeFileSync(file, JSON.stringify(mine));
+    inputs.push(file);
+  }
+  const script = `import { readFileSync } from 'node:fs';
+import { publish } from ${JSON.stringify(new URL('../ci/store/store.js', import.meta.url).href)};
+const r = await publish({ store: process.argv[1], docs: JSON.parse(readFileSync(process.argv[2], 'utf8')), policy: { keepDays: 20, keepRuns: 5 } });
+process.stdout.write(JSON.stringify({ added: r.added, skipped: r.skipped, errors: r.errors }));`;
+  const outcomes = await Promise.all(inputs.map((file) => new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, store, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    const timer = setTimeout(() => child.kill(), 30000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out));
+      else reject(new Error(`publisher exited ${code}: ${err}`));
+    });
+  })));
+  for (const o of outcomes) assert.deepEqual(o.errors, []);
+  // every document was added exactly once; a republished one may be added again only if compaction had folded it meanwhile
+  assert.ok(outcomes.reduce((s, o) => s + o.added, 0) >= 96);
+  await compact({ store });
+  const contents = readStore(store);
+  assert.deepEqual(contents.problems, []);
+  assert.deepEqual(listFiles(store).filter((f) => /\.tmp-|\.lock/.test(f)), []);
+  const model = buildModel({ docs: contents.docs.map((d) => d.doc), archives: contents.archives.map((a) => a.archive) });
+  assert.deepEqual(model.runs.map((r) => r.id), byRun.map((docs) => docs[0].run.id));
+  for (const r of model.runs) assert.deepEqual(r.jobs.map((j) => j.id), ['orders-api.cache-off.ab.keepalive', 'orders-api.cache-on.ab.keepalive']);
+  // 20 days before 5 April is 16 March: January (16 runs) and February (14) are archived, March and April keep documents
+  assert.deepEqual(contents.archives.map((a) => a.archive.month), ['2025-01', '2025-02']);
+  assert.equal(contents.docs.length, 2 * 18);
+  const throughput = model.series.find((s) => s.id === 'orders-api/cache-off/ab/keepalive/throughput');
+  assert.equal(throughput.points.v.length, 48);
+  assert.deepEqual(throughput.points.v, all.filter((d) => d.variant === 'cache-off').map((d) => Number(d.metrics[0].value.toPrecision(6))).map((v, i) => (i < 30 ? v : all.filter((d) => d.variant === 'cache-off')[i].metrics[0].value)));
+});
+
+test('picks for compaction the months older than keepDays before the newest run that hold none of the newest keepRuns runs', () => {
+  const runs = [['a', '2025-01-05'], ['b', '2025-02-20'], ['c', '2025-03-30'], ['d', '2025-05-02'], ['e', '2025-05-03']].map(([id, d]) => ({ id, startedAt: `${d}T10:00:00Z` }));
+  assert.deepEqual(monthsToArchive(runs, { keepDays: 30, keepRuns: 1 }), ['2025-01', '2025-02', '2025-03']);
+  assert.deepEqual(monthsToArchive(runs, { keepDays: 30, keepRuns: 3 }), ['2025-01', '2025-02']);
+  assert.deepEqual(monthsToArchive(runs, { keepDays: 60, keepRuns: 1 }), ['2025-01', '2025-02']);
+  assert.deepEqual(monthsToArchive(runs, { keepDays: null, keepRuns: 1 }), []);
+});
+
+test('compaction keeps one point per commit beyond the window, every run within it, and shrinks the store', async () => {
+  const dir = temp('compact');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 120, jobs: twoJobs, every: 86400e3, sameCommit: 2 })];
+  await publish({ store, docs, compaction: false });
+  const full = bytes(join(store, 'runs'));
+  const r = await compact({ store, policy: { keepDays: 29, keepRuns: 10, digits: 6 } });
+  assert.deepEqual(r.months, ['2025-01', '2025-02', '2025-03']);
+  assert.equal(r.folded, 2 * 90);
+  assert.equal(r.removed, 2 * 90);
+  const after = bytes(store);
+  assert.ok(after < full * 0.45, `store ${after} bytes, documents alone were ${full}`);
+  const contents = readStore(store);
+  assert.equal(contents.docs.length, 2 * 30);
+  const model = buildModel({ docs: contents.docs.map((d) => d.doc), archives: contents.archives.map((a) => a.archive) });
+  assert.equal(model.runs.length, 120);
+  const s = model.series.find((x) => x.id === 'orders-api/cache-on/ab/keepalive/latency.p99');
+  // 90 archived runs are 45 commits, but the commits whose two runs straddle 31 January, 28 February and
+  // 31 March are split by their months: 47 points; the 30 recent runs stay one point each
+  assert.equal(s.points.v.length, 47 + 30);
+  assert.equal(s.points.n.filter((n) => n === 2).length, 43);
+  const values = docs.filter((d) => d.variant === 'cache-on').map((d) => d.metrics.find((m) => m.name === 'latency.p99').value);
+  const round6 = (v) => Number(v.toPrecision(6));
+  assert.equal(s.points.v[0], (round6(values[0]) + round6(values[1])) / 2);
+  assert.equal(s.points.lo[0], Math.min(round6(values[0]), round6(values[1])));
+  assert.equal(s.points.hi[0], Math.max(round6(values[0]), round6(values[1])));
+  assert.equal(s.points.n[0], 2);
+  assert.equal(s.points.run[0], 1);
+  assert.equal(s.points.v[47], values[90]);
+  assert.equal(s.points.n[47], 1);
+  // archived runs keep their runner and parameters
+  assert.equal(model.runs[0].archived, true);
+  assert.equal(model.runs[0].runner.name, 'bench-runner-1');
+  assert.deepEqual(model.runs[0].jobs[0].params, { connections: 50, duration: '5s' });
+});
+
+test('a late document for an archived month is folded in by the next compaction; republishing an archived run is a no-op', async () => {
+  const dir = temp('late');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 90, jobs: twoJobs.slice(0, 1), every: 86400e3 })];
+  const late = docs.splice(10, 1)[0];
+  await publish({ store, docs, policy: { keepDays: 30, keepRuns: 5 } });
+  const again = await publish({ store, docs: docs.slice(0, 3) });
+  assert.equal(again.added, 0);
+  assert.equal(again.skipped, 3);
+  const r = await publish({ store, docs: [late] });
+  assert.deepEqual(r.paths.added, [docRelPath(late)]);
+  assert.deepEqual(r.compacted.months, ['2025-01']);
+  assert.equal(existsSync(join(store, docRelPath(late))), false);
+  const archive = JSON.parse(readFileSync(join(store, 'archive', '2025-01.json'), 'utf8'));
+  assert.equal(archive.runs.length, 31);
+  assert.ok(archive.runs.some((x) => x.id === late.run.id));
+});
+
+test('a corrupt or foreign file in the store is reported by name and skipped; nothing else is lost', async () => {
+  const dir = temp('damaged');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 40, jobs: twoJobs, every: 2 * 86400e3 })];
+  await publish({ store, docs, policy: { keepDays: 20, keepRuns: 5 } });
+  assert.deepEqual(readdirSync(join(store, 'archive')), ['2025-01.json']);
+  const healthy = readStore(store);
+  const victim = healthy.docs[0].path;
+  const misplaced = structuredClone(healthy.docs[1].doc);
+  writeFileSync(victim, '{"schema":"benchline/result@1","run":');
+  writeFileSync(join(store, 'notes.txt'), 'not ours');
+  writeFileSync(join(store, 'archive', '2024-12.json'), JSON.stringify({ schema: 'something/else@2' }));
+  mkdirSync(join(store, 'runs', '2025', '02', 'x', 'main'), { recursive: true });
+  writeFileSync(join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), JSON.stringify(misplaced));
+  const contents = readStore(store);
+  assert.deepEqual(contents.problems.map((p) => p.path).sort(), [
+    join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'),
+  ].sort());
+  assert.match(contents.problems.find((p) => p.path === victim).message, /not valid JSON .*the file is corrupt/);
+  assert.match(contents.problems.find((p) => p.path.endsWith('notes.txt')).message, /not a benchline history file/);
+  assert.match(contents.problems.find((p) => p.path.endsWith('2024-12.json')).message, /not a benchline\/archive@1 document/);
+  assert.match(contents.problems.find((p) => p.path.endsWith('copy.json')).message, /belongs at runs\/2025\/02\//);
+  assert.equal(contents.docs.length, healthy.docs.length - 1);
+  assert.equal(contents.archives.length, healthy.archives.length);
+  // compaction works around them and removes none of them
+  await compact({ store, policy: { keepDays: 5, keepRuns: 1 } });
+  for (const p of contents.problems) assert.ok(existsSync(p.path), p.path);
+  const model = buildModel({ docs: readStore(store).docs.map((d) => d.doc), archives: readStore(store).archives.map((a) => a.archive) });
+  assert.equal(model.runs.length, 40);
+  assert.equal(model.runs.flatMap((r) => r.jobs).length, 79);
+});
+
+test('seriesPath keeps slugs readable and turns any other name into one safe path segment', () => {
+  assert.equal(seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'latency.p99' }), 'data/series/orders-api/cache-on/ab/keepalive/latency.p99.js');
+  assert.equal(seriesPath({ suite: 's', variant: 'v', tool: 'hyperfine', scenario: 'cli', metric: 'sleep 0.1 && ls /tmp::time.mean' }), 'data/series/s/v/hyperfine/cli/sleep~200.1~20~26~26~20ls~20~2ftmp~3a~3atime.mean.js');
+  assert.equal(segment('..'), '~2e.');
+  assert.equal(segment('ünï'), '~c3~bcn~c3~af');
+  const long = segment(`com.example.${'VeryLongBenchmarkName'.repeat(6)}::throughput`);
+  assert.equal(long.length, 80);
+  assert.match(long, /^com\.example\.VeryLongBenchmarkName.*~~[0-9a-f]{8}$/);
+  assert.notEqual(segment('a b'), segment('a_b'));
+});
