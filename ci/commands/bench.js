@@ -1,5 +1,5 @@
 // `benchline bench` (npm run bench): run, compare against --base, report, publish locally, build the site.
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { appendFileSync } from 'node:fs';
 import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
@@ -38,7 +38,7 @@ export default async function bench(opts) {
     if (opts.site !== false) {
       const { buildSite } = await import('../store/site.js');
       const { repoUrlFrom } = await import('./site.js');
-      const out = resolve(config.root, '.benchline/site');
+      const out = join(dirname(store), 'site'); // beside the history: .benchline/site by default
       const s = await buildSite({ store, out, basePath: './', config, repoUrl: repoUrlFrom(process.env) });
       process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
     }

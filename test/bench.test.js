@@ -1,0 +1,55 @@
+// The main verb end to end on the orders-api subject: run, reports, exports, history and site in one call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultProblems } from '../ci/schema/index.js';
+import { doctorRows, locate } from '../ci/tools.js';
+
+test('bench runs a suite, prints the variant and seed reports, writes every report and export, publishes and builds the site', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'benchline-bench-'));
+  const history = join(tmp, 'store', 'history');
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'bench', '--suite', 'orders-api', '--tool', 'wrk', '--trials', '3', '--param', 'duration=1s',
+    '--no-progress', '--out', join(tmp, 'results'), '--history', history], { encoding: 'utf8', timeout: 180000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /BENCHLINE PERFORMANCE REPORT/);
+  assert.match(r.stdout, /WRK · peak/);
+  assert.match(r.stdout, /cache-on vs cache-off: /);
+  assert.match(r.stdout, /history: .+ \(2 added, 0 already there\)/);
+  assert.match(r.stdout, /site: open .+index\.html/);
+  assert.match(r.stderr, /\[6\/6\] orders-api\.cache-on\.wrk\.peak · trial 3\/3/, 'progress names job and trial');
+  const runDir = join(tmp, 'results', readdirSync(join(tmp, 'results')).find((d) => d !== 'latest'));
+  for (const f of ['run.json', 'report.txt', 'suite-report.txt', 'comment.md', 'summary.md', 'export-bmf.json', 'export-gab-smaller.json', 'export-gab-bigger.json']) {
+    assert.ok(existsSync(join(runDir, f)), f);
+  }
+  for (const f of readdirSync(join(runDir, 'docs', 'local'))) {
+    assert.deepEqual(resultProblems(JSON.parse(readFileSync(join(runDir, 'docs', 'local', f), 'utf8'))), [], f);
+  }
+  const bmf = JSON.parse(readFileSync(join(runDir, 'export-bmf.json'), 'utf8'));
+  assert.ok(bmf['orders-api/cache-on/wrk/peak'].throughput.value > 0);
+  assert.ok(existsSync(join(tmp, 'store', 'site', 'index.html')), 'the site is built beside the history');
+  const again = spawnSync(process.execPath, ['ci/cli.js', 'publish', runDir, '--store', history], { encoding: 'utf8' });
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout + again.stderr, /0 added/, 'publishing the same run twice stores it once');
+});
+
+test('doctor lists every known tool with its version and where it came from', () => {
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'doctor'], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  for (const row of doctorRows()) assert.ok(r.stdout.includes(row.tool), row.tool);
+  assert.match(r.stdout, /k6\s*│ 1\.8\.1\s*│ go install go\.k6\.io\/k6@v1\.8\.1/);
+  assert.match(r.stdout, /wrk\s*│ 4\.1\.0/);
+});
+
+test('a tool path from BENCHLINE_<TOOL> wins, and a missing one counts as not installed', () => {
+  process.env.BENCHLINE_WRK = '/nonexistent/wrk';
+  try {
+    assert.equal(locate('wrk'), undefined);
+  } finally {
+    delete process.env.BENCHLINE_WRK;
+  }
+  assert.equal(locate('wrk').path, '/usr/bin/wrk');
+  assert.throws(() => locate('siege'), /unknown tool "siege"; known: k6, ghz/);
+});
