@@ -10,7 +10,7 @@ group "default" {
 }
 
 group "all" {
-  targets = ["orders-api", "gateways", "serialization", "wrk"]
+  targets = ["orders-api", "gateways", "serialization", "catalog-api", "grpc-streaming", "wrk"]
 }
 
 # Labels every image shares, so a registry listing says where an image came from.
@@ -43,6 +43,22 @@ target "serialization" {
   context    = "subjects/serialization"
   dockerfile = "Dockerfile"
   tags       = ["benchline/serialization:${TAG}"]
+}
+
+# subjects/catalog-api: the Spring Boot service (HATEOAS, REST/Stream, gRPC), built with Maven on JDK 25.
+target "catalog-api" {
+  inherits   = ["_common"]
+  context    = "subjects/catalog-api"
+  dockerfile = "Dockerfile"
+  tags       = ["benchline/catalog-api:${TAG}"]
+}
+
+# subjects/grpc-streaming: the gRPC servers and clients (grpc-java on Netty, Helidon 4), built with Maven on JDK 25.
+target "grpc-streaming" {
+  inherits   = ["_common"]
+  context    = "subjects/grpc-streaming"
+  dockerfile = "Dockerfile"
+  tags       = ["benchline/grpc-streaming:${TAG}"]
 }
 
 # Load tool: wrk for the compose topology (scripts mounted from loadtests/wrk).

@@ -6,3 +6,11 @@ export class UserError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/** A job that cannot run on this machine (a subject said so with exit 77, or its tool is missing): reported as skipped, with why. */
+export class SkipJob extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'SkipJob';
+  }
+}

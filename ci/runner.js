@@ -7,7 +7,7 @@ import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
 import { writeJsonAtomic } from './fsutil.js';
-import { UserError } from './errors.js';
+import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
@@ -107,6 +107,24 @@ async function makeProgress(total, enabled) {
 }
 
 /**
+ * Installs the load tools the jobs need. A tool that cannot be had does not stop the run: its jobs
+ * are skipped with the installer's reason (first line), and the others go on.
+ */
+function availableTools(names) {
+  const log = (m) => process.stderr.write(`benchline: ${m}\n`);
+  try {
+    return { tools: ensureTools(names, { log }), missing: {} };
+  } catch {
+    const tools = {};
+    const missing = {};
+    for (const n of names) {
+      try { Object.assign(tools, ensureTools([n], { log })); } catch (e) { missing[n] = e.message.split('\n')[0]; }
+    }
+    return { tools, missing };
+  }
+}
+
+/**
  * Runs `jobs` and writes the results folder. Returns { dir, run } (run = run.json's content).
  * opts: { config, base (git ref), order, seed, out, progress, role }.
  */
@@ -125,7 +143,7 @@ export async function runJobs(jobs, opts) {
   const runDoc = { schema: 'benchline/run@1', id: runId, startedAt: startedAt.toISOString(), config: relative(root, config.file), profile: jobs[0]?.profile, order: opts.base ? opts.order : undefined, head: { commit: head.commit, dirty: head.dirty }, jobs: [] };
 
   const runnable = jobs.filter((j) => !j.skip);
-  const tools = ensureTools(toolsFor(runnable, ADAPTERS), { log: (m) => process.stderr.write(`benchline: ${m}\n`) });
+  const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
   const checkouts = { head: root, local: root, main: root };
   let worktree;
   const onSignal = (sig) => {
@@ -165,9 +183,10 @@ export async function runJobs(jobs, opts) {
     for (const job of jobs) {
       const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
       runDoc.jobs.push(entry);
-      if (job.skip) {
-        Object.assign(entry, { status: 'skipped', reason: job.skip });
-        progress.log(`skipped ${job.id}: ${job.skip}`);
+      const skip = job.skip || (missing[job.tool] && `${job.tool} is not available on this machine: ${missing[job.tool]}`);
+      if (skip) {
+        Object.assign(entry, { status: 'skipped', reason: skip });
+        progress.log(`skipped ${job.id}: ${skip}`);
         continue;
       }
       try {
@@ -181,6 +200,11 @@ export async function runJobs(jobs, opts) {
         }
         if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
       } catch (e) {
+        if (e instanceof SkipJob) {
+          Object.assign(entry, { status: 'skipped', reason: e.message });
+          progress.log(`skipped ${job.id}: ${e.message}`);
+          continue;
+        }
         Object.assign(entry, { status: 'failed', reason: e.message.split('\n')[0] });
         if (e.logTail) entry.logTail = e.logTail;
         else if (e.message.includes('\n')) entry.logTail = e.message.split('\n').slice(1).join('\n');

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
-import { UserError } from './errors.js';
+import { UserError, SkipJob } from './errors.js';
 import { locate } from './tools.js';
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
@@ -167,11 +167,15 @@ async function healthy(check) {
   }
 }
 
+const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) => l.trim()).pop()?.replace(/^.*?SKIP:\s*/, '') || 'exit code 77';
+
 /** Waits until `check` passes, the process exits, or the timeout runs out. */
 async function waitHealthy(proc, check, name) {
   const deadline = Date.now() + (check.timeout ?? 60) * 1000;
   while (Date.now() < deadline) {
     if (proc.exited) {
+      // Exit 77 is the manifest's way to say "cannot run here" (automake's skip code); its last line says why.
+      if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
       throw new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
     }
     if (await healthy(check)) return;

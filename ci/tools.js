@@ -38,6 +38,7 @@ export const TOOLS = {
   'check-jsonschema': { source: 'pip', pkg: 'check-jsonschema', version: '0.39.0', exe: 'check-jsonschema', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   'docker-compose': { source: 'apt', pkg: 'docker-compose', bin: ['/usr/bin/docker-compose'], versionArgs: ['version', '--short'], versionRe: /(\d+\.\d+\.\d+)/ },
   hcl2tojson: { source: 'pip', pkg: 'python-hcl2', version: '8.1.4', exe: 'hcl2tojson', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  mvn: { source: 'apt', pkg: 'maven', versionArgs: ['-v'], versionRe: /Apache Maven (\d+\.\d+\.\d+)/ },
   go: { source: 'system', versionArgs: ['version'], versionRe: /go(\d+\.\d+(?:\.\d+)?)/, hint: 'install Go 1.22 or newer from your OS packages' },
 };
 
@@ -126,6 +127,10 @@ function pipInstall(name, t, log) {
 /** Installs whatever of `names` is missing; returns { name: {path, version, from} }. */
 export function ensureTools(names, { log = (m) => process.stderr.write(`benchline: ${m}\n`) } = {}) {
   const missing = names.filter((n) => !locate(n));
+  for (const n of missing) {
+    const override = `BENCHLINE_${n.toUpperCase()}`;
+    if (process.env[override]) throw new Error(`${n}: ${override} points to ${process.env[override]}, which does not exist; fix the path or unset ${override}`);
+  }
   const apt = [...new Set(missing.filter((n) => TOOLS[n].source === 'apt').map((n) => TOOLS[n].pkg))];
   if (apt.length) aptInstall(apt, log);
   for (const n of missing) {

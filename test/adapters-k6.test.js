@@ -317,7 +317,7 @@ describe('k6 adapter: result documents', () => {
     const requests = d.metrics.find((m) => m.name === 'requests');
     assert.deepEqual(requests.samples, [201, 600, 51]);
     assert.equal(requests.value, 201);
-    assert.equal(d.notes.includes('k6: 2 of 6 thresholds failed'), true);
+    assert.equal(d.notes.includes('trial 3: k6: 2 of 6 thresholds failed'), true, d.notes.join('\n'));
   });
 });
 

@@ -68,12 +68,29 @@ test('a run writes schema-valid results for good jobs and clear failures for bad
   assert.equal(byId['faults.native-only-elsewhere.wrk.short'].status, 'skipped');
   assert.equal(byId['faults.native-only-elsewhere.wrk.short'].reason, 'runs only in docker-compose');
 
+  assert.equal(byId['faults.cannot-run.wrk.short'].status, 'skipped');
+  assert.equal(byId['faults.cannot-run.wrk.short'].reason, 'subject process flaky/server cannot run here: needs a kernel feature this machine lacks (CANNOT_RUN_HERE=1)');
+
   const docs = readdirSync(join(dir, 'docs', 'local'));
   assert.deepEqual(docs, ['faults.ok.wrk.short.json']);
   const pids = [...readFileSync(join(dir, 'raw', 'local', 'faults.ok.wrk.short', 'server.log'), 'utf8').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
   assert.ok(pids.length >= 1);
   for (const pid of pids) assert.equal(isAlive(pid), false, `subject pid ${pid} was stopped`);
   assert.equal(readFileSync(join(dir, '..', 'latest', 'run.json'), 'utf8'), readFileSync(join(dir, 'run.json'), 'utf8'));
+});
+
+test('jobs of a tool that cannot be had are skipped with the reason, and the run goes on', async () => {
+  const saved = process.env.BENCHLINE_WRK;
+  process.env.BENCHLINE_WRK = '/nonexistent/wrk';
+  try {
+    const jobs = planJobs(config, { variant: ['ok'], scenario: ['short'] });
+    const { run } = await runJobs(jobs, { config, out: out(), progress: false });
+    assert.equal(run.jobs.length, 1);
+    assert.equal(run.jobs[0].status, 'skipped');
+    assert.equal(run.jobs[0].reason, 'wrk is not available on this machine: wrk: BENCHLINE_WRK points to /nonexistent/wrk, which does not exist; fix the path or unset BENCHLINE_WRK');
+  } finally {
+    if (saved === undefined) delete process.env.BENCHLINE_WRK; else process.env.BENCHLINE_WRK = saved;
+  }
 });
 
 test('a pinned port that is already taken fails with a message naming the port', async () => {

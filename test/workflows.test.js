@@ -95,7 +95,7 @@ test('bench.yml runs on PRs touching it, on main, and on dispatch with typed inp
   assert.ok(wf.on.pull_request.paths.includes('.github/workflows/bench-job.yml'));
   assert.deepEqual(wf.on.push.branches, ['main']);
   const inputs = wf.on.workflow_dispatch.inputs;
-  assert.deepEqual(Object.keys(inputs), ['suites', 'profile', 'trials', 'duration', 'connections', 'base-ref', 'runner']);
+  assert.deepEqual(Object.keys(inputs), ['suites', 'profile', 'trials', 'duration', 'connections', 'params', 'only', 'base-ref', 'runner']);
   for (const [name, def] of Object.entries(inputs)) {
     assert.ok(def.type && def.description, `input ${name} needs a type and a description`);
   }
@@ -181,6 +181,11 @@ test('plan arguments come from dispatch inputs, or from BENCHLINE_PLAN_ARGS on P
   assert.deepEqual(planInputs({ EVENT_NAME: 'push', PR_BASE_SHA: '', PLAN_ARGS: '--trials 3 --param requests=5000' }), {
     args: ['--trials', '3', '--param', 'requests=5000'], params: 'requests=5000', base: '',
   });
+  assert.deepEqual(planInputs({ EVENT_NAME: 'workflow_dispatch', IN_SUITES: 'catalog-api', IN_PARAMS: ' pageSize=500  dateEnd=2024-06-30T23:59:59 ', IN_ONLY: 'variant=grpc tool=ghz' }), {
+    args: ['--suite', 'catalog-api', '--variant', 'grpc', '--tool', 'ghz', '--param', 'pageSize=500', '--param', 'dateEnd=2024-06-30T23:59:59'], params: 'pageSize=500 dateEnd=2024-06-30T23:59:59', base: '',
+  });
+  assert.throws(() => planInputs({ EVENT_NAME: 'workflow_dispatch', IN_PARAMS: 'pageSize=5;id' }), /input params: "pageSize=5;id" is not key=value/);
+  assert.throws(() => planInputs({ EVENT_NAME: 'workflow_dispatch', IN_ONLY: 'subject=x' }), /input only: "subject=x" is not variant=NAME/);
   assert.deepEqual(planInputs({ EVENT_NAME: 'workflow_dispatch', IN_TRIALS: '0', IN_CONNECTIONS: '0' }).args, []);
   assert.throws(() => planInputs({ EVENT_NAME: 'workflow_dispatch', IN_DURATION: '10 s' }), /input duration: "10 s" is not a duration/);
   assert.throws(() => planInputs({ EVENT_NAME: 'workflow_dispatch', IN_SUITES: 'a;rm' }), /input suites: "a;rm" is not a suite name/);

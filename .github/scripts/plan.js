@@ -9,6 +9,7 @@ const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 // Extra plan arguments come from a repository variable: plain words only, no shell is ever involved.
 const WORD = /^[A-Za-z0-9][A-Za-z0-9._=:/,-]*$|^--?[a-z][a-z-]*$/;
 
+const PARAM = /^[A-Za-z][A-Za-z0-9_]*=[A-Za-z0-9._:/@+-]+$/;
 const words = (text) => String(text || '').split(/[\s,]+/).filter(Boolean);
 
 /**
@@ -39,6 +40,17 @@ export function planInputs(env) {
     const connections = Number(env.IN_CONNECTIONS || 0);
     if (!Number.isInteger(connections) || connections < 0 || connections > 100000) throw new Error(`input connections: "${env.IN_CONNECTIONS}" is not a whole number`);
     if (connections > 0) params.push(`connections=${connections}`);
+    // Any parameter of the config (pageSize=500 dateEnd=2024-06-30T23:59:59 sizeKB=1024), as --param.
+    for (const p of String(env.IN_PARAMS || '').split(/\s+/).filter(Boolean)) {
+      if (!PARAM.test(p)) throw new Error(`input params: "${p}" is not key=value (a parameter name, =, then letters, digits or . _ : / @ + -)`);
+      params.push(p);
+    }
+    // A subset of jobs within the suites: variant=cache-on tool=ab scenario=latency (each repeatable).
+    for (const w of words(env.IN_ONLY)) {
+      const m = /^(variant|tool|scenario)=([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(w);
+      if (!m) throw new Error(`input only: "${w}" is not variant=NAME, tool=NAME or scenario=NAME`);
+      args.push(`--${m[1]}`, m[2]);
+    }
   } else {
     const list = words(env.PLAN_ARGS);
     for (let i = 0; i < list.length; i++) {

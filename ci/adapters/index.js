@@ -18,8 +18,9 @@ import * as wrk from './wrk.js';
 import * as ab from './ab.js';
 import * as jmh from './jmh.js';
 import * as hyperfine from './hyperfine.js';
+import * as grpcClient from './grpc-client.js';
 
-export const ADAPTERS = Object.freeze({ k6, ghz, wrk, ab, jmh, hyperfine });
+export const ADAPTERS = Object.freeze({ k6, ghz, wrk, ab, jmh, hyperfine, 'grpc-client': grpcClient });
 export const TOOL_NAMES = Object.freeze(Object.keys(ADAPTERS));
 
 /** The adapter for a tool name, or an error listing the known ones. */

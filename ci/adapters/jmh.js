@@ -1,8 +1,208 @@
-// Adapter for jmh: placeholder until the adapter lands; parse() refuses all input.
-import { ParseError } from './errors.js';
+// Adapter for JMH: reads `-rf json` result arrays (every mode, -prof gc) and builds the java -jar command line.
+import { isAbsolute, join } from 'node:path';
+import { ParseError, parseJson } from './errors.js';
+import { metric } from '../metrics.js';
+import { toNs } from '../units.js';
 
 export const name = 'jmh';
-export const binary = 'jmh';
-export const produce = 'not implemented yet';
-export function parse() { throw new ParseError('the jmh adapter is not implemented yet'); }
-export function command() { throw new Error('the jmh adapter is not implemented yet'); }
+export const binary = 'java';
+export const produce = 'java -jar benchmarks.jar -rf json -rff out.json';
+
+/** JMH's default confidence level for scoreError and scoreConfidence. */
+const JMH_CONFIDENCE = 0.999;
+
+/** Nanoseconds per JMH TimeUnit label; units.js knows all of them but "hr" and "day". */
+const nsPer = (unit) => (unit === 'day' ? 86400e9 : toNs(1, unit === 'hr' ? 'h' : unit));
+
+/**
+ * Secondary results benchline understands, by JMH label: metric name and the factor from each unit
+ * JMH may print to the canonical one. -prof gc's MB is 1024 * 1024 bytes (see GCProfiler).
+ * `message.bytes` comes from the serialization subject's MessageSizeProfiler.
+ */
+const SECONDARY = {
+  'gc.alloc.rate.norm': ['alloc_per_op', { 'B/op': 1 }],
+  'gc.alloc.rate': ['alloc_rate', { 'MB/sec': 1024 * 1024 }],
+  'gc.count': ['gc_count', { counts: 1 }],
+  'gc.time': ['gc_time', { ms: 1e6 }],
+  'message.bytes': ['message_bytes', { B: 1 }],
+};
+
+/** Percentiles of a sample-mode run that become metrics of their own (the rest stay in the distribution). */
+const SAMPLE_PERCENTILES = [['50.0', 'time.p50'], ['90.0', 'time.p90'], ['99.0', 'time.p99'], ['99.9', 'time.p99.9'], ['99.99', 'time.p99.99'], ['100.0', 'time.max']];
+
+const MODES = { thrpt: 'thrpt', avgt: 'avgt', sample: 'sample', ss: 'ss' };
+
+/** JSON numbers, or the strings JMH writes for non-finite values ("NaN", "Infinity"). */
+const num = (v) => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN);
+
+/** Factor from a JMH primary score unit to the canonical unit, and the metric it feeds. */
+function primaryScale(mode, unit, where) {
+  const rate = /^ops\/(\w+)$/.exec(unit);
+  if (mode === 'thrpt') {
+    if (!rate) throw new ParseError(`${where}: throughput score unit "${unit}" is not ops/<time>`);
+    return { metric: 'throughput', factor: 1e9 / nsPer(rate[1]) };
+  }
+  const per = /^(\w+)\/op$/.exec(unit);
+  if (!per) throw new ParseError(`${where}: ${mode} score unit "${unit}" is not <time>/op`);
+  return { metric: 'time.mean', factor: nsPer(per[1]) };
+}
+
+function checkEntry(e, i) {
+  const where = `result ${i}`;
+  if (!e || typeof e !== 'object' || Array.isArray(e)) throw new ParseError(`${where} is not an object; this is not a JMH -rf json file`);
+  if (typeof e.benchmark !== 'string' || !e.benchmark) throw new ParseError(`${where} has no "benchmark" name; this is not a JMH -rf json file`);
+  if (!e.primaryMetric || typeof e.primaryMetric !== 'object') throw new ParseError(`${e.benchmark}: no "primaryMetric"; the file is not JMH -rf json or was cut short`);
+  if (!MODES[e.mode]) throw new ParseError(`${e.benchmark}: unknown mode "${e.mode}" (JMH writes thrpt, avgt, sample or ss)`);
+  const pm = e.primaryMetric;
+  if (typeof pm.scoreUnit !== 'string') throw new ParseError(`${e.benchmark} (${e.mode}): primaryMetric has no scoreUnit`);
+  if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${JSON.stringify(pm.score)} is not a number`);
+}
+
+const shortName = (benchmark) => benchmark.split('.').pop();
+const className = (benchmark) => benchmark.split('.').slice(-2, -1)[0] || '';
+const paramText = (params) => (params && Object.keys(params).length
+  ? `{${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(',')}}`
+  : '');
+
+/**
+ * Case names: the method's short name plus {params}; the class name is prepended only when two
+ * classes in one file share a method name, and [mode] is appended only when one file holds
+ * several modes of the same benchmark, so plain runs keep plain names across files.
+ */
+export function caseNames(entries) {
+  const withParams = entries.map((e) => `${shortName(e.benchmark)}${paramText(e.params)}`);
+  const classesOf = new Map();
+  entries.forEach((e, i) => {
+    if (!classesOf.has(withParams[i])) classesOf.set(withParams[i], new Set());
+    classesOf.get(withParams[i]).add(e.benchmark);
+  });
+  const named = entries.map((e, i) => (classesOf.get(withParams[i]).size > 1 ? `${className(e.benchmark)}.${withParams[i]}` : withParams[i]));
+  const count = new Map();
+  for (const n of named) count.set(n, (count.get(n) || 0) + 1);
+  return named.map((n, i) => (count.get(n) > 1 ? `${n}[${entries[i].mode}]` : n));
+}
+
+/** Per-iteration values: rawData, or the mean of each iteration's histogram in sample mode; forks flattened. */
+function iterationValues(m) {
+  if (Array.isArray(m.rawData)) return m.rawData.flat().map(num).filter(Number.isFinite);
+  if (Array.isArray(m.rawDataHistogram)) {
+    return m.rawDataHistogram.flat().map((iteration) => {
+      let sum = 0;
+      let n = 0;
+      for (const [v, c] of iteration) { sum += num(v) * c; n += c; }
+      return n ? sum / n : NaN;
+    }).filter(Number.isFinite);
+  }
+  return [];
+}
+
+const sampleCount = (m) => (Array.isArray(m.rawDataHistogram)
+  ? m.rawDataHistogram.flat(2).reduce((s, [, c]) => s + c, 0)
+  : undefined);
+
+/** One metric from a JMH score block: value, interval and per-iteration samples, all scaled. */
+function scoreMetric(metricName, block, factor, caseName) {
+  const value = num(block.score) * factor;
+  const extra = { case: caseName };
+  const [lo, hi] = (block.scoreConfidence || []).map(num);
+  if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: lo * factor, upper: hi * factor, confidence: JMH_CONFIDENCE });
+  const samples = iterationValues(block).map((v) => v * factor);
+  if (samples.length) extra.samples = samples;
+  return metric(metricName, value, extra);
+}
+
+/** Parses one JMH -rf json file: one case per benchmark (and params, and mode when needed). */
+export function parse(text) {
+  if (!text || !text.trim()) {
+    throw new ParseError('the file is empty; JMH leaves its -rf json file empty when the include regex matches no benchmark (it prints "No matching benchmarks")', produce);
+  }
+  const data = parseJson(text, produce);
+  if (!Array.isArray(data)) throw new ParseError(`expected a JSON array of JMH benchmark results, got ${data === null ? 'null' : typeof data}`, produce);
+  if (!data.length) {
+    throw new ParseError('the result array is empty: no benchmark finished (JMH writes [] when every fork failed, e.g. on a bad JVM option; its log says why)', produce);
+  }
+  data.forEach(checkEntry);
+  const cases = caseNames(data);
+  const metrics = [];
+  const distributions = [];
+  const notes = [];
+  data.forEach((e, i) => {
+    const caseName = cases[i];
+    const pm = e.primaryMetric;
+    const { metric: primaryName, factor } = primaryScale(e.mode, pm.scoreUnit, `${e.benchmark} (${e.mode})`);
+    metrics.push(scoreMetric(primaryName, pm, factor, caseName));
+    if (e.mode === 'sample') {
+      const pct = pm.scorePercentiles || {};
+      for (const [p, metricName] of SAMPLE_PERCENTILES) {
+        const v = num(pct[p]);
+        if (Number.isFinite(v)) metrics.push(metric(metricName, v * factor, { case: caseName }));
+      }
+      const percentiles = Object.entries(pct)
+        .map(([p, v]) => ({ p: Number(p), value: num(v) * factor }))
+        .filter((x) => Number.isFinite(x.p) && Number.isFinite(x.value))
+        .sort((a, b) => a.p - b.p);
+      if (percentiles.length) {
+        const d = { name: 'time', case: caseName, unit: 'ns', percentiles };
+        const count = sampleCount(pm);
+        if (count !== undefined) d.count = count;
+        distributions.push(d);
+      }
+    }
+    for (const [label, block] of Object.entries(e.secondaryMetrics || {})) {
+      const key = label.replace(/^\u00b7/, '');
+      // Sample mode repeats its percentiles as secondaries named p0.00 .. p1.00; they are already read above.
+      if (/^p\d/.test(key)) continue;
+      const known = SECONDARY[key];
+      const f = known?.[1][block.scoreUnit];
+      if (!known || f === undefined) {
+        notes.push(`jmh: secondary result "${key}" (${block.scoreUnit}) is not mapped to a benchline metric and was left out`);
+        continue;
+      }
+      if (!Number.isFinite(num(block.score))) {
+        notes.push(`jmh: ${caseName} ${key} has no value (${block.score}) and was left out`);
+        continue;
+      }
+      metrics.push(scoreMetric(known[0], block, f, caseName));
+    }
+  });
+  const first = data[0];
+  if (first.jdkVersion) notes.push(`jmh: JDK ${[first.jdkVersion, first.vmName, first.vmVersion].filter(Boolean).join(' ')}`);
+  const out = { metrics, toolVersion: first.jmhVersion ? String(first.jmhVersion) : undefined, notes: [...new Set(notes)] };
+  if (distributions.length) out.distributions = distributions;
+  return out;
+}
+
+const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]);
+
+/** JMH options passed straight through from job params: param name -> flag. */
+const FLAGS = {
+  forks: '-f', warmupIterations: '-wi', iterations: '-i', warmup: '-w', time: '-r',
+  mode: '-bm', timeUnit: '-tu', threads: '-t', batchSize: '-bs', warmupBatchSize: '-wbs', timeout: '-to',
+};
+
+/**
+ * The command line of one trial: java -jar <subject>/<params.jar> [options] -rf json -rff <outFile> [include].
+ * params: jar (relative to the subject folder), include (regex), forks, warmupIterations, iterations,
+ * warmup, time, mode, timeUnit, threads, batchSize, warmupBatchSize, timeout, prof (one profiler or a
+ * list; a string holding several is split on whitespace), jvmArgsAppend, and `p.<name>` for @Param
+ * values ("1,20"). Fail-on-error is on, so a benchmark that throws fails the job instead of going missing.
+ */
+export function command(ctx) {
+  const p = ctx.params || {};
+  if (!p.jar) throw new Error('jmh: the job needs params.jar, the benchmarks jar relative to the subject folder (e.g. target/benchmarks.jar)');
+  if (!ctx.outFile) throw new Error('jmh: no output file (ctx.outFile) for -rff');
+  const base = ctx.subjectDir || ctx.root || '.';
+  const argv = [ctx.bin || 'java'];
+  if (p.javaOptions) argv.push(...String(p.javaOptions).split(/\s+/).filter(Boolean));
+  argv.push('-jar', isAbsolute(String(p.jar)) ? String(p.jar) : join(base, String(p.jar)));
+  for (const [key, flag] of Object.entries(FLAGS)) if (p[key] !== undefined && p[key] !== null) argv.push(flag, String(p[key]));
+  for (const prof of asList(p.prof).flatMap((x) => String(x).split(/\s+/)).filter(Boolean)) argv.push('-prof', prof);
+  if (p.jvmArgsAppend) argv.push('-jvmArgsAppend', String(p.jvmArgsAppend));
+  for (const [key, value] of Object.entries(p)) {
+    if (key.startsWith('p.') && key.length > 2) argv.push('-p', `${key.slice(2)}=${asList(value).join(',')}`);
+  }
+  argv.push('-foe', p.failOnError === false ? 'false' : 'true');
+  argv.push('-rf', 'json', '-rff', ctx.outFile);
+  if (p.include) argv.push(String(p.include));
+  return { argv, output: 'file' };
+}

@@ -17,7 +17,8 @@ export async function writeReports(dir, data) {
   if (data.comparisons) writeJsonAtomic(join(dir, 'comparisons.json'), data.comparisons);
   for (const suite of new Set(data.docs.map((d) => d.suite))) {
     const mod = await loadSuiteRenderer(data.config, suite);
-    for (const [name, content] of Object.entries(mod?.plots?.(suiteInput(data, suite)) || {})) writeFileAtomic(join(dir, name), content);
+    // A suite renderer may draw figures: plots() gives [{ file, title, svg }] to write beside the report.
+    for (const { file, svg } of mod?.plots?.(suiteInput(data, suite)) || []) writeFileAtomic(join(dir, file), svg);
   }
   return texts;
 }

@@ -116,6 +116,18 @@ export function headline(counts, { emoji = true } = {}) {
   return `${counts.regression ? '⚠️' : '✅'} ${text}`;
 }
 
+/**
+ * A suite report's closing block against the base, as plain text lines: the headline, then one line
+ * per regression or improvement ("regression: cache-on ab/latency throughput −12.0% [...]").
+ * Empty when nothing was compared. `label` names a comparison's row (default: variant tool/scenario).
+ */
+export function againstBaseLines(comparisons, label = (c) => `${c.variant} ${c.tool}/${c.scenario}`) {
+  if (!comparisons?.length) return [];
+  const notable = comparisons.filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
+  return ['', `Against base: ${headline(countVerdicts(comparisons), { emoji: false })}`,
+    ...notable.map((c) => `  ${c.verdict}: ${label(c)} ${c.case ? `${c.case} ` : ''}${c.metric} ${pct(c.change)} ${formatInterval(c)}`)];
+}
+
 // ---------------------------------------------------------------- grouping documents for tables
 
 /**

@@ -1,5 +1,5 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
-import { comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, pct, formatInterval } from '../format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable } from '../format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
@@ -236,11 +236,7 @@ export function render(ctx) {
   for (const x of m.missing) out.push(`  ${x}`);
   if (m.sentence) out.push('', 'Summary', m.sentence);
   if (m.lines.length) out.push('', 'Other tools', ...m.lines.map((l) => `  ${l}`));
-  if (m.comparisons.length) {
-    const notable = m.comparisons.filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
-    out.push('', `Against base: ${headline(countVerdicts(m.comparisons), { emoji: false })}`);
-    for (const c of notable) out.push(`  ${c.verdict}: ${c.variant} ${c.tool}/${c.scenario} ${c.metric} ${pct(c.change)} ${formatInterval(c)}`);
-  }
+  out.push(...againstBaseLines(m.comparisons));
   return `${out.join('\n')}\n`;
 }
 

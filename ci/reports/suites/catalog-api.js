@@ -1,0 +1,408 @@
+// Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, box, rule } from '../format.js';
+
+export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
+const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
+// The seed's three improvement blocks: [challenger, reference].
+export const PAIRS = [['rest-stream', 'hateoas'], ['grpc', 'hateoas'], ['grpc', 'rest-stream']];
+
+const NS_PER_MS = 1e6;
+const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
+const valueOf = (doc, name) => metricOf(doc, name)?.value;
+const fixed = (v, d = 2) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const ms = (ns) => (ns === undefined ? '–' : fixed(ns / NS_PER_MS));
+const bytes = (b) => (b === undefined ? '–' : Math.round(b).toLocaleString('en-US'));
+const seconds = (ns) => (ns === undefined ? '–' : `${fixed(ns / 1e9)}s`);
+const count = (n) => (n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+
+// ---------------------------------------------------------------- reading documents
+
+/**
+ * The smallest per-trial minimum and the largest per-trial maximum are the run's extremes; every
+ * other figure is the median over trials (the document's value).
+ */
+const extreme = (doc, name, pick) => {
+  const m = metricOf(doc, name);
+  return m ? pick(...m.samples) : undefined;
+};
+
+/** One variant's figures from its k6 latency document (ns and bytes). */
+export function latencyFigures(doc) {
+  if (!doc) return undefined;
+  return {
+    avg: valueOf(doc, 'latency.mean'),
+    p50: valueOf(doc, 'latency.p50'),
+    p95: valueOf(doc, 'latency.p95'),
+    min: extreme(doc, 'latency.min', Math.min),
+    max: extreme(doc, 'latency.max', Math.max),
+    randomAvg: valueOf(doc, 'latency_random.mean'),
+    deepAvg: valueOf(doc, 'latency_deep.mean'),
+    deepP50: valueOf(doc, 'latency_deep.p50'),
+    deepP95: valueOf(doc, 'latency_deep.p95'),
+    pageBytes: valueOf(doc, 'page_bytes.mean'),
+    requests: doc.params?.benchmarkRequests,
+    trials: doc.trials,
+    version: doc.tool?.version,
+  };
+}
+
+/** One variant's figures from its k6 traversal document; items and pages must agree across trials to be shown as one number. */
+export function traversalFigures(doc) {
+  if (!doc) return undefined;
+  const same = (name) => {
+    const m = metricOf(doc, name);
+    if (!m) return undefined;
+    return m.samples.every((s) => s === m.samples[0]) ? m.samples[0] : m.value;
+  };
+  const varying = ['items', 'pages', 'stream_items'].filter((n) => {
+    const m = metricOf(doc, n);
+    return m && !m.samples.every((s) => s === m.samples[0]);
+  });
+  return {
+    items: same('items'),
+    pages: same('pages'),
+    time: valueOf(doc, 'traversal.mean'),
+    pageMean: valueOf(doc, 'latency.mean'),
+    streamTime: valueOf(doc, 'stream_traversal.mean'),
+    streamItems: same('stream_items'),
+    streamPages: same('stream_pages'),
+    checks: valueOf(doc, 'checks_pass_rate'),
+    varying,
+    trials: doc.trials,
+  };
+}
+
+/** ghz's figures for a gRPC call (a native client, so no JavaScript decoding in the time). */
+export function ghzFigures(doc) {
+  if (!doc) return undefined;
+  return {
+    calls: doc.params?.total,
+    avg: valueOf(doc, 'latency.mean'),
+    p50: valueOf(doc, 'latency.p50'),
+    p95: valueOf(doc, 'latency.p95'),
+    concurrency: doc.params?.concurrency,
+    errors: valueOf(doc, 'errors'),
+    trials: doc.trials,
+    version: doc.tool?.version,
+  };
+}
+
+/** "k6 exit 107 ... msg=\"GoError: DATE_START=... is after ...\"" -> the message a person needs. */
+export function failureMessage(job) {
+  const tail = String(job.logTail || '');
+  const msgs = [...tail.matchAll(/msg="((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\n.*$/s, '').replace(/\\"/g, '"'));
+  const k6 = msgs.reverse().find((m) => /GoError|error|fail|must|not |inverted|out of range|did not/i.test(m));
+  const own = tail.split('\n').reverse().find((l) => /^catalog-api: /.test(l.trim()));
+  const detail = (own || k6 || '').replace(/^(Go)?Error: /, '').trim();
+  return detail && !String(job.reason).includes(detail) ? `${job.reason}: ${detail}` : job.reason || 'no reason recorded';
+}
+
+/** Why a variant has no document of a job: run.json's failed or skipped entry, else the config's skip. */
+function missing(run, suite, variant, tool, scenario, variantConfig) {
+  const j = (run?.jobs || []).find((x) => x.suite === suite && x.variant === variant && x.tool === tool && x.scenario === scenario && x.status !== 'ok');
+  if (j) return { status: j.status, reason: failureMessage(j) };
+  if (variantConfig?.skip) return { status: 'skipped', reason: variantConfig.skip };
+  return undefined;
+}
+
+/** Relative change from reference a to challenger b, signed so that positive means b is better (lower). */
+const gain = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (a - b) / a : undefined);
+
+/** "72.7% faster" / "12.0% slower" for times; "77.3% smaller" / "larger" for sizes. */
+export function improvement(a, b, kind) {
+  const g = gain(a, b);
+  if (g === undefined) return { ok: undefined, text: '–' };
+  const [better, worse] = kind === 'size' ? ['smaller', 'larger'] : ['faster', 'slower'];
+  if (Math.abs(g) < 0.0005) return { ok: undefined, text: 'no difference' };
+  return { ok: g > 0, text: `${(Math.abs(g) * 100).toFixed(1)}% ${g > 0 ? better : worse}` };
+}
+
+// ---------------------------------------------------------------- findings at deep pages
+
+/**
+ * Checks the direction of the seed's findings in our numbers: keyset and gRPC faster than offset at
+ * deep pages, gRPC's payload the smallest, gRPC faster than REST/Stream. Where one does not hold,
+ * the note says why, with the numbers that show it.
+ */
+export function findings(v, ghz, ghzStream) {
+  const out = [];
+  const h = v.hateoas?.latency;
+  const r = v['rest-stream']?.latency;
+  const g = v.grpc?.latency;
+  const deep = (f) => f?.deepAvg;
+  const faster = (name, x, y, xl, yl) => {
+    if (deep(x) === undefined || deep(y) === undefined) return;
+    const holds = deep(x) < deep(y);
+    const ratio = deep(y) / deep(x);
+    out.push({
+      claim: name,
+      holds,
+      text: `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
+        + `${holds ? `, ${fixed(ratio, 1)}x faster` : ''}; random positions ${ms(x.randomAvg)} vs ${ms(y.randomAvg)} ms`,
+    });
+  };
+  faster('keyset (REST/Stream) faster than offset (HATEOAS) at deep pages', r, h, 'REST/Stream', 'HATEOAS');
+  faster('gRPC faster than offset (HATEOAS) at deep pages', g, h, 'gRPC', 'HATEOAS');
+  const sizes = VARIANTS.map((n) => [n, v[n]?.latency?.pageBytes]).filter(([, b]) => b !== undefined);
+  if (g?.pageBytes !== undefined && sizes.length > 1) {
+    const smallest = sizes.reduce((a, b) => (b[1] < a[1] ? b : a));
+    const holds = smallest[0] === 'grpc';
+    out.push({
+      claim: 'gRPC payload smallest',
+      holds,
+      text: `${holds ? 'holds' : 'does not hold'}: ${sizes.map(([n, b]) => `${LABELS[n]} ${bytes(b)} B`).join(', ')} per page`
+        + ' (gRPC: encoded protobuf message; HTTP: response body)',
+    });
+  }
+  if (deep(g) !== undefined && deep(r) !== undefined) {
+    const holds = deep(g) < deep(r);
+    let text = `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)`;
+    if (!holds) {
+      // Both run the same keyset query, so the gap lies in the protocol stack or the client; ghz separates the two.
+      text += '. Both run the same keyset query, so the gap is not the database';
+      if (ghz?.p50 !== undefined && g.p50 !== undefined && r.p50 !== undefined) {
+        const client = g.p50 - ghz.p50;
+        text += `. ghz, a native client, timed the same unary call at p50 ${ms(ghz.p50)} ms where k6 took ${ms(g.p50)} ms`;
+        if (ghz.p50 < r.p50) {
+          text += `: from a native client gRPC beats REST/Stream's ${ms(r.p50)} ms, so k6's decoding of protobuf into JavaScript objects`
+            + ` (about ${ms(Math.max(0, client))} ms per call) is what makes gRPC look slower here`;
+        } else {
+          text += `, so k6's protobuf-to-JavaScript decoding explains ${ms(Math.max(0, client))} ms of it; the other `
+            + `${ms(ghz.p50 - r.p50)} ms (ghz vs REST/Stream's p50 of ${ms(r.p50)} ms in k6) is spent in the gRPC stack (grpc-java server and HTTP/2 transport)`
+            + ', where the smaller payload saves little on loopback';
+        }
+      } else {
+        text += '; no ghz measurement of the unary call in this run to separate the client (k6 decodes every message into JavaScript objects) from the server';
+      }
+      const tr = v.grpc?.traversal;
+      const rr = v['rest-stream']?.traversal;
+      if (tr?.streamTime !== undefined && rr?.time !== undefined) {
+        text += `. Reading the whole range as one stream took ${seconds(tr.streamTime)} against ${seconds(rr.time)} for REST/Stream's page walk`;
+      }
+    }
+    out.push({ claim: 'gRPC faster than REST/Stream at deep pages', holds, text });
+  }
+  const tg = v.grpc?.traversal;
+  const tr = v['rest-stream']?.traversal;
+  if (tg?.time !== undefined && tr?.time !== undefined) {
+    const holds = tg.time < tr.time;
+    let text = `${holds ? 'holds' : 'does not hold'}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`;
+    const split = (t) => (t.pageMean !== undefined && t.pages ? { wire: t.pageMean * t.pages, client: t.time - t.pageMean * t.pages } : undefined);
+    const sg = split(tg);
+    const sr = split(tr);
+    if (!holds && sg && sr) {
+      text += `. Inside k6's request timings gRPC spent ${seconds(sg.wire)} and REST/Stream ${seconds(sr.wire)}; the rest of each walk, `
+        + `${seconds(Math.max(0, sg.client))} for gRPC against ${seconds(Math.max(0, sr.client))} for REST/Stream, is k6 turning answers into JavaScript objects and checking them`;
+      if (tg.streamTime !== undefined) text += `; the same range as one gRPC stream took ${seconds(tg.streamTime)} in k6`;
+      if (ghzStream?.avg !== undefined) text += ` and ${seconds(ghzStream.avg)} from ghz's native client`;
+    }
+    out.push({ claim: 'gRPC traversal faster than REST/Stream', holds, text });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the model both renderers share
+
+/** Everything the text and markdown reports show, computed once. */
+export function model({ suite = 'catalog-api', docs = [], comparisons, run, config } = {}) {
+  const suiteConfig = config?.suites?.[suite] || {};
+  const own = docs.filter((d) => d.suite === suite);
+  const pick = (variant, tool, scenario) => own.find((d) => d.variant === variant && d.tool?.name === tool && d.scenario === scenario);
+  const names = [...new Set([...VARIANTS.filter((n) => !suiteConfig.variants || suiteConfig.variants[n]), ...own.map((d) => d.variant)])];
+  const v = {};
+  const notices = [];
+  for (const n of names) {
+    const latencyDoc = pick(n, 'k6', 'latency');
+    const traversalDoc = pick(n, 'k6', 'traversal');
+    v[n] = {
+      label: suiteConfig.variants?.[n]?.description || LABELS[n] || n,
+      latency: latencyFigures(latencyDoc),
+      traversal: traversalFigures(traversalDoc),
+      docs: [latencyDoc, traversalDoc].filter(Boolean),
+    };
+    const gone = [['latency', latencyDoc], ['traversal', traversalDoc]].filter(([, d]) => !d)
+      .map(([s]) => ({ scenario: s, ...missing(run, suite, n, 'k6', s, suiteConfig.variants?.[n]) }))
+      .filter((x) => x.status);
+    v[n].missing = gone;
+  }
+  const ghzDoc = pick('grpc', 'ghz', 'unary-pages');
+  const ghz = ghzFigures(ghzDoc);
+  const ghzStreamDoc = pick('grpc', 'ghz', 'stream');
+  const ghzStream = ghzFigures(ghzStreamDoc);
+  const ghzMissing = [['unary-pages', ghzDoc], ['stream', ghzStreamDoc]].filter(([, d]) => !d)
+    .map(([s]) => ({ scenario: s, ...missing(run, suite, 'grpc', 'ghz', s, suiteConfig.variants?.grpc) })).filter((x) => x.status);
+
+  // Like the seed without grpcurl: when gRPC produced nothing, say why and compare the other two.
+  const measured = names.filter((n) => v[n].latency || v[n].traversal);
+  const skipped = names.filter((n) => !measured.includes(n));
+  for (const n of skipped) {
+    const why = v[n].missing.map((x) => `${x.scenario} ${x.status}: ${x.reason}`).join('; ') || 'no result document in this run';
+    notices.push(`${v[n].label} skipped (${why}); comparing ${measured.map((m) => v[m].label).join(' and ') || 'nothing'} only.`);
+  }
+  for (const n of measured) {
+    for (const x of v[n].missing) notices.push(`${v[n].label} ${x.scenario} ${x.status}: ${x.reason}`);
+    const t = v[n].traversal;
+    if (t?.varying.length) notices.push(`${v[n].label}: ${t.varying.join(', ')} differed between trials (the range changed while it was read?)`);
+    if (t?.checks !== undefined && t.checks < 1) notices.push(`${v[n].label}: ${fixed((1 - t.checks) * 100, 1)}% of traversal checks failed (order, counts or errors; see the k6 output)`);
+  }
+  if (measured.includes('grpc')) for (const x of ghzMissing) notices.push(`ghz ${x.scenario} ${x.status}: ${x.reason}`);
+
+  const base = measured[0] && v[measured.find((n) => v[n].latency) || measured[0]];
+  const sample = own.find((d) => d.tool?.name === 'k6' && d.scenario === 'latency') || own.find((d) => d.tool?.name === 'k6');
+  const p = sample?.params || suiteConfig.params || {};
+  const traversalSample = own.find((d) => d.tool?.name === 'k6' && d.scenario === 'traversal');
+  const latencyJob = (suiteConfig.jobs || []).find((j) => j.tool === 'k6' && j.scenario === 'latency');
+  const pairs = PAIRS.filter(([a, b]) => measured.includes(a) && measured.includes(b));
+  const blocks = pairs.map(([a, b]) => ({
+    title: `${v[a].label} vs ${v[b].label}`,
+    a,
+    b,
+    lines: [
+      ['Latency', improvement(v[b].latency?.avg, v[a].latency?.avg, 'time')],
+      ['Deep pages', improvement(v[b].latency?.deepAvg, v[a].latency?.deepAvg, 'time')],
+      ['Size', improvement(v[b].latency?.pageBytes, v[a].latency?.pageBytes, 'size')],
+      ['Traversal', improvement(v[b].traversal?.time, v[a].traversal?.time, 'time')],
+    ],
+  }));
+  const mine = comparisonList(comparisons).filter((c) => c.suite === suite);
+  return {
+    suite,
+    description: suiteConfig.description,
+    names: measured,
+    v,
+    ghz,
+    ghzStream,
+    notices,
+    blocks,
+    findings: findings(v, ghz, ghzStream),
+    config: {
+      pageSize: p.pageSize,
+      requests: p.benchmarkRequests,
+      warmup: p.warmupRequests,
+      warmupRun: latencyJob?.warmup?.warmupRequests,
+      dateStart: p.dateStart,
+      dateEnd: p.dateEnd,
+      trials: base?.latency?.trials,
+      traversalTrials: traversalSample?.trials,
+      k6: sample?.tool?.version,
+    },
+    comparisons: mine,
+  };
+}
+
+// ---------------------------------------------------------------- tables
+
+function latencyRows(m) {
+  const row = (title, key) => [title, ...m.names.map((n) => ms(m.v[n].latency?.[key]))];
+  return [
+    row('Average', 'avg'),
+    row('P50 (Median)', 'p50'),
+    row('P95', 'p95'),
+    row('Min', 'min'),
+    row('Max', 'max'),
+    row('Random avg', 'randomAvg'),
+    row('Deep avg', 'deepAvg'),
+  ];
+}
+
+const sizeRows = (m) => [['Size per page', ...m.names.map((n) => bytes(m.v[n].latency?.pageBytes))]];
+
+function traversalRows(m) {
+  return [
+    ['Total Items', ...m.names.map((n) => count(m.v[n].traversal?.items))],
+    ['Pages', ...m.names.map((n) => count(m.v[n].traversal?.pages))],
+    ['Total Time', ...m.names.map((n) => seconds(m.v[n].traversal?.time))],
+  ];
+}
+
+/** Lines under the tables: what only gRPC has (one stream, a native client's view of the unary call). */
+function extraLines(m) {
+  const out = [];
+  const t = m.v.grpc?.traversal;
+  if (t?.streamTime !== undefined) {
+    out.push(`gRPC StreamEvents (the whole range in one call, k6): ${count(t.streamItems)} items in ${count(t.streamPages)} messages, ${seconds(t.streamTime)}`);
+  }
+  if (m.ghz) {
+    out.push(`gRPC ListEvents from ghz ${m.ghz.version} (native client, ${m.ghz.calls ?? '?'} calls, concurrency ${m.ghz.concurrency ?? '?'}): `
+      + `avg ${ms(m.ghz.avg)} ms, p50 ${ms(m.ghz.p50)} ms, p95 ${ms(m.ghz.p95)} ms${m.ghz.errors ? `, ${m.ghz.errors} errors` : ''}`);
+  }
+  if (m.ghzStream) {
+    out.push(`gRPC StreamEvents from ghz ${m.ghzStream.version} (native client, ${m.ghzStream.calls ?? '?'} calls per trial): `
+      + `${seconds(m.ghzStream.avg)} per whole-range stream${m.ghzStream.errors ? `, ${m.ghzStream.errors} errors` : ''}`);
+  }
+  return out;
+}
+
+function configLine(m) {
+  const c = m.config;
+  const parts = [`Page Size: ${c.pageSize ?? '?'} items`, `Requests: ${c.requests ?? '?'}`];
+  if (c.dateStart || c.dateEnd) parts.push(`Range: ${c.dateStart ?? '?'}..${c.dateEnd ?? '?'}`);
+  parts.push(`Warm-up: ${c.warmup ?? '?'} requests${c.warmupRun ? ` after an unmeasured run of ${c.warmupRun}` : ''}`);
+  if (c.trials) parts.push(`Trials: ${c.trials}${c.traversalTrials && c.traversalTrials !== c.trials ? ` (traversal ${c.traversalTrials})` : ''}`);
+  return `Configuration: ${parts.join(' | ')}`;
+}
+
+const method = (m) => `k6 ${m.config.k6 ?? '?'}, one VU, requests in sequence; half at random positions, half in the last tenth of the range (deep). `
+  + 'Average, P50, P95 and sizes are medians over trials; Min and Max are over all trials.';
+
+// ---------------------------------------------------------------- renderers
+
+/** Console text: the seed's report, our numbers. */
+export function render(ctx) {
+  const m = model(ctx);
+  const heads = ['Metric', ...m.names.map((n) => m.v[n].label)];
+  const out = [box('PERFORMANCE BENCHMARK: HATEOAS vs STREAM vs gRPC ENDPOINT')];
+  if (m.description) out.push('', m.description);
+  for (const n of m.notices) out.push(`! ${n}`);
+  if (!m.names.length) {
+    out.push('', 'No catalog-api results in this run.');
+    return `${out.join('\n')}\n`;
+  }
+  out.push('', rule(), '                       PERFORMANCE BENCHMARK REPORT', rule(), '', configLine(m), method(m));
+  out.push('', 'SINGLE REQUEST LATENCY (ms)', rule(74, '─'), textTable(heads, latencyRows(m)));
+  out.push('', 'RESPONSE SIZE (bytes)', rule(74, '─'), textTable(heads, sizeRows(m)));
+  out.push('', 'FULL PAGINATION TRAVERSAL', rule(74, '─'), textTable(heads, traversalRows(m)));
+  const extra = extraLines(m);
+  if (extra.length) out.push('', ...extra.map((l) => `  ${l}`));
+  if (m.blocks.length) {
+    out.push('', rule(), 'PERFORMANCE IMPROVEMENTS', rule());
+    for (const b of m.blocks) {
+      out.push('', `${b.title}:`);
+      for (const [what, r] of b.lines) out.push(`  ${r.ok === undefined ? '·' : r.ok ? '✓' : '✗'} ${`${what}:`.padEnd(12)}${r.text}`);
+    }
+  }
+  if (m.findings.length) {
+    out.push('', 'FINDINGS AT DEEP PAGES (the seed\'s direction, checked)');
+    for (const f of m.findings) out.push(`  ${f.holds ? '✓' : '✗'} ${f.claim}: ${f.text}`);
+  }
+  out.push(...againstBaseLines(m.comparisons));
+  return `${out.join('\n')}\n`;
+}
+
+/** Markdown for the job summary: the same sections as tables. */
+export function markdown(ctx) {
+  const m = model(ctx);
+  const out = ['### catalog-api: HATEOAS vs REST/Stream vs gRPC'];
+  if (m.description) out.push('', mdEscape(m.description, { max: 500 }));
+  for (const n of m.notices) out.push('', `> ⚠️ ${mdEscape(n, { max: 500 })}`);
+  if (!m.names.length) return `${out.join('\n')}\n\nNo catalog-api results in this run.\n`;
+  const heads = ['', ...m.names.map((n) => mdEscape(m.v[n].label))];
+  const esc = (rows) => rows.map((r) => r.map((c) => mdEscape(c)));
+  out.push('', mdEscape(configLine(m), { max: 400 }), '', mdEscape(method(m), { max: 400 }));
+  out.push('', '**Single request latency (ms)**', '', mdTable(heads, esc(latencyRows(m))));
+  out.push('', '**Response size (bytes)**', '', mdTable(heads, esc(sizeRows(m))));
+  out.push('', '**Full pagination traversal**', '', mdTable(heads, esc(traversalRows(m))));
+  const extra = extraLines(m);
+  if (extra.length) out.push('', ...extra.map((l) => `- ${mdEscape(l, { max: 400 })}`));
+  if (m.blocks.length) {
+    out.push('', '**Performance improvements**', '');
+    out.push(mdTable(['', ...m.blocks.map((b) => mdEscape(b.title))],
+      m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${b.lines[i][1].ok === undefined ? '' : b.lines[i][1].ok ? '✓ ' : '✗ '}${mdEscape(b.lines[i][1].text)}`)])));
+  }
+  if (m.findings.length) {
+    out.push('', '**Findings at deep pages**', '');
+    for (const f of m.findings) out.push(`- ${f.holds ? '✓' : '✗'} ${mdEscape(f.claim)}: ${mdEscape(f.text, { max: 900 })}`);
+  }
+  if (m.comparisons.length) out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
+  return `${out.join('\n')}\n`;
+}

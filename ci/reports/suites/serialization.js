@@ -1,0 +1,399 @@
+// Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings and latency plot, from our runs.
+import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../format.js';
+import { formatValue } from '../../units.js';
+
+/** The plot file the report writer puts next to the report (see plots()). */
+export const PLOT_FILE = 'serialization-latency.svg';
+
+const LABEL = { sbe: 'SBE', protobuf: 'Protobuf', json: 'JSON' };
+const ORDER = ['sbe', 'protobuf', 'json'];
+const OPS = ['Serialize', 'Deserialize'];
+const OP_WORD = { Serialize: 'serialization', Deserialize: 'deserialization' };
+const MODE_LABEL = { avgt: 'AverageTime', sample: 'SampleTime', thrpt: 'Throughput', ss: 'SingleShotTime' };
+/** Below this relative difference two codecs are called even: JMH's quick runs are not finer than that. */
+export const EVEN = 0.05;
+/** Allocation under this many bytes per operation is JMH's measurement floor, i.e. nothing. */
+const NO_ALLOC = 1;
+
+const codecLabel = (codec) => LABEL[codec] || codec;
+
+/** `sbeSerialize{depth=1}` -> { codec: 'sbe', op: 'Serialize', rest: '{depth=1}' }; other names -> undefined. */
+export function parseCase(name) {
+  const m = /^([a-z][a-z0-9]*)(Serialize|Deserialize)(.*)$/.exec(name || '');
+  return m ? { codec: m[1], op: m[2], rest: m[3] } : undefined;
+}
+
+const codecRank = (codec) => (ORDER.includes(codec) ? ORDER.indexOf(codec) : ORDER.length);
+/** Seed order: SBE before Protobuf before JSON, serialize before deserialize, then anything else by name. */
+function caseOrder(a, b) {
+  const pa = parseCase(a);
+  const pb = parseCase(b);
+  if (pa && pb) {
+    return codecRank(pa.codec) - codecRank(pb.codec) || pa.codec.localeCompare(pb.codec)
+      || OPS.indexOf(pa.op) - OPS.indexOf(pb.op) || pa.rest.localeCompare(pb.rest);
+  }
+  if (pa || pb) return pa ? -1 : 1;
+  return a.localeCompare(b);
+}
+
+const metricOf = (doc, caseName, name) => doc?.metrics.find((m) => m.case === caseName && m.name === name);
+const modeOf = (doc) => doc?.params?.mode || (doc?.distributions?.length ? 'sample' : 'avgt');
+
+/** The average-time document (the JMH table) and the SampleTime document (percentiles), variant default first. */
+export function pickDocs(docs = []) {
+  const jmh = docs.filter((d) => (d.tool?.name ?? d.tool) === 'jmh')
+    .sort((a, b) => (a.variant === 'default' ? -1 : 0) - (b.variant === 'default' ? -1 : 0));
+  const sample = jmh.find((d) => modeOf(d) === 'sample');
+  const timed = jmh.filter((d) => d !== sample && d.metrics.some((m) => m.name === 'time.mean'));
+  const table = timed.find((d) => d.metrics.some((m) => m.name === 'alloc_per_op')) || timed[0];
+  return { table, sample };
+}
+
+/** Rows of the JMH table: score and error in ns/op, allocation in B/op, encoded size in bytes. */
+function tableRows(doc) {
+  if (!doc) return [];
+  const cases = [...new Set(doc.metrics.filter((m) => m.name === 'time.mean').map((m) => m.case))].sort(caseOrder);
+  return cases.map((c) => {
+    const t = metricOf(doc, c, 'time.mean');
+    const hasInterval = Number.isFinite(t.lower) && Number.isFinite(t.upper);
+    return {
+      case: c,
+      ...parseCase(c),
+      mode: modeOf(doc),
+      score: t.value,
+      error: hasInterval ? (t.upper - t.lower) / 2 : undefined,
+      lower: t.lower,
+      upper: t.upper,
+      confidence: t.confidence,
+      alloc: metricOf(doc, c, 'alloc_per_op')?.value,
+      bytes: metricOf(doc, c, 'message_bytes')?.value,
+    };
+  });
+}
+
+/** The seed's HDR block per case, from a SampleTime distribution (min = p0, max = p100). */
+function percentileBlocks(doc) {
+  if (!doc?.distributions) return [];
+  const at = (d, p) => d.percentiles.find((x) => x.p === p)?.value;
+  return doc.distributions.filter((d) => d.name === 'time')
+    .sort((a, b) => caseOrder(a.case || '', b.case || ''))
+    .map((d) => ({
+      case: d.case,
+      ...parseCase(d.case),
+      count: d.count,
+      min: at(d, 0),
+      mean: metricOf(doc, d.case, 'time.mean')?.value,
+      max: at(d, 100) ?? metricOf(doc, d.case, 'time.max')?.value,
+      p50: at(d, 50),
+      p90: at(d, 90),
+      p99: at(d, 99),
+      p999: at(d, 99.9),
+      percentiles: d.percentiles,
+    }));
+}
+
+// ---------------------------------------------------------------- findings (pure, direction follows the data)
+
+const ns1 = (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}ns`;
+const bytesPerOp = (v) => (v < NO_ALLOC ? `${v.toFixed(2)} B/op` : `${Math.round(v).toLocaleString('en-US')} B/op`);
+/** The seed writes ~2.8x for speed and ~3x for memory: one decimal below 2x, whole numbers above for memory. */
+const times = (r, { whole = false } = {}) => (whole && r >= 2 ? `${Math.round(r)}x` : `${r.toFixed(1)}x`);
+const overlap = (a, b) => [a.lower, a.upper, b.lower, b.upper].every(Number.isFinite) && a.lower <= b.upper && b.lower <= a.upper;
+
+/** "SBE is ~2.8x faster for serialization than Protobuf (73.6ns vs 211.3ns)", or slower, or about as fast. */
+export function speedFinding(ref, other, op) {
+  const word = OP_WORD[op] || op;
+  const nums = `(${ns1(ref.score)} vs ${ns1(other.score)})`;
+  const caveat = overlap(ref, other) ? `; their ${Math.round((ref.confidence ?? 0.999) * 1000) / 10}% intervals overlap, so this run alone does not settle it` : '';
+  const ratio = other.score / ref.score;
+  if (Math.abs(ratio - 1) < EVEN) return `${ref.label} and ${other.label} are about as fast for ${word} ${nums}${caveat}`;
+  if (ratio > 1) return `${ref.label} is ~${times(ratio)} faster for ${word} than ${other.label} ${nums}${caveat}`;
+  return `${ref.label} is ~${times(1 / ratio)} slower for ${word} than ${other.label} ${nums}${caveat}`;
+}
+
+/** "SBE allocates ~3x less memory for serialization than Protobuf (320 B/op vs 952 B/op)", or more, or nothing. */
+export function memoryFinding(ref, other, op) {
+  const word = OP_WORD[op] || op;
+  const a = ref.alloc;
+  const b = other.alloc;
+  if (a < NO_ALLOC && b < NO_ALLOC) return `Neither ${ref.label} nor ${other.label} allocates for ${word} (${bytesPerOp(a)} vs ${bytesPerOp(b)})`;
+  if (a < NO_ALLOC) return `${ref.label} allocates nothing for ${word}, ${other.label} ${bytesPerOp(b)} (${bytesPerOp(a)} vs ${bytesPerOp(b)})`;
+  if (b < NO_ALLOC) return `${ref.label} allocates ${bytesPerOp(a)} for ${word}, ${other.label} nothing (${bytesPerOp(a)} vs ${bytesPerOp(b)})`;
+  const ratio = b / a;
+  const nums = `(${bytesPerOp(a)} vs ${bytesPerOp(b)})`;
+  if (Math.abs(ratio - 1) < EVEN) return `${ref.label} and ${other.label} allocate about the same for ${word} ${nums}`;
+  if (ratio > 1) return `${ref.label} allocates ~${times(ratio, { whole: true })} less memory for ${word} than ${other.label} ${nums}`;
+  return `${ref.label} allocates ~${times(1 / ratio, { whole: true })} more memory for ${word} than ${other.label} ${nums}`;
+}
+
+/** "SBE's message is 306 bytes, ~1.2x larger than Protobuf's (248 bytes)", or smaller, or the same. */
+export function sizeFinding(ref, other) {
+  const ratio = ref.bytes / other.bytes;
+  const nums = `${ref.bytes} bytes`;
+  if (ref.bytes === other.bytes) return `${ref.label} and ${other.label} encode the message in the same ${nums}`;
+  if (ratio > 1) return `${ref.label}'s message is ${nums}, ~${times(ratio)} larger than ${other.label}'s (${other.bytes} bytes)`;
+  return `${ref.label}'s message is ${nums}, ~${times(1 / ratio)} smaller than ${other.label}'s (${other.bytes} bytes)`;
+}
+
+/** Per codec: its serialize/deserialize rows and encoded size, for plain (param-less) cases only. */
+function byCodec(rows) {
+  const out = new Map();
+  for (const r of rows.filter((x) => x.codec && !x.rest)) {
+    if (!out.has(r.codec)) out.set(r.codec, { codec: r.codec, label: codecLabel(r.codec), ops: {} });
+    const c = out.get(r.codec);
+    c.ops[r.op] = { ...r, label: c.label };
+    if (r.bytes !== undefined) c.bytes = r.bytes;
+  }
+  return [...out.values()].sort((a, b) => codecRank(a.codec) - codecRank(b.codec) || a.codec.localeCompare(b.codec));
+}
+
+/** The seed's "Key Findings": the reference codec (SBE when present) against each other codec. */
+export function findings(rows) {
+  const codecs = byCodec(rows);
+  if (codecs.length < 2) return [];
+  const ref = codecs[0];
+  const out = [];
+  for (const other of codecs.slice(1)) {
+    for (const op of OPS) {
+      if (ref.ops[op] && other.ops[op]) out.push(speedFinding(ref.ops[op], other.ops[op], op));
+    }
+    for (const op of OPS) {
+      if (ref.ops[op]?.alloc !== undefined && other.ops[op]?.alloc !== undefined) out.push(memoryFinding(ref.ops[op], other.ops[op], op));
+    }
+    if (ref.bytes !== undefined && other.bytes !== undefined) out.push(sizeFinding(ref, other));
+  }
+  return out;
+}
+
+/** The seed's "Performance Summary": one row per property, the winner and by how much over the runner-up. */
+export function summaryRows(rows) {
+  const codecs = byCodec(rows);
+  const props = [
+    ['Serialization speed', (c) => c.ops.Serialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
+    ['Deserialization speed', (c) => c.ops.Deserialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
+    ['Serialization memory', (c) => c.ops.Serialize?.alloc, bytesPerOp, 'less'],
+    ['Deserialization memory', (c) => c.ops.Deserialize?.alloc, bytesPerOp, 'less'],
+    ['Encoded size', (c) => c.bytes, (v) => `${v} bytes`, 'smaller'],
+  ];
+  const out = [];
+  for (const [name, get, fmt, word] of props) {
+    const vals = codecs.map((c) => ({ label: c.label, v: get(c) })).filter((x) => x.v !== undefined);
+    if (vals.length < 2) continue;
+    const sorted = [...vals].sort((a, b) => a.v - b.v);
+    const [best, next] = sorted;
+    let winner;
+    if (word === 'less' && best.v < NO_ALLOC) winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
+    else if (next.v / best.v - 1 < EVEN) winner = `tie (${best.label}, ${next.label})`;
+    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word})`;
+    out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner });
+  }
+  return { head: codecs.map((c) => c.label), rows: out };
+}
+
+// ---------------------------------------------------------------- model
+
+const jobFailures = (run, suite) => (run?.jobs || []).filter((j) => j.suite === suite && j.status === 'failed')
+  .map((j) => `job ${j.id} failed: ${j.reason || 'no reason recorded'}`);
+
+/** How the JMH run was configured, from the document's params and notes. */
+function runLine(doc) {
+  if (!doc) return '';
+  const p = doc.params || {};
+  const jdk = (doc.notes || []).map((n) => /^jmh: JDK (\S+)/.exec(n)?.[1]).find(Boolean);
+  const parts = [`JMH ${doc.tool?.version ?? '?'}`];
+  if (jdk) parts.push(`JDK ${jdk}`);
+  if (p.forks !== undefined) parts.push(`${p.forks} fork${Number(p.forks) === 1 ? '' : 's'}`);
+  if (p.warmupIterations !== undefined) parts.push(`warm-up ${p.warmupIterations} x ${p.warmup ?? '?'}`);
+  if (p.iterations !== undefined) parts.push(`measurement ${p.iterations} x ${p.time ?? '?'}`);
+  parts.push(doc.trials > 1 ? `median of ${doc.trials} trials` : 'one trial');
+  return parts.join(', ');
+}
+
+export function model({ suite = 'serialization', docs = [], comparisons, run, config } = {}) {
+  const { table, sample } = pickDocs(docs);
+  const rows = tableRows(table);
+  const blocks = percentileBlocks(sample);
+  const missing = [...jobFailures(run, suite)];
+  if (!table) missing.push('No JMH average-time results in this run (the avgt job failed or was not selected).');
+  if (!sample) missing.push('No JMH SampleTime results in this run (the sample job failed or was not selected).');
+  const sizes = byCodec(rows).filter((c) => c.bytes !== undefined).map((c) => ({ label: c.label, bytes: c.bytes }));
+  return {
+    suite,
+    description: config?.suites?.[suite]?.description,
+    table,
+    sample,
+    rows,
+    blocks,
+    sizes,
+    findings: findings(rows),
+    summary: summaryRows(rows),
+    comparisons: comparisonList(comparisons),
+    missing,
+    runLine: runLine(table),
+    sampleLine: runLine(sample),
+  };
+}
+
+// ---------------------------------------------------------------- text pieces
+
+const num2 = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Percentile values as the seed prints them: whole ns when whole, else two decimals. */
+const nsCell = (v) => (v === undefined ? '–' : `${v.toLocaleString('en-US', { maximumFractionDigits: 2 })} ns`);
+
+function jmhTable(m) {
+  return m.rows.map((r) => [
+    r.case,
+    MODE_LABEL[r.mode] || r.mode,
+    num2(r.score),
+    r.error === undefined ? '–' : `± ${num2(r.error)}`,
+    'ns/op',
+    r.alloc === undefined ? '–' : `${num2(r.alloc)} B/op`,
+  ]);
+}
+const JMH_HEAD = ['Benchmark', 'Mode', 'Score (ns/op)', 'Error', 'Unit', 'GC Alloc'];
+
+function errorNote(m) {
+  const c = m.rows.find((r) => r.confidence !== undefined)?.confidence;
+  return c === undefined ? 'Error: – where JMH had too few iterations for an interval' : `Error: half the ${Math.round(c * 1000) / 10}% confidence interval${c === 0.999 ? ' (JMH\'s own)' : ' (bootstrap over trials)'}`;
+}
+
+const blockTitle = (b) => (b.codec ? `${codecLabel(b.codec)} ${b.op}${b.rest || ''}` : b.case);
+
+function blockLines(b) {
+  return [
+    `${blockTitle(b)}:`,
+    `  Count: ${b.count === undefined ? '–' : b.count.toLocaleString('en-US')}`,
+    `  Min:   ${nsCell(b.min)}`,
+    `  Mean:  ${b.mean === undefined ? '–' : `${num2(b.mean)} ns`}`,
+    `  Max:   ${nsCell(b.max)}`,
+    `  P50:   ${nsCell(b.p50)}`,
+    `  P90:   ${nsCell(b.p90)}`,
+    `  P99:   ${nsCell(b.p99)}`,
+    `  P99.9: ${nsCell(b.p999)}`,
+  ];
+}
+
+const notable = (m) => m.comparisons.filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
+const comparisonLine = (c) => `${c.verdict}: ${c.scenario} ${c.case ? `${c.case} ` : ''}${c.metric} ${pct(c.change)} ${formatInterval(c)}`;
+
+// ---------------------------------------------------------------- renderers
+
+/** Console text: the seed's report sections, our numbers. */
+export function render(ctx) {
+  const m = model(ctx);
+  const out = ['serialization: SBE vs Protobuf vs JSON for one market-data message (seed 002)'];
+  if (m.description) out.push(m.description);
+  if (m.rows.length) {
+    out.push('', `JMH benchmarks (${m.runLine}):`, '', textTable(JMH_HEAD, jmhTable(m), { align: ['left', 'left', 'right', 'right', 'left', 'right'] }));
+    out.push('', `  Score: lower is better (average time per operation). ${errorNote(m)}. GC Alloc: bytes allocated per operation (-prof gc).`);
+  }
+  if (m.sizes.length) out.push('', `Encoded size per message: ${m.sizes.map((s) => `${s.label} ${s.bytes} bytes`).join(', ')}`);
+  if (m.findings.length) out.push('', 'Key findings:', ...m.findings.map((f) => `- ${f}`));
+  if (m.summary.rows.length) {
+    out.push('', 'Performance summary:', '', textTable(['Metric', ...m.summary.head, 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner])));
+  }
+  if (m.blocks.length) {
+    out.push('', `Latency percentiles (JMH SampleTime, ${m.sampleLine}):`, '');
+    for (const b of m.blocks) out.push(...blockLines(b), '');
+    out.pop();
+    out.push('', `Latency distribution plot: ${PLOT_FILE}`);
+  }
+  for (const x of m.missing) out.push('', x);
+  out.push(...againstBaseLines(m.comparisons, (c) => c.scenario));
+  return `${out.join('\n')}\n`;
+}
+
+/** Markdown for the job summary: the same sections as tables. */
+export function markdown(ctx) {
+  const m = model(ctx);
+  const out = ['### serialization: SBE vs Protobuf vs JSON (seed 002)'];
+  if (m.description) out.push('', mdEscape(m.description, { max: 400 }));
+  if (m.rows.length) {
+    out.push('', `JMH benchmarks (${mdEscape(m.runLine)}). ${mdEscape(errorNote(m))}.`, '');
+    out.push(mdTable(JMH_HEAD, jmhTable(m).map((r) => r.map((c) => mdEscape(c))), ['left', 'left', 'right', 'right', 'left', 'right']));
+  }
+  if (m.sizes.length) out.push('', `Encoded size per message: ${m.sizes.map((s) => `${mdEscape(s.label)} ${s.bytes} bytes`).join(', ')}`);
+  if (m.findings.length) out.push('', '**Key findings**', '', ...m.findings.map((f) => `- ${mdEscape(f, { max: 400 })}`));
+  if (m.summary.rows.length) {
+    out.push('', mdTable(['Metric', ...m.summary.head.map((h) => mdEscape(h)), 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner].map((c) => mdEscape(c)))));
+  }
+  if (m.blocks.length) {
+    const head = ['Percentile (ns)', ...m.blocks.map((b) => mdEscape(blockTitle(b)))];
+    const line = (label, get) => [label, ...m.blocks.map((b) => { const v = get(b); return v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: 2 }); })];
+    out.push('', `Latency percentiles, JMH SampleTime (${mdEscape(m.sampleLine)}):`, '', mdTable(head, [
+      line('Count', (b) => b.count), line('Min', (b) => b.min), line('Mean', (b) => b.mean), line('Max', (b) => b.max),
+      line('P50', (b) => b.p50), line('P90', (b) => b.p90), line('P99', (b) => b.p99), line('P99.9', (b) => b.p999),
+    ]));
+  }
+  for (const x of m.missing) out.push('', `- ${mdEscape(x, { max: 400 })}`);
+  if (m.comparisons.length) {
+    out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
+    for (const c of notable(m)) out.push(`- ${mdEscape(comparisonLine(c), { max: 400 })}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------- plot
+
+const COLORS = { sbe: '#1b9e77', protobuf: '#d95f02', json: '#7570b3' };
+const SPARE = ['#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
+const r1 = (v) => Math.round(v * 10) / 10;
+/** HdrHistogram's percentile axis: 90% -> 1, 99% -> 2, 99.9% -> 3 ... (log of 1 / (1 - p)). */
+export const percentileX = (p) => Math.log10(100 / (100 - p));
+const pLabel = (k) => (k === 0 ? '0%' : `${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}%`);
+
+/**
+ * Latency by percentile as a standalone SVG: one line per case (colour per codec, dashed for
+ * deserialize), log-scaled time on y, HdrHistogram's percentile spacing on x. p100 is left out
+ * (it sits at infinity on this axis); the max is in the text block.
+ */
+export function latencySvg(blocks, { width = 760, height = 440, title = 'Latency by percentile (JMH SampleTime)' } = {}) {
+  const L = 78; const R = 190; const T = 44; const B = 54;
+  const series = blocks.map((b, i) => ({
+    name: blockTitle(b),
+    color: COLORS[b.codec] || SPARE[i % SPARE.length],
+    dashed: b.op === 'Deserialize',
+    points: (b.percentiles || []).filter((x) => x.p < 100 && x.value > 0).map((x) => ({ x: percentileX(x.p), y: Math.log10(x.value) })),
+  })).filter((s) => s.points.length);
+  const xs = series.flatMap((s) => s.points.map((p) => p.x));
+  const ys = series.flatMap((s) => s.points.map((p) => p.y));
+  const xMax = Math.max(1, Math.ceil(Math.max(0, ...xs)));
+  const yMin = ys.length ? Math.floor(Math.min(...ys)) : 0;
+  const yMax = ys.length ? Math.max(yMin + 1, Math.ceil(Math.max(...ys))) : 1;
+  const px = (x) => r1(L + (x / xMax) * (width - L - R));
+  const py = (y) => r1(height - B - ((y - yMin) / (yMax - yMin)) * (height - T - B));
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>${htmlEscape(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${L}" y="24" font-size="15" font-weight="bold">${htmlEscape(title)}</text>`,
+  ];
+  for (let k = 0; k <= xMax; k += 1) {
+    out.push(`<line x1="${px(k)}" y1="${T}" x2="${px(k)}" y2="${height - B}" stroke="#e3e3e3"/>`);
+    out.push(`<text x="${px(k)}" y="${height - B + 18}" text-anchor="middle">${pLabel(k)}</text>`);
+  }
+  for (let d = yMin; d <= yMax; d += 1) {
+    out.push(`<line x1="${L}" y1="${py(d)}" x2="${width - R}" y2="${py(d)}" stroke="#e3e3e3"/>`);
+    out.push(`<text x="${L - 8}" y="${py(d) + 4}" text-anchor="end">${htmlEscape(formatValue(10 ** d, 'ns'))}</text>`);
+  }
+  out.push(`<rect x="${L}" y="${T}" width="${width - L - R}" height="${height - T - B}" fill="none" stroke="#888888"/>`);
+  out.push(`<text x="${r1(L + (width - L - R) / 2)}" y="${height - 14}" text-anchor="middle">percentile</text>`);
+  out.push(`<text x="18" y="${r1(T + (height - T - B) / 2)}" text-anchor="middle" transform="rotate(-90 18 ${r1(T + (height - T - B) / 2)})">time per operation (log scale)</text>`);
+  series.forEach((s, i) => {
+    const pts = s.points.map((p) => `${px(p.x)},${py(p.y)}`).join(' ');
+    out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''} points="${pts}"><title>${htmlEscape(s.name)}</title></polyline>`);
+    const ly = T + 12 + i * 20;
+    out.push(`<line x1="${width - R + 14}" y1="${ly}" x2="${width - R + 44}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(`<text x="${width - R + 50}" y="${ly + 4}">${htmlEscape(s.name)}</text>`);
+  });
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}
+
+/** Files to write next to the report: [{ file, title, svg }]; empty without a SampleTime run. */
+export function plots(ctx) {
+  const m = model(ctx);
+  if (!m.blocks.length) return [];
+  const title = 'Serialization latency by percentile (JMH SampleTime)';
+  return [{ file: PLOT_FILE, title, svg: latencySvg(m.blocks, { title }) }];
+}

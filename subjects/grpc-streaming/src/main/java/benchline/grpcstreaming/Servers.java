@@ -1,0 +1,63 @@
+// Starts the service on grpc-java's Netty transport or on Helidon 4's web server, and stops it on SIGTERM.
+package benchline.grpcstreaming;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.grpc.GrpcRouting;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+final class Servers {
+  private Servers() {}
+
+  /** Serves until the JVM is asked to stop; prints one "listening" line on stderr once bound. */
+  static void run(Impl impl, int port, String host) throws Exception {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runnable stop;
+    int bound;
+    switch (impl) {
+      case NETTY -> {
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+            .addService(new StreamBenchService(impl))
+            .maxInboundMessageSize(StreamBenchService.MAX_MESSAGE_BYTES)
+            .build()
+            .start();
+        bound = server.getPort();
+        stop = () -> {
+          server.shutdown();
+          try {
+            if (!server.awaitTermination(3, TimeUnit.SECONDS)) server.shutdownNow();
+          } catch (InterruptedException e) {
+            server.shutdownNow();
+          }
+        };
+      }
+      case HELIDON -> {
+        // Both stacks keep their defaults (flow-control windows, frame sizes, Nagle): the seed measured
+        // them as they come. HELIDON_TCP_NODELAY=true turns Nagle off, to test what it costs.
+        boolean noDelay = Boolean.parseBoolean(System.getenv().getOrDefault("HELIDON_TCP_NODELAY", "false"));
+        WebServer server = WebServer.builder()
+            .host(host)
+            .port(port)
+            .connectionOptions(o -> {
+              if (noDelay) o.tcpNoDelay(true);
+            })
+            .addRouting(GrpcRouting.builder().service(new StreamBenchService(impl)))
+            .build()
+            .start();
+        bound = server.port();
+        stop = server::stop;
+        if (noDelay) System.err.println("grpc-streaming server (helidon): TCP_NODELAY on (HELIDON_TCP_NODELAY=true)");
+      }
+      default -> throw new IllegalStateException(impl.toString());
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop.run();
+      stopped.countDown();
+    }, "grpc-streaming-stop"));
+    System.err.println("grpc-streaming server (" + impl.id() + ") listening on " + host + ":" + bound);
+    stopped.await();
+  }
+}

@@ -1,0 +1,183 @@
+// Tests of the JMH adapter against -rf json files captured from the serialization subject's real runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, command, caseNames, binary, produce } from '../ci/adapters/jmh.js';
+import { ParseError } from '../ci/adapters/errors.js';
+import { normalizeFile } from '../ci/commands/normalize.js';
+import { buildResult } from '../ci/result.js';
+
+const dir = new URL('./fixtures/jmh/', import.meta.url).pathname;
+const text = (name) => readFileSync(join(dir, `${name}.json`), 'utf8');
+const find = (parsed, caseName, metricName) => parsed.metrics.find((m) => m.case === caseName && m.name === metricName);
+const CODEC_CASES = ['sbeSerialize', 'sbeDeserialize', 'protobufSerialize', 'protobufDeserialize', 'jsonSerialize', 'jsonDeserialize'];
+
+test('parses an avgt run into time.mean in ns with JMH\'s 99.9% interval and per-iteration samples', () => {
+  const p = parse(text('avgt-gc'));
+  assert.deepEqual(find(p, 'sbeSerialize', 'time.mean'), {
+    name: 'time.mean', unit: 'ns', better: 'lower', case: 'sbeSerialize',
+    value: 68.46366931330617, lower: 59.077275724431914, upper: 77.85006290218043, confidence: 0.999,
+    samples: [67.88939102596711, 68.6190378633193, 68.8825790506321],
+  });
+  assert.equal(p.toolVersion, '1.37');
+  assert.deepEqual(p.notes, ['jmh: JDK 25.0.3 OpenJDK 64-Bit Server VM 25.0.3+9-LTS']);
+});
+
+test('maps -prof gc results to alloc_per_op, alloc_rate (MB = 2^20 bytes), gc_count and gc_time in ns', () => {
+  const p = parse(text('avgt-gc'));
+  assert.equal(find(p, 'jsonDeserialize', 'alloc_per_op').value, 5659.5056743594805);
+  assert.equal(find(p, 'jsonDeserialize', 'alloc_per_op').unit, 'bytes');
+  const rate = find(p, 'sbeSerialize', 'alloc_rate');
+  assert.equal(rate.unit, 'bytes/s');
+  assert.equal(rate.value, 35792.02844195681);
+  assert.deepEqual([rate.lower, rate.upper], [32699.581381095195, 38884.47550281843]);
+  assert.deepEqual(find(p, 'jsonDeserialize', 'gc_count'), {
+    name: 'gc_count', unit: 'count', better: 'lower', case: 'jsonDeserialize', value: 2, samples: [0, 1, 1], lower: 2, upper: 2, confidence: 0.999,
+  });
+  // JMH only records gc.time for iterations that collected, so it may have fewer samples than iterations.
+  assert.deepEqual(find(p, 'jsonDeserialize', 'gc_time').samples, [4000000, 5000000]);
+  assert.equal(find(p, 'jsonDeserialize', 'gc_time').value, 9000000);
+  assert.equal(find(p, 'sbeSerialize', 'gc_time'), undefined);
+});
+
+test('reads the serialization subject\'s message.bytes secondary as message_bytes for every codec', () => {
+  const p = parse(text('avgt-gc'));
+  const sizes = Object.fromEntries(CODEC_CASES.map((c) => [c, find(p, c, 'message_bytes')?.value]));
+  assert.deepEqual(sizes, { sbeSerialize: 306, sbeDeserialize: 306, protobufSerialize: 248, protobufDeserialize: 248, jsonSerialize: 944, jsonDeserialize: 944 });
+});
+
+test('converts thrpt from ops/ms to ops/s and flattens rawData across two forks in fork order', () => {
+  const p = parse(text('thrpt-two-forks'));
+  assert.deepEqual(find(p, 'sbeSerialize', 'throughput'), {
+    name: 'throughput', unit: 'ops/s', better: 'higher', case: 'sbeSerialize',
+    value: 14457679.27456855, lower: 13880397.761180818, upper: 15034960.787956282, confidence: 0.999,
+    samples: [14406671.884931237, 14525509.91138781, 14358168.96360377, 14540366.338351386],
+  });
+  assert.deepEqual(p.metrics.map((m) => `${m.case} ${m.name}`), ['sbeDeserialize throughput', 'sbeSerialize throughput']);
+});
+
+test('parses a SampleTime run into time.mean, p50..p99.99 and max plus a distribution counting every sample', () => {
+  const p = parse(text('sample'));
+  const got = Object.fromEntries(p.metrics.filter((m) => m.case === 'protobufSerialize').map((m) => [m.name, m.value]));
+  assert.deepEqual(got, {
+    'time.mean': 1351.5495240545408,
+    'time.p50': 521,
+    'time.p90': 2504,
+    'time.p99': 5670.079999999987,
+    'time.p99.9': 26719.039999999455,
+    'time.p99.99': 3598241.791995965,
+    'time.max': 4050944,
+  });
+  // A sample-mode iteration is a histogram; its sample is the iteration's mean.
+  assert.deepEqual(find(p, 'protobufSerialize', 'time.mean').samples, [1962.239941118744, 678.4359113034072]);
+  const d = p.distributions.find((x) => x.case === 'protobufSerialize');
+  assert.equal(d.count, 11661);
+  assert.equal(d.unit, 'ns');
+  assert.deepEqual(d.percentiles.map((x) => x.p), [0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 100]);
+  assert.deepEqual(d.percentiles[0], { p: 0, value: 480 });
+  assert.deepEqual(p.distributions.map((x) => x.case).sort(), [...CODEC_CASES].sort());
+  // The p0.00 .. p1.00 secondaries repeat the percentiles: neither metrics nor "unmapped" notes.
+  assert.deepEqual(p.notes, ['jmh: JDK 25.0.3 OpenJDK 64-Bit Server VM 25.0.3+9-LTS']);
+});
+
+test('parses single-shot (ss) runs into time.mean with one sample per shot', () => {
+  const p = parse(text('single-shot'));
+  assert.deepEqual(find(p, 'sbeSerialize', 'time.mean').samples, [64020, 79229, 47810]);
+  assert.equal(find(p, 'sbeSerialize', 'time.mean').value, 63686.333333333336);
+  assert.equal(find(p, 'protobufSerialize', 'time.mean').value, 148208);
+});
+
+test('names @Param runs method{name=value} and leaves out an interval JMH reports as NaN', () => {
+  const p = parse(text('params'));
+  assert.deepEqual(p.metrics.map((m) => m.case), [
+    'jsonSerialize{depth=1}', 'jsonSerialize{depth=20}', 'protobufSerialize{depth=1}',
+    'protobufSerialize{depth=20}', 'sbeSerialize{depth=1}', 'sbeSerialize{depth=20}',
+  ]);
+  assert.deepEqual(find(p, 'sbeSerialize{depth=20}', 'time.mean'), {
+    name: 'time.mean', unit: 'ns', better: 'lower', case: 'sbeSerialize{depth=20}',
+    value: 189.51936217287493, samples: [189.59388882541836, 189.4448355203315],
+  });
+});
+
+test('adds [mode] to case names when one file holds several modes, converting us/op and ops/us', () => {
+  const p = parse(text('multi-mode'));
+  assert.deepEqual([...new Set(p.metrics.map((m) => m.case))], ['sbeSerialize[thrpt]', 'sbeSerialize[avgt]', 'sbeSerialize[sample]']);
+  assert.equal(find(p, 'sbeSerialize[thrpt]', 'throughput').value, 14368565.715267487);
+  assert.equal(find(p, 'sbeSerialize[avgt]', 'time.mean').value, 69.20032352534639);
+  assert.equal(find(p, 'sbeSerialize[sample]', 'time.p50').value, 90);
+  assert.equal(p.distributions[0].case, 'sbeSerialize[sample]');
+});
+
+test('prefixes the class name only when two classes in one file share a method name', () => {
+  const e = (benchmark, mode = 'avgt', params) => ({ benchmark, mode, params });
+  assert.deepEqual(caseNames([e('a.Codec.encode'), e('a.Other.encode'), e('a.Codec.decode')]), ['Codec.encode', 'Other.encode', 'decode']);
+  assert.deepEqual(caseNames([e('a.B.m', 'avgt', { n: '1' }), e('a.B.m', 'avgt', { n: '2' })]), ['m{n=1}', 'm{n=2}']);
+  assert.deepEqual(caseNames([e('a.B.m', 'avgt', { n: '1', k: 'x' })]), ['m{n=1,k=x}']);
+});
+
+test('notes secondary results it cannot map (here -prof cl) instead of inventing metrics', () => {
+  const p = parse(text('unmapped-profiler'));
+  assert.deepEqual(p.metrics.map((m) => m.name), ['time.mean']);
+  assert.ok(p.notes.includes('jmh: secondary result "class.load" (classes/sec) is not mapped to a benchline metric and was left out'));
+});
+
+test('rejects the empty file JMH leaves when the include regex matches nothing', () => {
+  assert.equal(text('no-match'), '');
+  assert.throws(() => parse(text('no-match')), (e) => e instanceof ParseError && /include regex matches no benchmark/.test(e.message) && e.hint === produce);
+});
+
+test('rejects the empty array JMH writes when every fork failed', () => {
+  assert.throws(() => parse(text('failed-fork')), (e) => e instanceof ParseError && /result array is empty.*every fork failed/.test(e.message));
+});
+
+test('rejects a truncated file and says it may be truncated', () => {
+  const t = text('avgt-gc');
+  assert.throws(() => parse(t.slice(0, Math.floor(t.length / 2))), (e) => e instanceof ParseError && /may be truncated/.test(e.message));
+});
+
+test('rejects foreign JSON: an object, or an array of non-JMH entries', () => {
+  assert.throws(() => parse('{"results":[{"command":"sleep 0.1","mean":0.1}]}'), (e) => e instanceof ParseError && /expected a JSON array of JMH benchmark results, got object/.test(e.message));
+  assert.throws(() => parse('[{"name":"x","value":1}]'), (e) => e instanceof ParseError && /result 0 has no "benchmark" name/.test(e.message));
+});
+
+test('normalize names the file, the tool and how to produce valid output', () => {
+  const file = join(dir, 'failed-fork.json');
+  assert.throws(() => normalizeFile(file, 'jmh'), (e) => e.message.startsWith(`${file}: not valid jmh output: the result array is empty`)
+    && e.message.includes('Produce valid output with: java -jar benchmarks.jar -rf json -rff out.json'));
+});
+
+test('builds schema-valid result documents from every captured mode', () => {
+  for (const name of ['avgt-gc', 'thrpt-two-forks', 'sample', 'single-shot', 'params', 'multi-mode']) {
+    const doc = buildResult({
+      run: { id: 'r1', startedAt: '2026-01-01T00:00:00Z', commit: null, ref: null, trigger: 'local', role: 'local' },
+      runner: { name: 'n', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'cpu', memoryBytes: 1, labels: [] },
+      suite: 'serialization', subject: 'serialization', variant: 'default', scenario: name, tool: { name: 'jmh', version: '1.37' },
+      params: {}, trials: [parse(text(name))],
+    }, name);
+    assert.equal(doc.trials, 1, name);
+  }
+});
+
+test('runs JMH with java -jar from the subject folder, writing -rf json to the trial\'s output file', () => {
+  const cmd = command({
+    bin: '/jdk/bin/java', outFile: '/r/trial-1.out.json', subjectDir: '/repo/subjects/serialization', root: '/repo',
+    params: {
+      jar: 'target/benchmarks.jar', include: 'SerializationBenchmark', forks: 1, warmupIterations: 2, iterations: 3,
+      warmup: '300ms', time: '300ms', mode: 'avgt', prof: 'gc benchline.serialization.bench.MessageSizeProfiler', 'p.depth': '1,20',
+    },
+  });
+  assert.equal(binary, 'java');
+  assert.deepEqual(cmd, {
+    output: 'file',
+    argv: ['/jdk/bin/java', '-jar', '/repo/subjects/serialization/target/benchmarks.jar', '-f', '1', '-wi', '2', '-i', '3', '-w', '300ms', '-r', '300ms',
+      '-bm', 'avgt', '-prof', 'gc', '-prof', 'benchline.serialization.bench.MessageSizeProfiler', '-p', 'depth=1,20',
+      '-foe', 'true', '-rf', 'json', '-rff', '/r/trial-1.out.json', 'SerializationBenchmark'],
+  });
+});
+
+test('accepts profilers as a list and refuses a job without a jar', () => {
+  const argv = command({ bin: 'java', outFile: 'o.json', subjectDir: '/s', params: { jar: '/abs/b.jar', prof: ['gc', 'stack'] } }).argv;
+  assert.deepEqual(argv, ['java', '-jar', '/abs/b.jar', '-prof', 'gc', '-prof', 'stack', '-foe', 'true', '-rf', 'json', '-rff', 'o.json']);
+  assert.throws(() => command({ bin: 'java', outFile: 'o.json', params: {} }), /needs params\.jar/);
+});

@@ -1,0 +1,193 @@
+// Tests of the serialization suite: its renderer on captured JMH runs, and the real subject built and run end to end.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse, command } from '../ci/adapters/jmh.js';
+import { buildResult } from '../ci/result.js';
+import { locate } from '../ci/tools.js';
+import * as suite from '../ci/reports/suites/serialization.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const SUBJECT = join(ROOT, 'subjects', 'serialization');
+const fixture = (name) => readFileSync(join(ROOT, 'test', 'fixtures', 'jmh', `${name}.json`), 'utf8');
+
+const RUN = { id: 'r1', startedAt: '2026-01-01T00:00:00Z', commit: null, ref: null, trigger: 'local', role: 'local' };
+const RUNNER = { name: 'n', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'cpu', memoryBytes: 1, labels: [] };
+const docOf = (parsed, scenario, params) => buildResult({
+  run: RUN, runner: RUNNER, suite: 'serialization', subject: 'serialization', variant: 'default', scenario,
+  tool: { name: 'jmh', version: parsed.toolVersion }, params, trials: [parsed],
+}, scenario);
+
+const DOCS = [
+  docOf(parse(fixture('avgt-gc')), 'avgt-gc', { mode: 'avgt', forks: 1, warmupIterations: 1, iterations: 3, warmup: '200ms', time: '200ms' }),
+  docOf(parse(fixture('sample')), 'sample', { mode: 'sample', forks: 1, warmupIterations: 1, iterations: 2, warmup: '200ms', time: '200ms' }),
+];
+const CTX = { suite: 'serialization', docs: DOCS, run: { jobs: [] }, config: { suites: { serialization: { description: 'Codecs.' } } } };
+
+// ---------------------------------------------------------------- renderer, on captured runs
+
+test('renders the seed\'s JMH table with score, JMH\'s ± error and B/op per benchmark in seed order', () => {
+  const text = suite.render(CTX);
+  assert.match(text, /JMH benchmarks \(JMH 1\.37, JDK 25\.0\.3, 1 fork, warm-up 1 x 200ms, measurement 3 x 200ms, one trial\):/);
+  assert.match(text, /\n {2}sbeSerialize {9}AverageTime {10}68\.46 {7}± 9\.39 {2}ns\/op {6}0\.00 B\/op\n/);
+  assert.match(text, /\n {2}protobufDeserialize {2}AverageTime {7}1,199\.53 {3}± 7,750\.57 {2}ns\/op {2}2,480\.04 B\/op\n/);
+  const order = [...text.matchAll(/^ {2}(\w+(?:Serialize|Deserialize)) +AverageTime/gm)].map((m) => m[1]);
+  assert.deepEqual(order, ['sbeSerialize', 'sbeDeserialize', 'protobufSerialize', 'protobufDeserialize', 'jsonSerialize', 'jsonDeserialize']);
+  assert.match(text, /Error: half the 99\.9% confidence interval \(JMH's own\)/);
+});
+
+test('computes the key findings from the measurements, SBE against each other codec', () => {
+  const m = suite.model(CTX);
+  assert.deepEqual(m.findings.slice(0, 5), [
+    'SBE is ~9.7x faster for serialization than Protobuf (68.5ns vs 660.8ns); their 99.9% intervals overlap, so this run alone does not settle it',
+    'SBE is ~7.5x faster for deserialization than Protobuf (160.6ns vs 1,199.5ns); their 99.9% intervals overlap, so this run alone does not settle it',
+    'SBE allocates nothing for serialization, Protobuf 1,856 B/op (0.00 B/op vs 1,856 B/op)',
+    'SBE allocates ~4x less memory for deserialization than Protobuf (656 B/op vs 2,480 B/op)',
+    'SBE\'s message is 306 bytes, ~1.2x larger than Protobuf\'s (248 bytes)',
+  ]);
+  assert.equal(m.findings.length, 10);
+  assert.deepEqual(m.sizes, [{ label: 'SBE', bytes: 306 }, { label: 'Protobuf', bytes: 248 }, { label: 'JSON', bytes: 944 }]);
+});
+
+test('turns the direction words around when the data goes the other way', () => {
+  const sbe = { label: 'SBE', score: 300, alloc: 900 };
+  const pb = { label: 'Protobuf', score: 100, alloc: 300 };
+  assert.equal(suite.speedFinding(sbe, pb, 'Serialize'), 'SBE is ~3.0x slower for serialization than Protobuf (300.0ns vs 100.0ns)');
+  assert.equal(suite.memoryFinding(sbe, pb, 'Deserialize'), 'SBE allocates ~3x more memory for deserialization than Protobuf (900 B/op vs 300 B/op)');
+  assert.equal(suite.speedFinding({ label: 'SBE', score: 102 }, { label: 'JSON', score: 100 }, 'Serialize'), 'SBE and JSON are about as fast for serialization (102.0ns vs 100.0ns)');
+  assert.equal(suite.sizeFinding({ label: 'SBE', bytes: 100 }, { label: 'JSON', bytes: 400 }), 'SBE\'s message is 100 bytes, ~4.0x smaller than JSON\'s (400 bytes)');
+  // Intervals that do not overlap carry no caveat.
+  assert.equal(suite.speedFinding({ label: 'SBE', score: 70, lower: 60, upper: 80, confidence: 0.999 }, { label: 'Protobuf', score: 700, lower: 650, upper: 750, confidence: 0.999 }, 'Serialize'),
+    'SBE is ~10.0x faster for serialization than Protobuf (70.0ns vs 700.0ns)');
+});
+
+test('names the winner of each property in the performance summary, Protobuf for size', () => {
+  const { head, rows } = suite.model(CTX).summary;
+  assert.deepEqual(head, ['SBE', 'Protobuf', 'JSON']);
+  assert.deepEqual(rows.map((r) => [r.name, r.winner]), [
+    ['Serialization speed', 'SBE (9.7x faster)'],
+    ['Deserialization speed', 'SBE (7.5x faster)'],
+    ['Serialization memory', 'SBE (allocates nothing)'],
+    ['Deserialization memory', 'SBE (4x less)'],
+    ['Encoded size', 'Protobuf (1.2x smaller)'],
+  ]);
+});
+
+test('prints the seed\'s percentile block per codec from the SampleTime distribution', () => {
+  const text = suite.render(CTX);
+  assert.ok(text.includes([
+    'Protobuf Serialize:',
+    '  Count: 11,661',
+    '  Min:   480 ns',
+    '  Mean:  1,351.55 ns',
+    '  Max:   4,050,944 ns',
+    '  P50:   521 ns',
+    '  P90:   2,504 ns',
+    '  P99:   5,670.08 ns',
+    '  P99.9: 26,719.04 ns',
+  ].join('\n')));
+  assert.equal((text.match(/^ {2}P99\.9: /gm) || []).length, 6);
+  assert.match(text, /Latency distribution plot: serialization-latency\.svg/);
+});
+
+test('draws the latency plot as SVG: one line per case, deserialize dashed, decades on the time axis', () => {
+  const [plot] = suite.plots(CTX);
+  assert.equal(plot.file, 'serialization-latency.svg');
+  const { svg } = plot;
+  assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="760" height="440"'));
+  assert.ok(svg.trimEnd().endsWith('</svg>'));
+  assert.equal((svg.match(/<polyline /g) || []).length, 6);
+  assert.equal((svg.match(/<polyline [^>]*stroke-dasharray/g) || []).length, 3);
+  for (const label of ['10 ns', '100 ns', '1 µs', '1 ms', '99.9%', '99.9999%', 'SBE Serialize', 'JSON Deserialize']) assert.ok(svg.includes(`>${label}<`), label);
+  // SBE serialize p0 = 80 ns sits on the left edge; x spacing follows log10(1 / (1 - p)).
+  assert.equal(suite.percentileX(0), 0);
+  assert.equal(suite.percentileX(90), 1);
+  assert.match(svg, /points="78,\d+(\.\d)? /);
+});
+
+test('escapes case names in the SVG and the markdown, since they come from benchmark code', () => {
+  const evil = { case: 'x<script>Serialize', codec: undefined, percentiles: [{ p: 0, value: 10 }, { p: 50, value: 20 }] };
+  const svg = suite.latencySvg([evil]);
+  assert.ok(!svg.includes('<script>'));
+  assert.ok(svg.includes('x&lt;script&gt;Serialize'));
+  assert.ok(!suite.markdown(CTX).includes('<'));
+});
+
+test('says which job is missing and why instead of printing empty tables', () => {
+  const run = { jobs: [{ id: 'serialization.default.jmh.sample', suite: 'serialization', status: 'failed', reason: 'jmh did not finish within 900 s' }] };
+  const text = suite.render({ ...CTX, docs: [DOCS[0]], run });
+  assert.match(text, /job serialization\.default\.jmh\.sample failed: jmh did not finish within 900 s/);
+  assert.match(text, /No JMH SampleTime results in this run/);
+  assert.ok(!text.includes('Latency distribution plot'));
+  assert.deepEqual(suite.plots({ ...CTX, docs: [DOCS[0]] }), []);
+});
+
+test('lists regressions against the base in the console and markdown reports', () => {
+  const comparisons = { comparisons: [{ suite: 'serialization', variant: 'default', tool: 'jmh', scenario: 'avgt-gc', case: 'sbeSerialize', metric: 'time.mean', unit: 'ns', better: 'lower', verdict: 'regression', change: 0.25, lower: 0.2, upper: 0.3 }] };
+  const text = suite.render({ ...CTX, comparisons });
+  assert.match(text, /Against base: 1 regression/);
+  assert.match(text, /regression: avgt-gc sbeSerialize time\.mean \+25\.0% \[\+20\.0%, \+30\.0%\]/);
+  assert.match(suite.markdown({ ...CTX, comparisons }), /Against base: .*1 regression/);
+});
+
+// ---------------------------------------------------------------- the real subject, end to end
+
+const JAVA = locate('java')?.path;
+const run = (cmd, args, opts) => spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
+
+test('builds the subject with Maven (round-trip tests included), records HDR percentiles and runs a short JMH through the adapter', { timeout: 240_000 }, (t) => {
+  assert.ok(JAVA, 'JDK 25 not found: install Temurin 25 or set JAVA25_HOME');
+  const env = { ...process.env, JAVA_HOME: dirname(dirname(JAVA)) };
+  // Cold ~/.m2 takes about a minute; afterwards this is an incremental build plus the JUnit run.
+  const mvn = run('mvn', ['-q', '-B', 'package'], { cwd: SUBJECT, env, timeout: 180_000 });
+  assert.equal(mvn.status, 0, `mvn -q -B package failed in subjects/serialization (is Maven installed?):\n${(mvn.stdout + mvn.stderr).slice(-3000)}`);
+  const jar = join(SUBJECT, 'target', 'benchmarks.jar');
+  assert.ok(existsSync(jar));
+  const report = readFileSync(join(SUBJECT, 'target', 'surefire-reports', 'TEST-benchline.serialization.RoundTripTest.xml'), 'utf8');
+  assert.match(report, /tests="16" errors="0" skipped="0" failures="0"/);
+
+  const work = mkdtempSync(join(tmpdir(), 'serialization-'));
+  try {
+    const hdr = run(JAVA, ['--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED', '-cp', jar, 'benchline.serialization.HdrRecorder',
+      '--count', '5000', '--warmup', '5000', '--out', join(work, 'hdr')], { timeout: 60_000 });
+    assert.equal(hdr.status, 0, hdr.stderr);
+    assert.match(hdr.stdout, /SBE Serialize:\n {2}Count: 5000\n {2}Min: {3}\d+ ns\n/);
+    const summary = JSON.parse(readFileSync(join(work, 'hdr', 'hdr-result.json'), 'utf8'));
+    assert.deepEqual(Object.fromEntries(Object.entries(summary.codecs).map(([k, v]) => [k, [v.encodedBytes, v.roundTrip, v.serialize.count]])),
+      { sbe: [306, true, 5000], protobuf: [248, true, 5000], json: [944, true, 5000] });
+    assert.match(readFileSync(join(work, 'hdr', 'protobuf-deserialize.hgrm'), 'utf8'), /#\[Mean {4}=/);
+
+    const outFile = join(work, 'jmh.json');
+    const cmd = command({
+      bin: JAVA, outFile, subjectDir: SUBJECT, root: ROOT,
+      params: { jar: 'target/benchmarks.jar', include: 'SerializationBenchmark\\.', forks: 1, warmupIterations: 1, iterations: 1, warmup: '100ms', time: '100ms', mode: 'avgt', prof: ['gc', 'benchline.serialization.bench.MessageSizeProfiler'] },
+    });
+    const jmh = run(cmd.argv[0], cmd.argv.slice(1), { cwd: ROOT, timeout: 90_000 });
+    assert.equal(jmh.status, 0, jmh.stdout.slice(-2000) + jmh.stderr.slice(-2000));
+    const parsed = parse(readFileSync(outFile, 'utf8'));
+    const cases = ['sbeSerialize', 'sbeDeserialize', 'protobufSerialize', 'protobufDeserialize', 'jsonSerialize', 'jsonDeserialize'];
+    const get = (c, name) => parsed.metrics.find((m) => m.case === c && m.name === name);
+    for (const c of cases) {
+      assert.equal(get(c, 'time.mean')?.unit, 'ns', c);
+      assert.ok(get(c, 'time.mean').value > 0, c);
+      assert.equal(get(c, 'alloc_per_op')?.unit, 'bytes', c);
+      assert.ok(get(c, 'alloc_per_op').value >= 0, c);
+    }
+    // SBE writes into the caller's buffer; every other case allocates.
+    for (const c of cases.filter((x) => x !== 'sbeSerialize')) assert.ok(get(c, 'alloc_per_op').value > 100, `${c} B/op`);
+    assert.deepEqual(cases.map((c) => get(c, 'message_bytes').value), [306, 306, 248, 248, 944, 944]);
+    assert.equal(parsed.toolVersion, '1.37');
+
+    const docs = [docOf(parsed, 'avgt-gc', { mode: 'avgt', forks: 1 })];
+    const m = suite.model({ suite: 'serialization', docs });
+    assert.equal(m.rows.length, 6);
+    // Timing decides the words; report them rather than assert them.
+    t.diagnostic(`measured: ${m.findings.slice(0, 2).join(' | ')}`);
+    assert.match(m.findings[0], /^SBE (is ~\d+\.\dx (faster|slower)|and Protobuf are about as fast) for serialization/);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
