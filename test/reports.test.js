@@ -14,7 +14,7 @@ import { parse as parseAb } from '../ci/adapters/ab.js';
 import { render as renderConsole } from '../ci/reports/console.js';
 import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/comment.js';
 import { render as renderSummary } from '../ci/reports/summary.js';
-import { mdEscape, pairItems, sortComparisons, textTable } from '../ci/reports/format.js';
+import { mdEscape, pairItems, smallestP, sortComparisons, textTable } from '../ci/reports/format.js';
 import { loadResultsDir, loadDocuments } from '../ci/results-dir.js';
 import report from '../ci/commands/report.js';
 import compareCommand from '../ci/commands/compare.js';
@@ -112,6 +112,18 @@ test('compares three variants pairwise in the seed order (b vs a, c vs a, c vs b
   assert.equal(pairItems(a, noisy)[0].text, '≈ Latency: 4.4% slower (not significant)');
 });
 
+test('says when too few trials can never show significance, however large the difference, and tests from 4 a side', () => {
+  assert.equal(smallestP(3, 3), 0.1);
+  assert.ok(Math.abs(smallestP(4, 4) - 2 / 70) < 1e-12);
+  assert.equal(smallestP(1, 5), 2 / 6);
+  assert.equal(smallestP(1, 1), 1);
+  const mk = (variant, values) => doc({ suite: 'catalog', variant, tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.p50': ms(values) } });
+  const slow = mk('hateoas', [40, 41, 42]);
+  const fast = mk('stream', [10, 11, 12]);
+  assert.equal(pairItems(slow, fast)[0].text, '≈ Latency: 73.2% faster (3 and 3 trials cannot show significance; run more)');
+  assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43]), mk('stream', [10, 11, 12, 13]))[0].text, '✓ Latency: 72.3% faster');
+});
+
 test('lists head-vs-base verdicts with regressions first, their interval, and why', () => {
   const { head, result } = pr();
   const out = renderConsole({ run: RUN, docs: head, comparisons: result, failures: [], config: CONFIG });
@@ -145,7 +157,7 @@ test('lists failed and skipped jobs with their reasons and the end of their logs
   assert.match(out, /^ {2}- gateways\.envoy\.wrk\.peak \(skipped\): envoy runs only in the compose path$/m);
 });
 
-test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3 noisy trials is not significant', () => {
+test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3 trials a side cannot be shown significant', () => {
   const fixture = (variant, i) => readFileSync(join(ROOT, `test/fixtures/ab/orders-api-${variant}-${i}.txt`), 'utf8');
   const mk = (variant) => buildResult({
     run: { id: 'r1', startedAt: '2026-11-22T03:17:06.574Z', commit: 'a'.repeat(40), ref: 'main', trigger: 'local', role: 'local' },
@@ -155,7 +167,7 @@ test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3
   const out = renderConsole({ docs: [mk('cache-off'), mk('cache-on')], config: CONFIG });
   // Requests per second in the captured files: off 8101.14, 5240.66, 4702.50; on 7394.48, 5097.39, 5563.02.
   assert.match(out, /^ {2}Throughput +5,241 \/s ±\d+\.\d% +5,563 \/s ±\d+\.\d%$/m);
-  assert.match(out, /≈ Throughput: 6\.2% higher \(not significant\)/);
+  assert.match(out, /≈ Throughput: 6\.2% higher \(3 and 3 trials cannot show significance; run more\)/);
   assert.match(out, /\(\d+ more metrics in the result documents\)/);
 });
 

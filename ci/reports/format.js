@@ -212,6 +212,13 @@ export function directionWords(unit, better) {
   return better === 'higher' ? ['higher', 'lower'] : ['lower', 'higher'];
 }
 
+/** The smallest two-sided p the exact Mann-Whitney test can give for n and k samples without ties: 2 / C(n+k, n). */
+export function smallestP(n, k) {
+  let c = 1;
+  for (let i = 1; i <= Math.min(n, k); i += 1) c = (c * (n + k - Math.min(n, k) + i)) / i;
+  return Math.min(1, 2 / c);
+}
+
 /**
  * How `m` compares with the reference `ref`, in the seeds' wording: the fraction is relative to
  * the reference (55 ms -> 22 ms is "60.0% faster"; 15,242 -> 27,436 /s is "80.0% higher").
@@ -222,9 +229,16 @@ export function relativeDiff(ref, m, { alpha = 0.05 } = {}) {
   const same = m.value === ref.value;
   const fraction = ref.value === 0 ? null : Math.abs(m.value - ref.value) / Math.abs(ref.value);
   let significant = true;
-  if (ref.samples?.length >= MIN_TRIALS && m.samples?.length >= MIN_TRIALS) significant = mannWhitney(m.samples, ref.samples).p < alpha;
+  let untestable = false;
+  const [n, k] = [m.samples?.length ?? 0, ref.samples?.length ?? 0];
+  if (n >= MIN_TRIALS && k >= MIN_TRIALS) {
+    // Exact Mann-Whitney's smallest two-sided p is 2 / C(n+k, n) (3 + 3 trials: 0.1); below that
+    // no difference, however large, can be significant, and the report says so instead.
+    untestable = smallestP(n, k) >= alpha;
+    significant = !untestable && mannWhitney(m.samples, ref.samples).p < alpha;
+  }
   const mark = same || !significant ? '≈' : isBetter ? '✓' : '✗';
-  return { fraction, word: same ? 'same' : isBetter ? good : bad, better: !same && isBetter, significant, mark };
+  return { fraction, word: same ? 'same' : isBetter ? good : bad, better: !same && isBetter, significant, untestable, mark };
 }
 
 /**
@@ -244,7 +258,7 @@ export function pairItems(ref, doc, { alpha = 0.05 } = {}) {
       const d = relativeDiff(r, m, { alpha });
       const what = d.fraction === null ? `${formatValue(r.value, r.unit)} → ${formatValue(m.value, m.unit)}` : d.word === 'same' ? 'same' : `${pctAbs(d.fraction)} ${d.word}`;
       const label = c ? `${c} ${h.label.toLowerCase()}` : h.label;
-      const note = d.significant ? '' : ' (not significant)';
+      const note = d.untestable ? ` (${m.samples.length} and ${r.samples.length} trials cannot show significance; run more)` : d.significant ? '' : ' (not significant)';
       items.push({ label, metric: name, case: c || undefined, ...d, what: `${what}${note}`, text: `${d.mark} ${label}: ${what}${note}` });
     }
     const errs = doc.metrics.find((x) => x.name === 'errors' && (x.case ?? '') === c);
