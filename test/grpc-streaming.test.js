@@ -186,7 +186,7 @@ describe('the grpc-streaming suite in bench.config.yaml', () => {
     assert.deepEqual([nodelay.processes, nodelay.env], [['helidon'], { HELIDON_TCP_NODELAY: 'true' }]);
     assert.deepEqual([...new Set(client.map((j) => `${j.params.client}/${j.params.sizeKB}`))], ['netty/500', 'netty/1024', 'helidon/500', 'helidon/1024']);
     const netns = client.find((j) => j.id === 'grpc-streaming.netns-server-helidon.grpc-client.helidon-1mb');
-    assert.deepEqual([netns.params.host, netns.processes, netns.params.messages, netns.trials], ['10.200.203.2', ['helidon-netns'], 60, 3]);
+    assert.deepEqual([netns.params.host, netns.processes, netns.params.messages, netns.trials], ['10.200.203.2', ['helidon-netns'], 60, 4]);
     const full = planJobs(config, { suite: ['grpc-streaming'], profile: 'full', scenario: ['netty-500kb'], variant: ['server-netty'] })[0];
     assert.deepEqual([full.params.messages, full.params.warmup], [1000, 200]);
     assert.deepEqual(jobs.filter((j) => j.tool === 'ghz').map((j) => j.id), [
