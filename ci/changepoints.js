@@ -59,20 +59,29 @@ function intervals(indices, n) {
   return out;
 }
 
+/** Scratch space for pairSums, reused across windows: a site build runs tens of thousands of them. */
+let scratch = new Float64Array(0);
+
 /**
- * Pairwise-distance prefix sums of one window: P[a*w + b] = sum of |x_i - x_j| for i < a, j < b (w = n + 1).
- * Any Q(tau, kappa) of the E-divisive statistic is then a few O(1) block sums.
+ * Pairwise-distance prefix sums of the window xs[start..end): P[a*w + b] = sum of |x_i - x_j| for i < a, j < b
+ * (window-relative, w = n + 1). Any Q(tau, kappa) of the E-divisive statistic is then a few O(1) block sums.
+ * The returned array is scratch space, valid until the next call.
  */
-function pairSums(xs) {
-  const n = xs.length;
+function pairSums(xs, start, end) {
+  const n = end - start;
   const w = n + 1;
-  const P = new Float64Array(w * w);
+  if (scratch.length < w * w) scratch = new Float64Array(w * w);
+  const P = scratch;
+  for (let j = 0; j < w; j += 1) P[j] = 0;
+  for (let i = 1; i < w; i += 1) P[i * w] = 0;
   for (let i = 0; i < n; i += 1) {
     let row = 0;
-    const xi = xs[i];
+    const xi = xs[start + i];
+    const above = i * w + 1;
+    const here = (i + 1) * w + 1;
     for (let j = 0; j < n; j += 1) {
-      row += Math.abs(xi - xs[j]);
-      P[(i + 1) * w + j + 1] = P[i * w + j + 1] + row;
+      row += Math.abs(xi - xs[start + j]);
+      P[here + j] = P[above + j] + row;
     }
   }
   return { P, w };
@@ -108,12 +117,15 @@ function bestCandidate({ P, w }, from, to) {
   return { index: bestTau, qhat: bestQ };
 }
 
-/** Otava's ChangePointDetector on one window: keep splitting the best segment while the t-test is significant. */
-function detectInWindow(window, maxPValue) {
-  const block = pairSums(window);
+/**
+ * Otava's ChangePointDetector on the window xs[start..end): keep splitting the best segment while the
+ * t-test is significant. Returns window-relative indices.
+ */
+function detectInWindow(xs, start, end, maxPValue) {
+  const block = pairSums(xs, start, end);
   const found = [];
   for (;;) {
-    const segs = intervals(found, window.length);
+    const segs = intervals(found, end - start);
     let candidate;
     for (const [from, to] of segs) {
       if (to - from <= 1) continue;
@@ -122,7 +134,7 @@ function detectInWindow(window, maxPValue) {
     }
     if (!candidate) break;
     const [from, to] = segs.find(([a, b]) => a < candidate.index && candidate.index < b);
-    const stats = tTest(window, from, candidate.index, to);
+    const stats = tTest(xs, start + from, start + candidate.index, start + to);
     if (!(stats.pvalue <= maxPValue)) break;
     found.push(candidate.index);
     found.sort((a, b) => a - b);
@@ -144,7 +156,7 @@ function split(xs, window, maxPValue) {
   let start = 0;
   while (start < xs.length) {
     const end = Math.min(start + window, xs.length);
-    const local = detectInWindow(xs.slice(start, end), maxPValue).map((i) => i + start);
+    const local = detectInWindow(xs, start, end, maxPValue).map((i) => i + start);
     start = Math.max(local.length ? local[local.length - 1] : 0, start + step);
     for (const i of local) found.add(i);
   }

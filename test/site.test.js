@@ -1,7 +1,7 @@
 // The history site in headless Chromium: every view drawn from a published store, numbers checked against the store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -274,4 +274,35 @@ test('the Atom feed names the regression, its size and commit, linking under the
 
 test('no view raised an error in the page', () => {
   assert.deepEqual(errors, []);
+});
+
+test('a rebuild rewrites only the files whose content changed and restores one removed by hand', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-rebuild-'));
+  try {
+    const s = join(d, 'store');
+    const o = join(d, 'site');
+    const docs = [...syntheticDocs({ runs: 12, jobs: JOBS, every: 86400e3 })];
+    await publish({ store: s, docs: docs.slice(0, 10 * JOBS.length) });
+    const first = await buildSite({ store: s, out: o });
+    assert.equal(first.unchanged, 0);
+    const inode = (rel) => statSync(join(o, rel)).ino;
+    const manifest = () => JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
+    const runFiles = manifest().files.filter((f) => f.startsWith('data/runs/'));
+    const before = Object.fromEntries(manifest().files.map((f) => [f, inode(f)]));
+    const series = seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'throughput' });
+
+    await publish({ store: s, docs: docs.slice(10 * JOBS.length) });
+    unlinkSync(join(o, runFiles[0]));
+    const second = await buildSite({ store: s, out: o });
+    const after = manifest().files;
+    const rewritten = after.filter((f) => before[f] !== undefined && inode(f) !== before[f]);
+    assert.ok(rewritten.includes('data/index.js') && rewritten.includes(series), 'the index and a series with new points are rewritten');
+    for (const f of runFiles.slice(1)) assert.equal(inode(f), before[f], `${f} of an earlier run is left as it was`);
+    assert.ok(readFileSync(join(o, runFiles[0]), 'utf8').startsWith('__benchlineData('), 'the file removed by hand is written again');
+    assert.equal(after.filter((f) => f.startsWith('data/runs/')).length, runFiles.length + 2);
+    const added = after.filter((f) => before[f] === undefined);
+    assert.equal(second.unchanged, after.length - rewritten.length - added.length, 'unchanged counts every file neither rewritten nor new');
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
 });

@@ -20,6 +20,8 @@ const jobKey = (runId, role, jobId) => `${runId}\u0000${role}\u0000${jobId}`;
 export function buildModel({ docs = [], failures = [], archives = [] }) {
   const runsById = new Map();
   const seen = new Set();
+  // run, role and job id of every job read from runs/ (document or failure): those are never taken from an archive
+  const fromRuns = new Set();
   const runOf = (run, runner, archived) => {
     let r = runsById.get(run.id);
     if (!r) {
@@ -38,6 +40,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     const k = jobKey(doc.run.id, doc.run.role, id);
     if (seen.has(k)) continue;
     seen.add(k);
+    fromRuns.add(k);
     const job = {
       id, role: doc.run.role, status: 'ok', suite: doc.suite, subject: doc.subject, variant: doc.variant,
       tool: doc.tool.name, toolVersion: doc.tool.version, scenario: doc.scenario, params: doc.params, trials: doc.trials, metrics: doc.metrics,
@@ -50,6 +53,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     const k = jobKey(f.run.id, f.run.role, `${f.job.id}\u0000failed`);
     if (seen.has(k)) continue;
     seen.add(k);
+    fromRuns.add(jobKey(f.run.id, f.run.role, f.job.id));
     runOf(f.run, f.runner, false).jobs.push({ ...f.job, role: f.run.role, status: f.status, reason: f.reason, ...(f.logTail ? { logTail: f.logTail } : {}) });
   }
   for (const archive of archives) {
@@ -69,14 +73,23 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     r.jobs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : ROLE_RANK[a.role] - ROLE_RANK[b.role]));
   });
 
-  const series = new Map();
-  const seriesFor = (job, m) => {
-    const key = { suite: job.suite, variant: job.variant, tool: job.tool, scenario: job.scenario, metric: metricId(m) };
-    const id = seriesId(key);
-    let s = series.get(id);
+  const series = [];
+  // series by job (suite, variant, tool, scenario), then by metric id: no key is built per measured value
+  const byJob = new Map();
+  const seriesOfJob = (job) => {
+    const k = `${job.suite}\u0000${job.variant}\u0000${job.tool}\u0000${job.scenario}`;
+    let m = byJob.get(k);
+    if (!m) byJob.set(k, (m = new Map()));
+    return m;
+  };
+  const seriesFor = (jobSeries, job, m) => {
+    const metric = metricId(m);
+    let s = jobSeries.get(metric);
     if (!s) {
-      s = { id, key, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, points: { run: [], v: [], lo: [], hi: [], n: [] } };
-      series.set(id, s);
+      const key = { suite: job.suite, variant: job.variant, tool: job.tool, scenario: job.scenario, metric };
+      s = { id: seriesId(key), key, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, points: { run: [], v: [], lo: [], hi: [], n: [] } };
+      jobSeries.set(metric, s);
+      series.push(s);
     }
     return s.points;
   };
@@ -91,13 +104,15 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     if (r.archived) continue;
     for (const job of r.jobs) {
       if (job.status !== 'ok' || !TREND_ROLES.includes(job.role) || job.metrics === undefined || Object.getOwnPropertyDescriptor(job, 'metrics').get) continue;
-      for (const m of job.metrics) add(seriesFor(job, m), r.index, m.value, m.lower, m.upper, 1);
+      const jobSeries = seriesOfJob(job);
+      for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
     }
   }
   // archived months: read column-wise, one point per commit; runs also present as documents were counted above
   for (const archive of archives) {
     for (const job of archive.jobs) {
       const id = jobIdOf(job);
+      const jobSeries = seriesOfJob(job);
       for (const point of job.points) {
         const keep = [];
         point.runs.forEach((ri, pos) => {
@@ -105,7 +120,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
           const model = runsById.get(run.id);
           if (!TREND_ROLES.includes(run.role) || !model) return;
           // a run whose document survived is plotted from the document
-          if (model.jobs.some((j) => j.id === id && j.role === run.role && Object.getOwnPropertyDescriptor(j, 'metrics')?.get === undefined)) return;
+          if (fromRuns.has(jobKey(run.id, run.role, id))) return;
           keep.push({ pos, index: model.index, t: model.t });
         });
         if (!keep.length) continue;
@@ -114,7 +129,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
           const raw = point.v[i];
           const values = keep.map((k) => (Array.isArray(raw) ? raw[k.pos] : raw)).filter((v) => v !== null && v !== undefined);
           if (!values.length) return;
-          const p = seriesFor(job, m);
+          const p = seriesFor(jobSeries, job, m);
           if (values.length === 1) {
             const single = point.runs.length === 1;
             add(p, last.index, values[0], single ? point.lo[i] : null, single ? point.hi[i] : null, 1);
@@ -125,7 +140,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
       }
     }
   }
-  const out = [...series.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const out = series.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const s of out) {
     const p = s.points;
     const order = p.run.map((_, i) => i);

@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -33,12 +33,25 @@ async function bundle() {
   return bundled;
 }
 
-/** Files a previous build wrote, so a rebuild removes what no longer exists without touching anything else in `out`. */
-function previousFiles(out) {
+/**
+ * What a previous build wrote: { files, hashes (path -> sha1 of the content) }, so a rebuild removes what no
+ * longer exists and leaves unchanged files alone, without touching anything else in `out`.
+ */
+function previousBuild(out) {
   try {
-    return JSON.parse(readFileSync(join(out, MANIFEST), 'utf8')).files || [];
+    const m = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
+    return { files: m.files || [], hashes: m.hashes || {} };
   } catch {
-    return [];
+    return { files: [], hashes: {} };
+  }
+}
+
+/** Size of a file in bytes, or -1 when it is not there. */
+function sizeOf(path) {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
   }
 }
 
@@ -47,7 +60,7 @@ function previousFiles(out) {
  * the site is served under, used by the feed's links (the page itself uses relative links only).
  * Optional: config (loaded bench.config.yaml: suite descriptions, variant order, compare thresholds),
  * repoUrl (commit links), title, log.
- * Returns { pages (files written), series, runs, charts, problems, ms, out }.
+ * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), series, runs, charts, problems, ms, out }.
  */
 export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, log = () => {} } = {}) {
   const t0 = performance.now();
@@ -59,10 +72,19 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const code = await bundle();
 
+  // most of a rebuild's files (past runs, archived months) are as the last build wrote them: those are not
+  // rewritten, which on a large history is most of the writing (and of the pages branch's churn)
+  const previous = previousBuild(out);
   const files = [];
+  const hashes = {};
+  let unchanged = 0;
   const put = (rel, text) => {
-    writeReplace(join(out, rel), text);
+    const hash = createHash('sha1').update(text).digest('hex');
+    const path = join(out, rel);
+    if (previous.hashes[rel] === hash && sizeOf(path) === Buffer.byteLength(text)) unchanged += 1;
+    else writeReplace(path, text);
     files.push(rel);
+    hashes[rel] = hash;
   };
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
@@ -78,7 +100,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   for (const f of data.archiveFiles) put(f.path, dataScript(f.path, f.payload));
 
   const now = new Set(files);
-  for (const rel of previousFiles(out)) {
+  for (const rel of previous.files) {
     if (now.has(rel) || rel.includes('..')) continue;
     const abs = resolve(out, rel);
     if (existsSync(abs)) {
@@ -86,6 +108,6 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       pruneEmptyDirs(abs, resolve(out));
     }
   }
-  writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files })}\n`);
-  return { pages: files.length, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
+  writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files, hashes })}\n`);
+  return { pages: files.length, unchanged, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
 }
