@@ -5,7 +5,8 @@ export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant
 
 /**
  * Jobs selected by `sel` ({ suite[], variant[], tool[], scenario[], job[], profile, param[], trials }).
- * Each job carries what the runner needs; `skip` holds the reason for variants that cannot run natively.
+ * Each job carries what the runner needs; `skip` holds the reason for variants that cannot run natively;
+ * `group` (suites with `interleave: variants`) names the jobs the runner runs side by side, trial by trial.
  */
 export function planJobs(config, sel = {}) {
   const profile = sel.profile || config.defaults.profile;
@@ -44,6 +45,7 @@ export function planJobs(config, sel = {}) {
         if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
         if (v.processes) entry.processes = v.processes;
         if (v.skip) entry.skip = v.skip;
+        else if (suite.interleave === 'variants') entry.group = `${suiteName}.${job.tool}.${job.scenario}`;
         if (sel.job?.length && !sel.job.includes(entry.id)) continue;
         jobs.push(entry);
       }
@@ -53,9 +55,27 @@ export function planJobs(config, sel = {}) {
   return jobs;
 }
 
-/** The GitHub strategy.matrix shape: small entries (params stay in the config, resolved again per job). */
+/** Jobs run together: a planned `group` (variants interleaved trial by trial), else each job alone; first appearance order. */
+export function jobGroups(jobs) {
+  const groups = new Map();
+  for (const job of jobs) {
+    const key = job.group ? `group:${job.group}` : `job:${job.id}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(job);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The GitHub strategy.matrix shape: small entries (params stay in the config, resolved again per job).
+ * Interleaved variants stay together in one entry (one runner): `jobs` lists its job ids, space-separated.
+ */
 export const toMatrix = (jobs) => ({
-  include: jobs.map(({ id, suite, subject, variant, tool, scenario, profile, trials }) => ({ id, suite, subject, variant, tool, scenario, profile, trials })),
+  include: jobGroups(jobs).map((g) => {
+    const { id, suite, subject, variant, tool, scenario, profile, trials } = g[0];
+    if (g.length === 1) return { id, jobs: id, suite, subject, variant, tool, scenario, profile, trials };
+    return { id: g[0].group, jobs: g.map((j) => j.id).join(' '), suite, subject, variant: g.map((j) => j.variant).join(' '), tool, scenario, profile, trials };
+  }),
 });
 
 /** Tool binaries a plan needs, from the adapters' `binary`. */

@@ -9,7 +9,7 @@ import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './conte
 import { writeJsonAtomic } from './fsutil.js';
 import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
-import { toolsFor } from './plan.js';
+import { toolsFor, jobGroups } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
 import { rng } from './stats.js';
 
@@ -180,26 +180,41 @@ export async function runJobs(jobs, opts) {
       }
       return manifests[key];
     };
+    const ctx = { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root };
+    const entries = new Map();
     for (const job of jobs) {
       const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
+      if (job.group) entry.group = job.group;
       runDoc.jobs.push(entry);
-      const skip = job.skip || (missing[job.tool] && `${job.tool} is not available on this machine: ${missing[job.tool]}`);
-      if (skip) {
-        Object.assign(entry, { status: 'skipped', reason: skip });
-        progress.log(`skipped ${job.id}: ${skip}`);
-        continue;
-      }
-      try {
-        const docs = await runOneJob(job, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root });
-        entry.status = 'ok';
-        entry.docs = {};
-        for (const [role, doc] of Object.entries(docs)) {
-          const file = join('docs', role, `${job.id}.json`);
-          writeJsonAtomic(join(dir, file), doc);
-          entry.docs[role] = file;
+      entries.set(job, entry);
+    }
+    for (const group of jobGroups(jobs)) {
+      const toRun = [];
+      for (const job of group) {
+        const skip = job.skip || (missing[job.tool] && `${job.tool} is not available on this machine: ${missing[job.tool]}`);
+        if (!skip) {
+          toRun.push(job);
+          continue;
         }
-        if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
-      } catch (e) {
+        Object.assign(entries.get(job), { status: 'skipped', reason: skip });
+        progress.log(`skipped ${job.id}: ${skip}`);
+      }
+      if (!toRun.length) continue;
+      const results = await runGroup(toRun, ctx);
+      for (const job of toRun) {
+        const entry = entries.get(job);
+        const { docs, error: e } = results.get(job.id);
+        if (docs) {
+          entry.status = 'ok';
+          entry.docs = {};
+          for (const [role, doc] of Object.entries(docs)) {
+            const file = join('docs', role, `${job.id}.json`);
+            writeJsonAtomic(join(dir, file), doc);
+            entry.docs[role] = file;
+          }
+          if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
+          continue;
+        }
         if (e instanceof SkipJob) {
           Object.assign(entry, { status: 'skipped', reason: e.message });
           progress.log(`skipped ${job.id}: ${e.message}`);
@@ -226,93 +241,159 @@ export async function runJobs(jobs, opts) {
   return { dir, run: runDoc };
 }
 
-/** One job: subjects up per role, optional warm-up, interleaved trials, subjects down, result docs. */
-async function runOneJob(job, ctx) {
-  const { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root } = ctx;
-  const adapter = adapterFor(job.tool);
-  const script = job.script ? resolve(root, job.script) : undefined;
-  if (script && !existsSync(script)) throw new UserError(`${job.id}: script ${job.script} does not exist`);
-  const live = {};
-  const trials = {};
-  const artifacts = {};
-  const activeRoles = [];
+/** Rounds of a group's trials: in round t every lane still running takes trial t, the lanes rotated by t so none is always first. */
+export function laneRounds(trialsPerLane) {
+  const rounds = [];
+  const most = Math.max(0, ...trialsPerLane);
+  for (let t = 0; t < most; t += 1) {
+    const n = trialsPerLane.length;
+    const order = [];
+    for (let k = 0; k < n; k += 1) {
+      const lane = (k + t) % n;
+      if (t < trialsPerLane[lane]) order.push(lane);
+    }
+    rounds.push({ trial: t + 1, lanes: order });
+  }
+  return rounds;
+}
+
+/**
+ * A group of jobs (one, or the variants of one tool and scenario): every job's subjects up per role side by
+ * side, optional warm-ups, trials interleaved across jobs and roles, subjects down, result docs.
+ * A job that fails stops its own subjects and ends alone; the others go on.
+ * Returns Map(job id -> { docs } | { error }).
+ */
+async function runGroup(group, ctx) {
+  const { roles, manifestFor, dir, opts, tools, progress, checkouts, root } = ctx;
+  const results = new Map();
+  const lanes = [];
+  const stopLane = async (lane) => {
+    for (const h of Object.values(lane.live)) await h.stop();
+  };
+  const fail = async (lane, e) => {
+    results.set(lane.job.id, { error: e });
+    await stopLane(lane);
+  };
   try {
-    for (const role of roles) {
-      let manifest;
+    for (const job of group) {
+      const lane = { job, adapter: adapterFor(job.tool), live: {}, trials: {}, artifacts: {}, activeRoles: [] };
       try {
-        manifest = manifestFor(role, job.subject);
+        lane.script = job.script ? resolve(root, job.script) : undefined;
+        if (lane.script && !existsSync(lane.script)) throw new UserError(`${job.id}: script ${job.script} does not exist`);
+        for (const role of roles) {
+          let manifest;
+          try {
+            manifest = manifestFor(role, job.subject);
+          } catch (e) {
+            if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
+            throw e;
+          }
+          const runDir = join(dir, 'raw', role, job.id);
+          mkdirSync(runDir, { recursive: true });
+          lane.live[role] = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
+          lane.live[role].manifest = manifest;
+          lane.activeRoles.push(role);
+          lane.trials[role] = [];
+          lane.artifacts[role] = [];
+        }
+        lane.order = trialOrder(lane.activeRoles, job.trials, opts.order, opts.seed);
+        lanes.push(lane);
       } catch (e) {
-        if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
-        throw e;
+        await fail(lane, e);
       }
-      const runDir = join(dir, 'raw', role, job.id);
-      mkdirSync(runDir, { recursive: true });
-      live[role] = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
-      live[role].manifest = manifest;
-      activeRoles.push(role);
-      trials[role] = [];
-      artifacts[role] = [];
     }
-    const trialCtx = (role, trial, params, tag) => {
-      const runDir = join(dir, 'raw', role, job.id);
-      const base = join(runDir, `${tag}-${trial}`);
-      return {
-        bin: tools[adapter.binary]?.path,
-        params,
-        target: { ...live[role].target, ports: live[role].ports },
-        script,
-        outFile: `${base}.out.json`,
-        root,
-        subjectDir: live[role].manifest.dir,
-        timeoutSeconds: trialTimeout(job),
-        files: { stdout: `${base}.stdout.txt`, stderr: `${base}.stderr.txt`, out: `${base}.out.json` },
-      };
-    };
-    const runTrial = async (role, trial, params, tag) => {
-      const c = trialCtx(role, trial, params, tag);
-      const dead = live[role].deadProcess();
-      if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
-      const cmd = adapter.command(c);
-      const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
-      if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
-      if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
-      const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
-      const deadAfter = live[role].deadProcess();
-      if (deadAfter) {
-        // The trial is not a clean measurement, but what the tool saw is the story: say it.
-        let seen = '';
+    for (const lane of lanes) {
+      if (!lane.job.warmup) continue;
+      try {
+        for (const role of lane.activeRoles) await runTrial(lane, role, 1, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx);
+      } catch (e) {
+        await fail(lane, e);
+      }
+    }
+    for (const { trial, lanes: order } of laneRounds(lanes.map((l) => l.job.trials))) {
+      for (const i of order) {
+        const lane = lanes[i];
+        const { job } = lane;
+        if (results.has(job.id)) continue;
         try {
-          const m = adapter.parse(readFileSync(rawFile, 'utf8'), { params }).metrics;
-          const val = (n) => m.find((x) => x.name === n && !x.case)?.value;
-          if (val('errors') !== undefined) seen = `; that trial saw ${val('errors').toLocaleString('en-US')} errors${val('requests') !== undefined ? ` and ${val('requests').toLocaleString('en-US')} completed requests` : ''}`;
-        } catch { /* no readable output: the death alone is the message */ }
-        throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
+          for (const { role } of lane.order.filter((o) => o.trial === trial)) {
+            const { parsed, rawFile } = await runTrial(lane, role, trial, job.params, 'trial', ctx);
+            lane.trials[role].push(parsed);
+            lane.artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
+            progress.tick(`${job.id} · trial ${trial}/${job.trials}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
+          }
+        } catch (e) {
+          await fail(lane, e);
+        }
       }
-      if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
-      try {
-        const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
-        const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
-        return { parsed, rawFile };
-      } catch (e) {
-        throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
-      }
-    };
-    if (job.warmup) {
-      for (const role of activeRoles) await runTrial(role, 1, { ...job.params, ...job.warmup }, 'warmup');
-    }
-    for (const { trial, role } of trialOrder(activeRoles, job.trials, opts.order, opts.seed)) {
-      const { parsed, rawFile } = await runTrial(role, trial, job.params, 'trial');
-      trials[role].push(parsed);
-      artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
-      progress.tick(`${job.id} · trial ${trial}/${job.trials}${activeRoles.length > 1 ? ` ${role}` : ''}`);
     }
   } finally {
-    for (const h of Object.values(live)) await h.stop();
+    for (const lane of lanes) await stopLane(lane);
   }
+  for (const lane of lanes) {
+    if (results.has(lane.job.id)) continue;
+    try {
+      results.set(lane.job.id, { docs: laneDocs(lane, ctx) });
+    } catch (e) {
+      results.set(lane.job.id, { error: e });
+    }
+  }
+  return results;
+}
+
+/** One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying why not. */
+async function runTrial(lane, role, trial, params, tag, ctx) {
+  const { dir, tools, root } = ctx;
+  const { job, adapter, live, script } = lane;
+  const runDir = join(dir, 'raw', role, job.id);
+  const base = join(runDir, `${tag}-${trial}`);
+  const c = {
+    bin: tools[adapter.binary]?.path,
+    params,
+    target: { ...live[role].target, ports: live[role].ports },
+    script,
+    outFile: `${base}.out.json`,
+    root,
+    subjectDir: live[role].manifest.dir,
+    timeoutSeconds: trialTimeout(job),
+    files: { stdout: `${base}.stdout.txt`, stderr: `${base}.stderr.txt`, out: `${base}.out.json` },
+  };
+  const dead = live[role].deadProcess();
+  if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
+  const cmd = adapter.command(c);
+  const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+  if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
+  if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
+  const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
+  const deadAfter = live[role].deadProcess();
+  if (deadAfter) {
+    // The trial is not a clean measurement, but what the tool saw is the story: say it.
+    let seen = '';
+    try {
+      const m = adapter.parse(readFileSync(rawFile, 'utf8'), { params }).metrics;
+      const val = (n) => m.find((x) => x.name === n && !x.case)?.value;
+      if (val('errors') !== undefined) seen = `; that trial saw ${val('errors').toLocaleString('en-US')} errors${val('requests') !== undefined ? ` and ${val('requests').toLocaleString('en-US')} completed requests` : ''}`;
+    } catch { /* no readable output: the death alone is the message */ }
+    throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
+  }
+  if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
+  try {
+    const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
+    const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
+    return { parsed, rawFile };
+  } catch (e) {
+    throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+  }
+}
+
+/** Result documents of a lane whose trials all ran, one per role. */
+function laneDocs(lane, ctx) {
+  const { tools, runner, startedAt, runId, opts, dir, checkouts } = ctx;
+  const { job, adapter, live, trials, artifacts, activeRoles } = lane;
   const docs = {};
   for (const role of activeRoles) {
     const toolVersion = trials[role].find((t) => t.toolVersion)?.toolVersion || tools[adapter.binary]?.version || versionOf(adapter.binary) || 'unknown';
-    for (const h of Object.values(live)) for (const p of h.procs) artifacts[role].push(...(p.logFile && h === live[role] ? [{ path: relative(dir, p.logFile), kind: 'log' }] : []));
+    for (const p of live[role].procs) if (p.logFile) artifacts[role].push({ path: relative(dir, p.logFile), kind: 'log' });
     docs[role] = buildResult({
       run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role }),
       runner,

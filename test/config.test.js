@@ -49,9 +49,20 @@ test('parameters resolve suite < variant < job < profile < command line', () => 
 test('the matrix has the shape of a GitHub strategy.matrix include list', () => {
   const m = toMatrix(planJobs(parseConfig(yaml), { variant: ['on'] }));
   assert.deepEqual(m, { include: [
-    { id: 'api.on.wrk.peak', suite: 'api', subject: 'api', variant: 'on', tool: 'wrk', scenario: 'peak', profile: 'quick', trials: 3 },
-    { id: 'api.on.ab.keepalive', suite: 'api', subject: 'api', variant: 'on', tool: 'ab', scenario: 'keepalive', profile: 'quick', trials: 2 },
+    { id: 'api.on.wrk.peak', jobs: 'api.on.wrk.peak', suite: 'api', subject: 'api', variant: 'on', tool: 'wrk', scenario: 'peak', profile: 'quick', trials: 3 },
+    { id: 'api.on.ab.keepalive', jobs: 'api.on.ab.keepalive', suite: 'api', subject: 'api', variant: 'on', tool: 'ab', scenario: 'keepalive', profile: 'quick', trials: 2 },
   ] });
+});
+
+test('interleaved variants share one matrix entry, so they run side by side on one runner', () => {
+  const config = parseConfig(yaml.replace('subject: api', 'subject: api\n    interleave: variants'));
+  const jobs = planJobs(config);
+  assert.deepEqual(jobs.map((j) => j.group), ['api.wrk.peak', 'api.wrk.peak', 'api.ab.keepalive']);
+  assert.deepEqual(toMatrix(jobs).include.map((e) => [e.id, e.jobs, e.variant]), [
+    ['api.wrk.peak', 'api.off.wrk.peak api.on.wrk.peak', 'off on'],
+    ['api.on.ab.keepalive', 'api.on.ab.keepalive', 'on'],
+  ], 'a group of one keeps its job id');
+  assert.throws(() => parseConfig(yaml.replace('subject: api', 'subject: api\n    interleave: always'), 'b.yaml'), /b\.yaml: does not match the configuration schema[\s\S]*interleave/);
 });
 
 test('an unknown tool is refused with the file, the path in the config and the known tools', () => {

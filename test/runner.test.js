@@ -1,14 +1,14 @@
 // The runner against a real subject (Bun) and a real tool (wrk): results, faults, timeouts, A/B and Ctrl-C.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, cpSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
-import { planJobs } from '../ci/plan.js';
-import { runJobs, trialOrder, trialTimeout } from '../ci/runner.js';
+import { planJobs, jobGroups } from '../ci/plan.js';
+import { runJobs, trialOrder, trialTimeout, laneRounds } from '../ci/runner.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
 
@@ -77,6 +77,45 @@ test('a run writes schema-valid results for good jobs and clear failures for bad
   assert.ok(pids.length >= 1);
   for (const pid of pids) assert.equal(isAlive(pid), false, `subject pid ${pid} was stopped`);
   assert.equal(readFileSync(join(dir, '..', 'latest', 'run.json'), 'utf8'), readFileSync(join(dir, 'run.json'), 'utf8'));
+});
+
+test('interleaved jobs run in rounds, each round starting one lane later, lanes with fewer trials dropping out', () => {
+  assert.deepEqual(laneRounds([2, 2, 2]).map((r) => r.lanes), [[0, 1, 2], [1, 2, 0]]);
+  assert.deepEqual(laneRounds([3, 1]), [{ trial: 1, lanes: [0, 1] }, { trial: 2, lanes: [0] }, { trial: 3, lanes: [0] }]);
+  assert.deepEqual(laneRounds([]), []);
+  const groups = jobGroups([{ id: 'a', group: 'g' }, { id: 'b' }, { id: 'c', group: 'g' }, { id: 'd', group: 'h' }]);
+  assert.deepEqual(groups.map((g) => g.map((j) => j.id)), [['a', 'c'], ['b'], ['d']]);
+});
+
+test('variants of an interleaved suite run side by side, trial by trial in rotation, and a failing variant ends alone', async () => {
+  const cfg = structuredClone(config);
+  const v = cfg.suites.faults.variants;
+  cfg.suites.faults.interleave = 'variants';
+  cfg.suites.faults.variants = { ok: {}, again: {}, dies: v.dies, 'no-start': v['no-start'], 'native-only-elsewhere': v['native-only-elsewhere'] };
+  const jobs = planJobs(cfg, { scenario: ['short'] });
+  assert.deepEqual(jobs.map((j) => j.group ?? null), ['faults.wrk.short', 'faults.wrk.short', 'faults.wrk.short', 'faults.wrk.short', null]);
+  const { dir, run } = await runJobs(jobs, { config: cfg, out: out(), progress: false, seed: 1 });
+  const byId = Object.fromEntries(run.jobs.map((j) => [j.id, j]));
+  for (const id of ['faults.ok.wrk.short', 'faults.again.wrk.short']) {
+    assert.equal(byId[id].status, 'ok', byId[id].reason);
+    assert.equal(byId[id].group, 'faults.wrk.short');
+    assert.equal(JSON.parse(readFileSync(join(dir, byId[id].docs.local), 'utf8')).trials, 2, `${id} ran all its trials while another variant failed`);
+  }
+  assert.equal(byId['faults.no-start.wrk.short'].status, 'failed');
+  assert.match(byId['faults.no-start.wrk.short'].reason, /flaky\/server exited \(code 3\) before it was healthy/);
+  assert.equal(byId['faults.dies.wrk.short'].status, 'failed');
+  assert.match(byId['faults.dies.wrk.short'].reason, /flaky\/server \(local\) died (during|before) trial \d \(exit 7\)/);
+  assert.equal(byId['faults.native-only-elsewhere.wrk.short'].status, 'skipped');
+  assert.deepEqual(readdirSync(join(dir, 'docs', 'local')).sort(), ['faults.again.wrk.short.json', 'faults.ok.wrk.short.json']);
+  // each trial's output is complete when its trial ends: round 1 goes ok, again; round 2 starts one lane later
+  const ended = (id, t) => statSync(join(dir, 'raw', 'local', id, `trial-${t}.stdout.txt`)).mtimeMs;
+  const order = [['faults.ok.wrk.short', 1], ['faults.again.wrk.short', 1], ['faults.again.wrk.short', 2], ['faults.ok.wrk.short', 2]].map(([id, t]) => ended(id, t));
+  assert.deepEqual([...order].sort((a, b) => a - b), order, 'trials ran ok 1, again 1, again 2, ok 2');
+  for (const id of ['faults.ok.wrk.short', 'faults.again.wrk.short', 'faults.dies.wrk.short']) {
+    const pids = [...readFileSync(join(dir, 'raw', 'local', id, 'server.log'), 'utf8').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+    assert.ok(pids.length >= 1, `${id} logged its pid`);
+    for (const pid of pids) assert.equal(isAlive(pid), false, `${id}: subject pid ${pid} was stopped`);
+  }
 });
 
 test('jobs of a tool that cannot be had are skipped with the reason, and the run goes on', async () => {
