@@ -125,7 +125,7 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
     assert.equal(post.status, 405);
   });
 
-  test('WORK_US=2000 makes the median request at least 2x slower than WORK_US=0', async () => {
+  test('WORK_US=2000 holds every request for at least 2 ms and adds about that much over WORK_US=0', async () => {
     const [fast, slow] = await Promise.all([startSubject({ CACHE: 'on', WORK_US: '0' }), startSubject({ CACHE: 'on', WORK_US: '2000' })]);
     const timeOne = async (url) => {
       const t0 = process.hrtime.bigint();
@@ -140,9 +140,11 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
       a.push(await timeOne(`${fast.url}${ITEMS}`));
       b.push(await timeOne(`${slow.url}${ITEMS}`));
     }
-    const ratio = median(b) / median(a);
-    assert.ok(median(b) >= 2, `WORK_US=2000 must spend at least 2 ms per request, median was ${median(b).toFixed(3)} ms`);
-    assert.ok(ratio >= 2, `median ${median(b).toFixed(3)} ms vs ${median(a).toFixed(3)} ms: ratio ${ratio.toFixed(2)} < 2`);
+    // The spin runs on a monotonic clock, so no request can be quicker than 2 ms, however busy the machine.
+    assert.ok(Math.min(...b) >= 2, `WORK_US=2000 must hold every request at least 2 ms, the quickest took ${Math.min(...b).toFixed(3)} ms`);
+    // What a request costs besides the knob varies with the machine; the pairwise difference cancels most of it.
+    const added = median(b.map((x, i) => x - a[i]));
+    assert.ok(added >= 1.5, `WORK_US=2000 added a median ${added.toFixed(3)} ms per request over WORK_US=0 (${median(a).toFixed(3)} -> ${median(b).toFixed(3)} ms); expected about 2 ms`);
   });
 
   test('refuses CACHE=maybe at start with exit code 2 and a message naming the variable', () => {
