@@ -102,6 +102,17 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'bytes_received').value, 286);
   });
 
+  test('counts gRPC calls as requests when k6 made no HTTP requests, so throughput compares with HTTP variants', () => {
+    const raw = json('catalog-grpc-traversal.json').metrics;
+    assert.equal(raw.http_reqs, undefined);
+    assert.equal(raw['grpc_req_duration{scenario:bench}'].values.count, 1000);
+    const r = parse('catalog-grpc-traversal.json');
+    assert.equal(byName(r, 'requests').value, 1000, 'the bench scenario\'s calls, not the warm-up ones');
+    const seconds = byName(r, 'duration').value / 1e9;
+    assert.ok(Math.abs(byName(r, 'throughput').value - 1000 / seconds) < 0.5, `throughput ${byName(r, 'throughput').value} is calls per second over ${seconds} s`);
+    assert.ok(!(r.notes || []).some((n) => /counts iterations/.test(n)));
+  });
+
   test('reports whole-test metrics when no scenario submetric is named', () => {
     const r = parse('one.json', { k6Scenario: 'other' });
     assert.equal(byName(r, 'requests').value, 2);

@@ -268,6 +268,11 @@ export function parse(text, opts = {}) {
       out.push(metric('errors', errors));
       if (failed.total > 0) out.push(metric('error_rate', failed.rate));
     }
+  } else if (pick('grpc_req_duration')?.values?.count > 0 && durationMs > 0) {
+    // gRPC only: k6 has no request counter for it, but its duration trend counts every call
+    requests = pick('grpc_req_duration').values.count;
+    out.push(metric('requests', requests));
+    out.push(metric('throughput', requests / (durationMs / 1000)));
   } else if (iterations) {
     notes.push('k6 made no HTTP requests; throughput counts iterations');
     out.push(metric('throughput', iterations.rate ?? (durationMs > 0 ? iterCount / (durationMs / 1000) : 0)));
