@@ -245,8 +245,8 @@ export async function runJobs(jobs, opts) {
 export function laneRounds(trialsPerLane) {
   const rounds = [];
   const most = Math.max(0, ...trialsPerLane);
+  const n = trialsPerLane.length;
   for (let t = 0; t < most; t += 1) {
-    const n = trialsPerLane.length;
     const order = [];
     for (let k = 0; k < n; k += 1) {
       const lane = (k + t) % n;

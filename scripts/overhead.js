@@ -53,6 +53,6 @@ for (let i = 0; i < Number(o.pairs); i += 1) {
 const ratio = median(b) / median(a);
 process.stdout.write(`median direct ${Math.round(median(a))} req/s, via benchline ${Math.round(median(b))} req/s: benchline reaches ${(ratio * 100).toFixed(1)}% of direct (target >= 98%)\n`);
 // the same test benchline applies to a pull request, with direct as the base: a real 2% cost shows as a regression
-const v = judge(a, b, { better: 'higher', minEffect: 0.02, confidence: 0.95, alpha: 0.05 });
+const v = judge(a, b, { better: 'higher', minEffect: 0.02, confidence: config.compare.confidence, alpha: config.compare.alpha });
 const pctOf = (x) => `${((1 + x) * 100).toFixed(1)}%`;
-process.stdout.write(`95% interval of via/direct: ${pctOf(v.lower)}..${pctOf(v.upper)}, p=${v.p.toPrecision(2)}: ${v.verdict} (${v.reason})\n`);
+process.stdout.write(`${config.compare.confidence * 100}% interval of via/direct: ${pctOf(v.lower)}..${pctOf(v.upper)}, p=${v.p.toPrecision(2)}: ${v.verdict} (${v.reason})\n`);

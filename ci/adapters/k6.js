@@ -256,6 +256,7 @@ export function parse(text, opts = {}) {
   if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise VUS/MAX_VUS or lower RATE)`);
 
   const reqs = pick('http_reqs')?.values;
+  const grpcCalls = pick('grpc_req_duration')?.values?.count;
   let requests;
   let errors = 0;
   if (reqs) {
@@ -268,9 +269,9 @@ export function parse(text, opts = {}) {
       out.push(metric('errors', errors));
       if (failed.total > 0) out.push(metric('error_rate', failed.rate));
     }
-  } else if (pick('grpc_req_duration')?.values?.count > 0 && durationMs > 0) {
+  } else if (grpcCalls > 0 && durationMs > 0) {
     // gRPC only: k6 has no request counter for it, but its duration trend counts every call
-    requests = pick('grpc_req_duration').values.count;
+    requests = grpcCalls;
     out.push(metric('requests', requests));
     out.push(metric('throughput', requests / (durationMs / 1000)));
   } else if (iterations) {
