@@ -3,7 +3,7 @@
 // checks it against otava's own output on shared series (test/fixtures/otava/).
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 
-export const DEFAULTS = Object.freeze({ window: 50, maxPValue: 0.001, minMagnitude: 0, minSegment: 1, recheck: false });
+export const DEFAULTS = Object.freeze({ window: 50, maxPValue: 0.001, minMagnitude: 0, minSegment: 1, recheck: false, prune: true });
 
 const mean = (xs, from, to) => {
   let s = 0;
@@ -18,11 +18,8 @@ const std = (xs, from, to, m) => {
   return Math.sqrt(s / (to - from));
 };
 
-/**
- * Two-sided Student's t-test from summary statistics with pooled variance (scipy's ttest_ind_from_stats),
- * comparing xs[a..b) with xs[b..c). Returns otava's TTestStats fields.
- */
-export function tTest(xs, a, b, c) {
+/** Pooled-variance t statistic of xs[a..b) against xs[b..c), with the parts scipy's ttest_ind_from_stats uses. */
+function tStatistic(xs, a, b, c) {
   const n1 = b - a;
   const n2 = c - b;
   if (n1 === 0 || n2 === 0) throw new Error('t-test needs two non-empty sides');
@@ -30,15 +27,62 @@ export function tTest(xs, a, b, c) {
   const m2 = mean(xs, b, c);
   const s1 = n1 >= 2 ? std(xs, a, b, m1) : 0;
   const s2 = n2 >= 2 ? std(xs, b, c, m2) : 0;
-  let p = 1;
-  if (n1 + n2 > 2) {
-    const df = n1 + n2 - 2;
+  const df = n1 + n2 - 2;
+  let t = NaN;
+  if (df > 0) {
     const pooled = ((n1 - 1) * s1 * s1 + (n2 - 1) * s2 * s2) / df;
-    const t = (m1 - m2) / Math.sqrt(pooled * (1 / n1 + 1 / n2));
-    // the lower tail keeps precision where 1 - cdf would round to 0
-    p = Number.isNaN(t) ? NaN : 2 * tCdf(-Math.abs(t), df);
+    t = (m1 - m2) / Math.sqrt(pooled * (1 / n1 + 1 / n2));
   }
-  return { meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, pvalue: p };
+  return { m1, m2, s1, s2, df, t };
+}
+
+// the lower tail keeps precision where 1 - cdf would round to 0
+const twoSided = (t, df) => (df > 0 ? (Number.isNaN(t) ? NaN : 2 * tCdf(-Math.abs(t), df)) : 1);
+
+/**
+ * Two-sided Student's t-test from summary statistics with pooled variance (scipy's ttest_ind_from_stats),
+ * comparing xs[a..b) with xs[b..c). Returns otava's TTestStats fields.
+ */
+export function tTest(xs, a, b, c) {
+  const { m1, m2, s1, s2, df, t } = tStatistic(xs, a, b, c);
+  return { meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, pvalue: twoSided(t, df) };
+}
+
+/** |t| at which the two-sided p-value reaches maxPValue, per degrees of freedom, found once by bisection. */
+const criticalT = new Map(); // maxPValue -> df -> |t|
+function critical(df, maxPValue) {
+  let byDf = criticalT.get(maxPValue);
+  if (!byDf) criticalT.set(maxPValue, (byDf = new Map()));
+  let tc = byDf.get(df);
+  if (tc === undefined) {
+    let lo = 0;
+    let hi = 1;
+    while (twoSided(hi, df) > maxPValue && hi < 1e300) hi *= 2;
+    for (let i = 0; i < 200 && hi - lo > hi * 1e-15; i += 1) {
+      const mid = (lo + hi) / 2;
+      if (twoSided(mid, df) > maxPValue) lo = mid;
+      else hi = mid;
+    }
+    tc = hi;
+    byDf.set(df, tc);
+  }
+  return tc;
+}
+
+/**
+ * Whether tTest(xs, a, b, c).pvalue <= maxPValue, decided as that would be: p falls as |t| grows, so |t| clearly
+ * below or above the critical value settles it, and only |t| within a hair of it pays for the t distribution.
+ * The window scan asks this tens of thousands of times per site build and needs no p-value otherwise.
+ */
+export function significant(xs, a, b, c, maxPValue) {
+  const { df, t } = tStatistic(xs, a, b, c);
+  if (df > 0 && !Number.isNaN(t) && maxPValue > 0 && maxPValue < 1) {
+    const tc = critical(df, maxPValue);
+    const at = Math.abs(t);
+    if (at < tc * (1 - 1e-9)) return false;
+    if (at > tc * (1 + 1e-9)) return true;
+  }
+  return twoSided(t, df) <= maxPValue;
 }
 
 const forward = (s) => (s.meanBefore === 0 ? 0 : s.meanAfter / s.meanBefore - 1);
@@ -117,11 +161,66 @@ function bestCandidate({ P, w }, from, to) {
   return { index: bestTau, qhat: bestQ };
 }
 
+/** Scratch space for anySignificantSplit: running mean and sum of squared deviations from the left. */
+let leftMean = new Float64Array(0);
+let leftM2 = new Float64Array(0);
+
+/**
+ * Whether some split point of the window xs[start..end) could pass the t-test against the whole window, which
+ * is where the first split of the window is tested: when none can, the window finds nothing, and its O(n^2)
+ * pair sums and O(n^2) candidate scan are skipped. Welford's running sums (on values taken relative to the
+ * window's first one, which keeps them exact to ~1e-13 here) give every split's t in O(n); anything within
+ * 1e-4 of the critical t, or not finite, counts as possible and takes the full path.
+ */
+function anySignificantSplit(xs, start, end, maxPValue) {
+  const n = end - start;
+  const df = n - 2;
+  if (df <= 0 || !(maxPValue > 0 && maxPValue < 1)) return true;
+  const tc = critical(df, maxPValue) * (1 - 1e-4);
+  if (leftMean.length < n + 1) {
+    leftMean = new Float64Array(n + 1);
+    leftM2 = new Float64Array(n + 1);
+  }
+  const pivot = xs[start];
+  let mean = 0;
+  let m2 = 0;
+  for (let k = 1; k <= n; k += 1) {
+    const x = xs[start + k - 1] - pivot;
+    const d = x - mean;
+    mean += d / k;
+    m2 += d * (x - mean);
+    leftMean[k] = mean;
+    leftM2[k] = m2;
+  }
+  mean = 0;
+  m2 = 0;
+  // right side [tau, end), grown from the end; tau = start + n1
+  for (let n2 = 1; n2 < n; n2 += 1) {
+    const x = xs[end - n2] - pivot;
+    const d = x - mean;
+    mean += d / n2;
+    m2 += d * (x - mean);
+    const n1 = n - n2;
+    // tTest's pooled variance from population standard deviations: (n-1) * (M2 / n) per side
+    const pooled = (((n1 - 1) / n1) * leftM2[n1] + ((n2 - 1) / n2) * m2) / df;
+    const t = Math.abs(leftMean[n1] - mean) / Math.sqrt(pooled * (1 / n1 + 1 / n2));
+    if (!(t < tc)) return true;
+  }
+  return false;
+}
+
 /**
  * Otava's ChangePointDetector on the window xs[start..end): keep splitting the best segment while the
  * t-test is significant. Returns window-relative indices.
  */
-function detectInWindow(xs, start, end, maxPValue) {
+/** Windows skipped by anySignificantSplit since the process started: lets the tests see that pruning happens. */
+export const pruned = { windows: 0 };
+
+function detectInWindow(xs, start, end, maxPValue, prune) {
+  if (prune && !anySignificantSplit(xs, start, end, maxPValue)) {
+    pruned.windows += 1;
+    return [];
+  }
   const block = pairSums(xs, start, end);
   const found = [];
   for (;;) {
@@ -134,8 +233,7 @@ function detectInWindow(xs, start, end, maxPValue) {
     }
     if (!candidate) break;
     const [from, to] = segs.find(([a, b]) => a < candidate.index && candidate.index < b);
-    const stats = tTest(xs, start + from, start + candidate.index, start + to);
-    if (!(stats.pvalue <= maxPValue)) break;
+    if (!significant(xs, start + from, start + candidate.index, start + to, maxPValue)) break;
     found.push(candidate.index);
     found.sort((a, b) => a - b);
   }
@@ -149,14 +247,14 @@ function withStats(xs, indices) {
 }
 
 /** Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find. */
-function split(xs, window, maxPValue) {
+function split(xs, window, maxPValue, prune) {
   if (window < 2) throw new Error('change points: window must be at least 2');
   const step = Math.floor(window / 2);
   const found = new Set();
   let start = 0;
   while (start < xs.length) {
     const end = Math.min(start + window, xs.length);
-    const local = detectInWindow(xs, start, end, maxPValue).map((i) => i + start);
+    const local = detectInWindow(xs, start, end, maxPValue, prune).map((i) => i + start);
     start = Math.max(local.length ? local[local.length - 1] : 0, start + step);
     for (const i of local) found.add(i);
   }
@@ -195,12 +293,16 @@ export function fillMissing(values) {
  * Change points of a series, as otava's `analyze` finds them (with minSegment 1, the default).
  * Each: { index (first point of the new level), meanBefore, meanAfter, stddevBefore, stddevAfter, pvalue,
  *         change (relative, after/before - 1), magnitude }.
+ * prune (on by default) skips windows in which no split can be significant; false scans every window in
+ * full, which finds the same change points more slowly (the tests hold the two to that).
  */
-export function changePoints(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck } = {}) {
-  const xs = fillMissing(values);
-  if (xs.length < 2 || xs[0] === null) return [];
+export function changePoints(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}) {
+  const filled = fillMissing(values);
+  if (filled.length < 2 || filled[0] === null) return [];
+  // one unboxed copy: the window scans read it tens of millions of times
+  const xs = Float64Array.from(filled);
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-  const weak = split(xs, window, firstPass);
+  const weak = split(xs, window, firstPass, prune);
   let cps = merge(weak, xs, maxPValue, minMagnitude);
   if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
   if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { changePoints, fillMissing, tTest } from '../ci/changepoints.js';
+import { changePoints, fillMissing, pruned, significant, tTest } from '../ci/changepoints.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 
@@ -21,6 +21,65 @@ test('the shared fixture set covers default options, the merge step and the magn
     'flat-noisy.api.json', 'flat-noisy.w50-p05.api.json', 'heavy-tail.api.json', 'heavy-tail.w20-p20.api.json', 'long.api.json',
     'long.w30-m05.api.json', 'multi-step.api.json', 'multi-step.w16-p01-m10.api.json', 'short.api.json', 'step-10pct.api.json',
   ]);
+});
+
+test('the quick significance check decides as the t-test p-value does, also a hair either side of the critical t', () => {
+  const rng = seedrandom('critical-t');
+  let checked = 0;
+  let nearEdge = 0;
+  for (const maxPValue of [0.001, 0.002, 0.01, 0.05, 0.2]) {
+    for (let k = 0; k < 150; k += 1) {
+      const n1 = 1 + Math.floor(rng() * 40);
+      const n2 = 1 + Math.floor(rng() * 40);
+      const noise = Array.from({ length: n1 + n2 }, () => 100 + (rng() - 0.5) * 10);
+      // shift the second side so the p-value lands far from, near, or a hair either side of maxPValue
+      const shifted = (d) => noise.map((x, i) => (i < n1 ? x : x + d));
+      const p = (d) => tTest(shifted(d), 0, n1, n1 + n2).pvalue;
+      let lo = 0;
+      let hi = 1;
+      while (p(hi) > maxPValue && hi < 1e6) hi *= 2;
+      for (let i = 0; i < 200; i += 1) {
+        const mid = (lo + hi) / 2;
+        if (p(mid) > maxPValue) lo = mid;
+        else hi = mid;
+      }
+      for (const d of [0, hi * 0.5, lo, hi, hi * (1 + 1e-12), lo * (1 - 1e-12), hi * 2, -hi, rng() * 20]) {
+        const xs = shifted(d);
+        const exact = tTest(xs, 0, n1, n1 + n2).pvalue <= maxPValue;
+        assert.equal(significant(xs, 0, n1, n1 + n2, maxPValue), exact, `n1=${n1} n2=${n2} shift=${d} maxP=${maxPValue}`);
+        checked += 1;
+        if (Math.abs(tTest(xs, 0, n1, n1 + n2).pvalue / maxPValue - 1) < 1e-6) nearEdge += 1;
+      }
+    }
+  }
+  assert.ok(nearEdge > 500, `only ${nearEdge} of ${checked} cases landed within 1e-6 of maxPValue`);
+  // no spread on either side, one side only, and thresholds at which every or no t passes
+  assert.equal(significant([1, 1, 2, 2], 0, 2, 4, 0.001), true);
+  assert.equal(significant([1, 1, 1, 1], 0, 2, 4, 0.5), tTest([1, 1, 1, 1], 0, 2, 4).pvalue <= 0.5);
+  assert.equal(significant([1, 2], 0, 1, 2, 0.5), false);
+  assert.equal(significant([1, 2, 3, 4], 0, 2, 4, 1), true);
+});
+
+test('skipping windows where no split can be significant finds exactly what scanning every window finds', () => {
+  const rng = seedrandom('prune');
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  const shapes = {
+    noise: (i) => 100 + gauss(),
+    'steps near the edge of detection': (i) => 100 + gauss() + (i > 180 ? 0.8 : 0) + (i > 420 ? -1.5 : 0),
+    'clear steps': (i) => 50 + gauss() * 0.5 + (i % 150 > 75 ? 5 : 0),
+    'a large offset with tiny noise': (i) => 1e9 + gauss() * 1e-3 + (i > 300 ? 3e-3 : 0),
+    'constant stretches': (i) => (i % 97 < 40 ? 7 : 7 + Math.round(gauss())),
+    'heavy tail': (i) => 10 + 1 / Math.max(1e-3, rng()) ** 0.7,
+    'gaps and outliers': (i) => (i % 31 === 0 ? null : i % 53 === 0 ? 1e4 : 20 + gauss()),
+  };
+  const before = pruned.windows;
+  for (const [name, f] of Object.entries(shapes)) {
+    const values = Array.from({ length: 600 }, (_, i) => f(i));
+    for (const opts of [{}, { window: 20, maxPValue: 0.05 }, { window: 80, maxPValue: 0.0001, minSegment: 5, recheck: true, minMagnitude: 0.01 }]) {
+      assert.deepEqual(changePoints(values, { ...opts, prune: true }), changePoints(values, { ...opts, prune: false }), `${name} ${JSON.stringify(opts)}`);
+    }
+  }
+  assert.ok(pruned.windows - before > 100, `only ${pruned.windows - before} windows skipped`);
 });
 
 for (const file of apiCases) {
