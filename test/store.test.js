@@ -1,7 +1,7 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync, existsSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
@@ -197,6 +197,36 @@ test('compaction keeps one point per commit beyond the window, every run within 
   assert.deepEqual(model.runs[0].jobs[0].params, { connections: 50, duration: '5s' });
 });
 
+test('a compaction interrupted after writing its archive counts each job once, from the document it left behind', async () => {
+  const dir = temp('interrupted');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 60, jobs: twoJobs, every: 86400e3 })];
+  await publish({ store, docs, compaction: false });
+  const r = await compact({ store, policy: { keepDays: 20, keepRuns: 5, digits: 3 } });
+  assert.deepEqual(r.months, ['2025-01']);
+  // the crash: the archive holds run 4, and so does one of its documents, which was never removed
+  const left = docs.find((d) => d.variant === 'cache-on' && d.run.id === docs[8].run.id);
+  mkdirSync(join(store, docRelPath(left), '..'), { recursive: true });
+  writeFileSync(join(store, docRelPath(left)), `${JSON.stringify(left)}\n`);
+  const contents = readStore(store);
+  assert.deepEqual(contents.problems, []);
+  const model = buildModel({ docs: contents.docs.map((d) => d.doc), archives: contents.archives.map((a) => a.archive) });
+  assert.equal(model.runs.length, 60);
+  const run = model.runs.find((x) => x.id === left.run.id);
+  assert.deepEqual(run.jobs.map((j) => j.id), ['orders-api.cache-off.ab.keepalive', 'orders-api.cache-on.ab.keepalive']);
+  assert.equal(run.archived, false);
+  for (const variant of ['cache-off', 'cache-on']) {
+    const s = model.series.find((x) => x.id === `orders-api/${variant}/ab/keepalive/latency.p99`);
+    assert.equal(s.points.v.length, 60, variant);
+    assert.deepEqual(s.points.run, model.runs.map((x) => x.index), variant);
+    const value = s.points.v[run.index];
+    const stored = docs.find((d) => d.variant === variant && d.run.id === left.run.id).metrics.find((m) => m.name === 'latency.p99').value;
+    // the document keeps every digit; the archive keeps digits: 3
+    assert.equal(value, variant === 'cache-on' ? stored : Number(stored.toPrecision(3)), variant);
+  }
+  assert.notEqual(left.metrics.find((m) => m.name === 'latency.p99').value, Number(left.metrics.find((m) => m.name === 'latency.p99').value.toPrecision(3)));
+});
+
 test('a late document for an archived month is folded in by the next compaction; republishing an archived run is a no-op', async () => {
   const dir = temp('late');
   const store = join(dir, 'store');
@@ -229,10 +259,13 @@ test('a corrupt or foreign file in the store is reported by name and skipped; no
   writeFileSync(join(store, 'archive', '2024-12.json'), JSON.stringify({ schema: 'something/else@2' }));
   mkdirSync(join(store, 'runs', '2025', '02', 'x', 'main'), { recursive: true });
   writeFileSync(join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), JSON.stringify(misplaced));
+  const gone = join(store, 'runs', '2025', '02', 'x', 'main', 'gone.json');
+  symlinkSync(join(dir, 'nowhere.json'), gone);
   const contents = readStore(store);
   assert.deepEqual(contents.problems.map((p) => p.path).sort(), [
-    join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'),
+    join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), gone,
   ].sort());
+  assert.match(contents.problems.find((p) => p.path === gone).message, /cannot be read \(ENOENT.*check its permissions/);
   assert.match(contents.problems.find((p) => p.path === victim).message, /not valid JSON .*the file is corrupt/);
   assert.match(contents.problems.find((p) => p.path.endsWith('notes.txt')).message, /not a benchline history file/);
   assert.match(contents.problems.find((p) => p.path.endsWith('2024-12.json')).message, /not a benchline\/archive@1 document/);
@@ -241,7 +274,7 @@ test('a corrupt or foreign file in the store is reported by name and skipped; no
   assert.equal(contents.archives.length, healthy.archives.length);
   // compaction works around them and removes none of them
   await compact({ store, policy: { keepDays: 5, keepRuns: 1 } });
-  for (const p of contents.problems) assert.ok(existsSync(p.path), p.path);
+  for (const p of contents.problems) assert.ok(existsSync(p.path) || p.path === gone, p.path);
   const model = buildModel({ docs: readStore(store).docs.map((d) => d.doc), archives: readStore(store).archives.map((a) => a.archive) });
   assert.equal(model.runs.length, 40);
   assert.equal(model.runs.flatMap((r) => r.jobs).length, 79);

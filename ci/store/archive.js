@@ -138,9 +138,37 @@ export function pointMetrics(job, point, pos) {
 const runBlock = (run) => ({ id: run.id, startedAt: run.startedAt, commit: run.commit, ref: run.ref, trigger: run.trigger, role: run.role, ...(run.pr ? { pr: run.pr } : {}), ...(run.dirty ? { dirty: true } : {}) });
 
 /**
+ * A job of an archived run whose metrics expand on first use: a site build lists tens of thousands of
+ * archived jobs and reads the metrics of few. A getter on the class, not one defined per object, keeps
+ * every instance the same cheap shape; toJSON writes the metrics out like any other job's.
+ */
+export class ArchivedJob {
+  #job;
+  #point;
+  #pos;
+  #metrics;
+
+  constructor(fields, job, point, pos) {
+    Object.assign(this, fields);
+    this.#job = job;
+    this.#point = point;
+    this.#pos = pos;
+  }
+
+  get metrics() {
+    this.#metrics ||= pointMetrics(this.#job, this.#point, this.#pos);
+    return this.#metrics;
+  }
+
+  toJSON() {
+    return { ...this, metrics: this.metrics };
+  }
+}
+
+/**
  * Every archived run with its jobs, in the shape the site's run files have:
  * { id, startedAt, commit, ref, trigger, role, runner, archived: true, jobs: [{ id, role, status, suite, ..., metrics? }] }.
- * With lazy, job metrics are getters that expand on first use (the site build reads few of them).
+ * With lazy, jobs are ArchivedJobs whose metrics expand on first use.
  */
 export function archivedRuns(archive, { lazy = false } = {}) {
   const byId = new Map();
@@ -155,24 +183,19 @@ export function archivedRuns(archive, { lazy = false } = {}) {
     }
     return out;
   };
-  archive.jobs.forEach((job) => {
+  for (const job of archive.jobs) {
     const id = jobIdOf(job);
-    job.points.forEach((point) => {
+    for (const point of job.points) {
+      const params = archive.params[point.params] || {};
       point.runs.forEach((r, pos) => {
-        const entry = {
+        const fields = {
           id, role: archive.runs[r].role, status: 'ok', suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool,
-          toolVersion: point.version, scenario: job.scenario, params: archive.params[point.params] || {}, trials: point.trials,
+          toolVersion: point.version, scenario: job.scenario, params, trials: point.trials,
         };
-        if (lazy) {
-          let cached;
-          Object.defineProperty(entry, 'metrics', { enumerable: true, get: () => (cached ||= pointMetrics(job, point, pos)) });
-        } else {
-          entry.metrics = pointMetrics(job, point, pos);
-        }
-        runOf(r).jobs.push(entry);
+        runOf(r).jobs.push(lazy ? new ArchivedJob(fields, job, point, pos) : { ...fields, metrics: pointMetrics(job, point, pos) });
       });
-    });
-  });
+    }
+  }
   for (const f of archive.failures) {
     runOf(f.run).jobs.push({ ...f.job, role: archive.runs[f.run].role, status: f.status, reason: f.reason });
   }

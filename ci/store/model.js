@@ -1,7 +1,7 @@
 // Turns what the store holds (documents, failures, archives) into runs and per-metric series with change points; pure.
 import { median } from 'simple-statistics';
 import { changePoints, DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
-import { archivedRuns, jobIdOf } from './archive.js';
+import { ArchivedJob, archivedRuns, jobIdOf } from './archive.js';
 import { metricId, seriesId } from './paths.js';
 
 /** Roles whose measurements form the history: pushes to main, laptop runs, and the measured side of a comparison. */
@@ -56,13 +56,20 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     fromRuns.add(jobKey(f.run.id, f.run.role, f.job.id));
     runOf(f.run, f.runner, false).jobs.push({ ...f.job, role: f.run.role, status: f.status, reason: f.reason, ...(f.logTail ? { logTail: f.logTail } : {}) });
   }
+  // runs (id and role) read from runs/: only their archived jobs need a check one by one, which spares
+  // building a key per archived job in a long history where documents and archives hardly ever overlap
+  const runRoleKey = (id, role) => `${id}\u0000${role}`;
+  const withDocuments = new Set([...docs, ...failures].map((d) => runRoleKey(d.run.id, d.run.role)));
+  const fromArchive = new Set();
   for (const archive of archives) {
     for (const ar of archivedRuns(archive, { lazy: true })) {
-      const jobs = ar.jobs.filter((j) => !seen.has(jobKey(ar.id, j.role, j.status === 'ok' ? j.id : `${j.id}\u0000failed`)));
+      const checkEach = fromArchive.has(ar.id) || ar.jobs.some((j) => withDocuments.has(runRoleKey(ar.id, j.role)));
+      const jobs = checkEach ? ar.jobs.filter((j) => !seen.has(jobKey(ar.id, j.role, j.status === 'ok' ? j.id : `${j.id}\u0000failed`))) : ar.jobs;
+      fromArchive.add(ar.id);
       if (!jobs.length) continue;
       const r = runOf(ar, ar.runner, true);
       for (const j of jobs) {
-        seen.add(jobKey(ar.id, j.role, j.status === 'ok' ? j.id : `${j.id}\u0000failed`));
+        if (checkEach) seen.add(jobKey(ar.id, j.role, j.status === 'ok' ? j.id : `${j.id}\u0000failed`));
         r.jobs.push(j);
       }
     }
@@ -82,14 +89,21 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     if (!m) byJob.set(k, (m = new Map()));
     return m;
   };
-  const seriesFor = (jobSeries, job, m) => {
+  // series an archive created: the first document of the series describes it instead (name, unit, direction)
+  const described = new Set();
+  const seriesFor = (jobSeries, job, m, fromDocument = true) => {
     const metric = metricId(m);
     let s = jobSeries.get(metric);
+    if (s && fromDocument && !described.has(s)) {
+      Object.assign(s, { name: m.name, unit: m.unit, better: m.better });
+      described.add(s);
+    }
     if (!s) {
       const key = { suite: job.suite, variant: job.variant, tool: job.tool, scenario: job.scenario, metric };
       s = { id: seriesId(key), key, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, points: { run: [], v: [], lo: [], hi: [], n: [] } };
       jobSeries.set(metric, s);
       series.push(s);
+      if (fromDocument) described.add(s);
     }
     return s.points;
   };
@@ -100,52 +114,57 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     p.hi.push(hi ?? null);
     p.n.push(n);
   };
-  for (const r of runs) {
-    if (r.archived) continue;
-    for (const job of r.jobs) {
-      if (job.status !== 'ok' || !TREND_ROLES.includes(job.role) || job.metrics === undefined || Object.getOwnPropertyDescriptor(job, 'metrics').get) continue;
-      const jobSeries = seriesOfJob(job);
-      for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
-    }
-  }
-  // archived months: read column-wise, one point per commit; runs also present as documents were counted above
+  // archived months first: they hold the older runs, so most series come out in run order without a sort.
+  // Read column-wise, one point per commit; runs also present as documents are plotted from those below.
   for (const archive of archives) {
+    // each archived run's model index, or -1 where the run is not part of trends
+    const indexOf = archive.runs.map((run) => (TREND_ROLES.includes(run.role) ? runsById.get(run.id)?.index ?? -1 : -1));
+    const hasDocuments = archive.runs.map((run) => withDocuments.has(runRoleKey(run.id, run.role)));
     for (const job of archive.jobs) {
       const id = jobIdOf(job);
       const jobSeries = seriesOfJob(job);
+      const targets = new Array(job.metrics.length);
       for (const point of job.points) {
+        // positions of the point's runs plotted from here, and the newest of them (which the point is drawn at)
         const keep = [];
+        let last = -1;
         point.runs.forEach((ri, pos) => {
-          const run = archive.runs[ri];
-          const model = runsById.get(run.id);
-          if (!TREND_ROLES.includes(run.role) || !model) return;
-          // a run whose document survived is plotted from the document
-          if (fromRuns.has(jobKey(run.id, run.role, id))) return;
-          keep.push({ pos, index: model.index, t: model.t });
+          const index = indexOf[ri];
+          if (index < 0 || (hasDocuments[ri] && fromRuns.has(jobKey(archive.runs[ri].id, archive.runs[ri].role, id)))) return;
+          keep.push(pos);
+          if (last < 0 || runs[index].t >= runs[last].t) last = index;
         });
         if (!keep.length) continue;
-        const last = keep.reduce((a, b) => (b.t >= a.t ? b : a));
-        job.metrics.forEach((m, i) => {
+        const single = point.runs.length === 1;
+        for (let i = 0; i < job.metrics.length; i += 1) {
           const raw = point.v[i];
-          const values = keep.map((k) => (Array.isArray(raw) ? raw[k.pos] : raw)).filter((v) => v !== null && v !== undefined);
-          if (!values.length) return;
-          const p = seriesFor(jobSeries, job, m);
-          if (values.length === 1) {
-            const single = point.runs.length === 1;
-            add(p, last.index, values[0], single ? point.lo[i] : null, single ? point.hi[i] : null, 1);
-          } else {
-            add(p, last.index, median(values), Math.min(...values), Math.max(...values), values.length);
-          }
-        });
+          let values;
+          if (!Array.isArray(raw)) values = raw === null || raw === undefined ? [] : keep.map(() => raw);
+          else values = keep.map((pos) => raw[pos]).filter((v) => v !== null && v !== undefined);
+          if (!values.length) continue;
+          targets[i] ||= seriesFor(jobSeries, job, job.metrics[i], false);
+          if (values.length === 1) add(targets[i], last, values[0], single ? point.lo[i] : null, single ? point.hi[i] : null, 1);
+          else add(targets[i], last, median(values), Math.min(...values), Math.max(...values), values.length);
+        }
       }
+    }
+  }
+  for (const r of runs) {
+    if (r.archived) continue;
+    for (const job of r.jobs) {
+      if (job.status !== 'ok' || !TREND_ROLES.includes(job.role) || job.metrics === undefined || job instanceof ArchivedJob) continue;
+      const jobSeries = seriesOfJob(job);
+      for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
     }
   }
   const out = series.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const s of out) {
     const p = s.points;
-    const order = p.run.map((_, i) => i);
-    if (order.some((i) => i > 0 && p.run[i] < p.run[i - 1])) {
-      order.sort((a, b) => p.run[a] - p.run[b]);
+    let sorted = true;
+    for (let i = 1; i < p.run.length && sorted; i += 1) sorted = p.run[i] >= p.run[i - 1];
+    if (!sorted) {
+      // stable: points of one run keep the order they were added in
+      const order = p.run.map((_, i) => i).sort((a, b) => p.run[a] - p.run[b] || a - b);
       s.points = { run: order.map((i) => p.run[i]), v: order.map((i) => p.v[i]), lo: order.map((i) => p.lo[i]), hi: order.map((i) => p.hi[i]), n: order.map((i) => p.n[i]) };
     }
   }

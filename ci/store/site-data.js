@@ -5,7 +5,10 @@ import { seriesChangePoints, TREND_ROLES } from './model.js';
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath } from './paths.js';
 
 /** A data file: a script that hands its payload to the page, so it loads from file:// as well as over HTTP. */
-export const dataScript = (path, payload) => `${DATA_CALLBACK}(${JSON.stringify(path)},${JSON.stringify(payload)});\n`;
+export const dataScript = (path, payload) => dataScriptFromJson(path, JSON.stringify(payload));
+
+/** The same from a payload already in JSON text (an archive month as stored): spares serializing it again. */
+export const dataScriptFromJson = (path, json) => `${DATA_CALLBACK}(${JSON.stringify(path)},${json.trim()});\n`;
 
 /** A new level must hold for this many points (runs or commits) to count as a step: outliers and short dips are not change points. */
 export const MIN_SEGMENT = 5;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { readStore } from './store.js';
 import { buildModel } from './model.js';
-import { dataScript, siteData } from './site-data.js';
+import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { pruneEmptyDirs, writeReplace } from './files.js';
 
@@ -23,7 +23,7 @@ async function bundle() {
     bundle: true,
     format: 'iife',
     minify: true,
-    target: 'es2020',
+    target: 'es2022',
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
@@ -97,7 +97,12 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
   for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
   for (const f of data.runFiles) put(f.path, dataScript(f.path, f.payload));
-  for (const f of data.archiveFiles) put(f.path, dataScript(f.path, f.payload));
+  // archived months go out as stored: their JSON text is already the payload
+  const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
+  for (const f of data.archiveFiles) {
+    const text = storedText.get(f.payload);
+    put(f.path, text === undefined ? dataScript(f.path, f.payload) : dataScriptFromJson(f.path, text));
+  }
 
   const now = new Set(files);
   for (const rel of previous.files) {
