@@ -50,7 +50,8 @@ export function formatValue(value, unit) {
     }
     case 'ops/s': return `${value >= 1000 ? Math.round(value).toLocaleString('en-US') : round(value)} /s`;
     case 'ratio': return `${round(value * 100)} %`;
-    case 'count': return Number.isInteger(value) ? value.toLocaleString('en-US') : round(value);
+    // a count averaged over trials is rarely whole: past a thousand it reads as a grouped whole number all the same
+    case 'count': return Number.isInteger(value) || Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : round(value);
     default: return `${round(value)} ${unit}`;
   }
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
+import { formatValue } from '../ci/units.js';
 import { compare } from '../ci/compare.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { render as renderConsole } from '../ci/reports/console.js';
@@ -356,4 +357,11 @@ test('benchline report says which folder is wrong and how to make a right one', 
   assert.equal(r.status, 2);
   assert.equal(r.stderr, 'benchline report: /nonexistent/results: no such folder; pass a folder written by `benchline run` (results/<run-id>) or its parent\n');
   assert.equal(execFileSync('git', ['status', '--porcelain', '--', 'results'], { cwd: ROOT, encoding: 'utf8' }), '', 'the verbs write nothing into the project');
+});
+
+test('counts read with thousands separators, also when averaged over trials into a fraction', () => {
+  assert.deepEqual(
+    [18168.6, 35514, 999.25, 12, 1234567.4, -2500.6].map((v) => formatValue(v, 'count')),
+    ['18,169', '35,514', '999.3', '12', '1,234,567', '-2,501'],
+  );
 });
