@@ -9,6 +9,7 @@ export const TREND_ROLES = Object.freeze(['main', 'local', 'head']);
 const ROLE_RANK = { head: 0, main: 1, local: 2, base: 3 };
 
 const jobKey = (runId, role, jobId) => `${runId}\u0000${role}\u0000${jobId}`;
+const present = (v) => v !== null && v !== undefined;
 
 /**
  * Runs and series from store contents. docs/failures as read from runs/, archives as read from archive/.
@@ -138,13 +139,29 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
         const single = point.runs.length === 1;
         for (let i = 0; i < job.metrics.length; i += 1) {
           const raw = point.v[i];
-          let values;
-          if (!Array.isArray(raw)) values = raw === null || raw === undefined ? [] : keep.map(() => raw);
-          else values = keep.map((pos) => raw[pos]).filter((v) => v !== null && v !== undefined);
-          if (!values.length) continue;
+          let v;
+          let lo = null;
+          let hi = null;
+          let n = 1;
+          if (keep.length === 1) {
+            // the common case, one run a point: no array of values to build
+            v = Array.isArray(raw) ? raw[keep[0]] : raw;
+            if (single) {
+              lo = point.lo[i];
+              hi = point.hi[i];
+            }
+          } else {
+            const values = Array.isArray(raw) ? keep.map((pos) => raw[pos]).filter(present) : present(raw) ? keep.map(() => raw) : [];
+            v = values.length > 1 ? median(values) : values[0];
+            if (values.length > 1) {
+              lo = Math.min(...values);
+              hi = Math.max(...values);
+              n = values.length;
+            }
+          }
+          if (!present(v)) continue;
           targets[i] ||= seriesFor(jobSeries, job, job.metrics[i], false);
-          if (values.length === 1) add(targets[i], last, values[0], single ? point.lo[i] : null, single ? point.hi[i] : null, 1);
-          else add(targets[i], last, median(values), Math.min(...values), Math.max(...values), values.length);
+          add(targets[i], last, v, lo, hi, n);
         }
       }
     }
