@@ -209,13 +209,13 @@ function anySignificantSplit(xs, start, end, maxPValue) {
   return false;
 }
 
+/** Windows skipped by anySignificantSplit since the process started: lets the tests see that pruning happens. */
+export const pruned = { windows: 0 };
+
 /**
  * Otava's ChangePointDetector on the window xs[start..end): keep splitting the best segment while the
  * t-test is significant. Returns window-relative indices.
  */
-/** Windows skipped by anySignificantSplit since the process started: lets the tests see that pruning happens. */
-export const pruned = { windows: 0 };
-
 function detectInWindow(xs, start, end, maxPValue, prune) {
   if (prune && !anySignificantSplit(xs, start, end, maxPValue)) {
     pruned.windows += 1;

@@ -250,25 +250,29 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   return result;
 }
 
-const FOREIGN = 'not a benchline history file; move it out of the store (the store holds only runs/ and archive/ written by `benchline publish`)';
-const isRunFile = (rel) => /^runs\/\d{4}\/\d{2}\/[^/]+\/(head|base|main|local)\/[^/]+\.json$/.test(rel);
-const isArchiveFile = (rel) => /^archive\/\d{4}-\d{2}\.json$/.test(rel);
-const unreadable = (e) => ({ problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` });
-
 /**
- * Classifies one store file from its path and text: { kind: 'doc'|'failure'|'archive', value } (archives
- * also keep their text) or { problem }. The name must match the content, since names are what make
- * publishing idempotent. Pure.
+ * Reads and classifies one store file: { kind: 'doc'|'failure'|'archive', value } (archives also keep their
+ * text, which the site serves unchanged) or { problem }. The name must match the content, since names are
+ * what make publishing idempotent.
  */
-function classifyStoreFile(rel, text) {
-  if (!isRunFile(rel) && !isArchiveFile(rel)) return { problem: FOREIGN };
+export function readStoreFile(store, rel) {
+  const foreign = `not a benchline history file; move it out of the store (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
+  const isRun = /^runs\/\d{4}\/\d{2}\/[^/]+\/(head|base|main|local)\/[^/]+\.json$/.test(rel);
+  const isArchive = /^archive\/\d{4}-\d{2}\.json$/.test(rel);
+  if (!isRun && !isArchive) return { problem: foreign };
+  let text;
+  try {
+    text = readFileSync(join(store, rel), 'utf8');
+  } catch (e) {
+    return { problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` };
+  }
   let value;
   try {
     value = JSON.parse(text);
   } catch (e) {
     return { problem: `not valid JSON (${e.message}); the file is corrupt: restore it from the store's history (e.g. git) or delete it` };
   }
-  if (isArchiveFile(rel)) {
+  if (isArchive) {
     const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
     if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
     if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}` };
@@ -280,23 +284,11 @@ function classifyStoreFile(rel, text) {
     if (rel !== failureRelPath(value)) return { problem: `its content belongs at ${failureRelPath(value)}; move it there or republish` };
     return { kind: 'failure', value };
   }
-  if (value?.schema !== SCHEMA_ID) return { problem: `schema "${value?.schema}" is not ${SCHEMA_ID}; ${FOREIGN}` };
+  if (value?.schema !== SCHEMA_ID) return { problem: `schema "${value?.schema}" is not ${SCHEMA_ID}; ${foreign}` };
   const problems = resultProblems(value);
   if (problems.length) return { problem: `does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}` };
   if (rel !== docRelPath(value)) return { problem: `its content belongs at ${docRelPath(value)}; move it there or republish` };
   return { kind: 'doc', value };
-}
-
-/** Reads and classifies one store file (see classifyStoreFile). */
-export function readStoreFile(store, rel) {
-  if (!isRunFile(rel) && !isArchiveFile(rel)) return { problem: FOREIGN };
-  let text;
-  try {
-    text = readFileSync(join(store, rel), 'utf8');
-  } catch (e) {
-    return unreadable(e);
-  }
-  return classifyStoreFile(rel, text);
 }
 
 /** Store files that are neither in-flight temp files nor lock folders. */
