@@ -11,7 +11,7 @@ import { parse as parseK6, command as k6Command } from '../ci/adapters/k6.js';
 import { parse as parseGhz } from '../ci/adapters/ghz.js';
 import { buildResult } from '../ci/result.js';
 import { readParams, positions, pageAt, cursorAt, parseInstant } from '../loadtests/k6/catalog-params.js';
-import { render, markdown, model, findings, failureMessage, improvement } from '../ci/reports/suites/catalog-api.js';
+import { render, markdown, model, findings, failureMessage, improvement } from '../subjects/catalog-api/report.js';
 
 const SUBJECT = join(ROOT, 'subjects', 'catalog-api');
 const JAR = join(SUBJECT, 'target', 'catalog-api.jar');
@@ -112,7 +112,7 @@ const ALL = () => [
   fixtureDoc('grpc', 'stream', 'ghz'),
 ];
 
-describe('catalog-api report (ci/reports/suites/catalog-api.js)', () => {
+describe('catalog-api report (subjects/catalog-api/report.js)', () => {
   test('reproduces the seed\'s latency, size and traversal tables from captured k6 runs', () => {
     const text = render({ suite: 'catalog-api', docs: ALL(), config: CONFIG });
     const lines = text.split('\n');

@@ -14,7 +14,7 @@ import { runJobs } from '../ci/runner.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { locate } from '../ci/tools.js';
-import { render, markdown, model, distribution, wrkOutputs } from '../ci/reports/suites/gateways.js';
+import { render, markdown, model, distribution, wrkOutputs } from '../subjects/gateways/report.js';
 
 const ROOT = resolve('.');
 const FIX = join(ROOT, 'test', 'fixtures', 'wrk');

@@ -14,7 +14,7 @@ import { runJobs } from '../ci/runner.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { loadManifest, buildSubject, startSubject } from '../ci/subjects.js';
 import { locate } from '../ci/tools.js';
-import { render, markdown, model, variantInfo, conclusions, nagleStall } from '../ci/reports/suites/grpc-streaming.js';
+import { render, markdown, model, variantInfo, conclusions, nagleStall } from '../subjects/grpc-streaming/report.js';
 
 const ROOT = resolve('.');
 const FIX = join(ROOT, 'test', 'fixtures', 'grpc-client');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { locate, ROOT } from '../ci/tools.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { buildResult } from '../ci/result.js';
-import { render, markdown, summarySentence, roundPercent, abFigures } from '../ci/reports/suites/orders-api.js';
+import { render, markdown, summarySentence, roundPercent, abFigures } from '../subjects/orders-api/report.js';
 
 const BUN = locate('bun')?.path;
 const SERVER = join(ROOT, 'subjects', 'orders-api', 'server.js');
@@ -178,7 +178,7 @@ function abDoc(variant, files, { scenario = 'no-keepalive', keepalive = false } 
 
 const CONFIG = { suites: { 'orders-api': { description: 'Seed 004 on Bun + SQLite.', variants: { 'cache-off': {}, 'cache-on': {} } } } };
 
-describe('orders-api report (ci/reports/suites/orders-api.js)', () => {
+describe('orders-api report (subjects/orders-api/report.js)', () => {
   test("writes seed 004's summary sentence word for word from the seed's own figures", () => {
     const s = summarySentence(
       { throughput: 15241.97, timeTaken: 6.561, medianMs: 55, meanMs: 65.608 },

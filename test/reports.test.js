@@ -348,8 +348,10 @@ test('benchline report renders console, comment, summary and suite formats of a 
   assert.ok((await read('comment')).startsWith(`${MARKER}\n\n### benchline: ⚠️ 1 regression`));
   assert.match(await read('summary'), /^## benchline: ⚠️ 1 regression/);
   assert.match(await read('suite'), /suite orders-api has no `report:` renderer; this is the generic table/);
-  writeFileSync(config, 'version: 1\nsuites:\n  orders-api:\n    subject: orders-api\n    report: no-such-renderer\n    variants: { cache-off: {}, cache-on: {} }\n    jobs: [{ tool: ab, scenario: keepalive }]\n');
-  await assert.rejects(read('suite'), /suites\.orders-api\.report names "no-such-renderer", but ci\/reports\/suites\/no-such-renderer\.js does not exist; add it or remove `report:`/);
+  writeFileSync(config, 'version: 1\nsuites:\n  orders-api:\n    subject: orders-api\n    report: subjects/no-such/report.js\n    variants: { cache-off: {}, cache-on: {} }\n    jobs: [{ tool: ab, scenario: keepalive }]\n');
+  await assert.rejects(read('suite'), /suites\.orders-api\.report names "subjects\/no-such\/report\.js", which does not exist; add it or remove `report:`/);
+  writeFileSync(config, 'version: 1\nsuites:\n  orders-api:\n    subject: orders-api\n    report: ../outside.js\n    variants: { cache-off: {}, cache-on: {} }\n    jobs: [{ tool: ab, scenario: keepalive }]\n');
+  await assert.rejects(read('suite'), /suites\.orders-api\.report "\.\.\/outside\.js" must be a \.js file inside the project/);
 });
 
 test('benchline report says which folder is wrong and how to make a right one', () => {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { parse, command } from '../ci/adapters/jmh.js';
 import { buildResult } from '../ci/result.js';
 import { locate } from '../ci/tools.js';
-import * as suite from '../ci/reports/suites/serialization.js';
+import * as suite from '../subjects/serialization/report.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SUBJECT = join(ROOT, 'subjects', 'serialization');

@@ -1,5 +1,7 @@
 // `benchline report <results-dir> --format console|comment|summary|suite`: loads a run and prints or writes one report.
 import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.js';
 import { compare } from '../compare.js';
 import { loadResultsDir, primaryRole } from '../results-dir.js';
@@ -44,17 +46,22 @@ export function reportData(dir, config, { seed = 1 } = {}) {
   return { run: loaded.run, docs, comparisons, failures: loaded.failures, config, dir: loaded.dir };
 }
 
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** The suite renderer module named by a suite's `report:`, or undefined when it has none. */
+/**
+ * The suite renderer module named by a suite's `report:` (a .js file relative to the project root, kept beside
+ * its subject, e.g. subjects/orders-api/report.js), or undefined when the suite has none.
+ */
 export async function loadSuiteRenderer(config, suite) {
   const name = config.suites?.[suite]?.report;
   if (!name) return undefined;
-  if (!SLUG.test(name)) throw new UserError(`${config.file || DEFAULT_CONFIG}: suites.${suite}.report "${name}" is not a renderer name (letters, digits, . _ -)`);
-  const url = new URL(`../reports/suites/${name}.js`, import.meta.url);
-  if (!existsSync(url)) throw new UserError(`${config.file || DEFAULT_CONFIG}: suites.${suite}.report names "${name}", but ci/reports/suites/${name}.js does not exist; add it or remove \`report:\``);
-  const mod = await import(url.href);
-  if (typeof mod.render !== 'function') throw new UserError(`ci/reports/suites/${name}.js must export render({ suite, docs, comparisons, run, config })`);
+  const where = `${config.file || DEFAULT_CONFIG}: suites.${suite}.report`;
+  const root = resolve(config.root || '.');
+  const file = resolve(root, name);
+  if (!name.endsWith('.js') || isAbsolute(name) || relative(root, file).startsWith('..')) {
+    throw new UserError(`${where} "${name}" must be a .js file inside the project, relative to its root (e.g. subjects/${suite}/report.js)`);
+  }
+  if (!existsSync(file)) throw new UserError(`${where} names "${name}", which does not exist; add it or remove \`report:\``);
+  const mod = await import(pathToFileURL(file).href);
+  if (typeof mod.render !== 'function') throw new UserError(`${name} must export render({ suite, docs, comparisons, run, config })`);
   return mod;
 }
 

@@ -1,5 +1,5 @@
 // Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
-import { comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, verdictMark } from '../format.js';
+import { comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, verdictMark } from '../../ci/reports/format.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
 export const EVEN_TOLERANCE = 0.05;

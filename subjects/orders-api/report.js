@@ -1,5 +1,5 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable } from '../format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable } from '../../ci/reports/format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];

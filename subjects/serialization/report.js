@@ -1,6 +1,6 @@
 // Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings and latency plot, from our runs.
-import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../format.js';
-import { formatValue } from '../../units.js';
+import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
+import { formatValue } from '../../ci/units.js';
 
 /** The plot file the report writer puts next to the report (see plots()). */
 export const PLOT_FILE = 'serialization-latency.svg';

@@ -1,5 +1,5 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, box, rule } from '../format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, box, rule } from '../../ci/reports/format.js';
 
 export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };

@@ -1,6 +1,6 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, verdictMark } from '../format.js';
-import { formatValue } from '../../units.js';
+import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, verdictMark } from '../../ci/reports/format.js';
+import { formatValue } from '../../ci/units.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
 export const SEED = {
