@@ -1,5 +1,6 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
 import { resolveParams, parseOverrides, ConfigError } from './config.js';
+import { substituteDeep } from './subjects.js';
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
@@ -78,7 +79,22 @@ export const toMatrix = (jobs) => ({
   }),
 });
 
-/** Tool binaries a plan needs, from the adapters' `binary`. */
-export function toolsFor(jobs, adapters) {
-  return [...new Set(jobs.filter((j) => !j.skip).map((j) => adapters[j.tool].binary))];
+/** Tool names a job's params (warm-up included) refer to with ${tool.NAME}, so they are installed before the job runs. */
+export function toolsOfParams(job) {
+  const text = JSON.stringify([job.params, job.warmup]);
+  return [...text.matchAll(/\$\{tool\.([\w-]+)\}/g)].map((m) => m[1]);
 }
+
+/** Tool binaries a plan needs: the adapters' `binary`, and the tools its job params name. */
+export function toolsFor(jobs, adapters) {
+  const runnable = jobs.filter((j) => !j.skip);
+  return [...new Set([...runnable.map((j) => adapters[j.tool].binary), ...runnable.flatMap(toolsOfParams)])];
+}
+
+/**
+ * A job's params for one side (base or head), with the placeholders subject manifests know filled in:
+ * ${dir} the side's checkout (so a hyperfine command times that side's binary), ${port.NAME} the side's
+ * subject ports, ${tool.NAME}, ${run} (the side's raw folder of the job), ${env.NAME}, ${param.NAME}.
+ * vars = { dir, run, ports, tool(name) -> path, env, params }; an unknown placeholder is an error naming `where`.
+ */
+export const expandParams = (params, vars, where) => substituteDeep(params || {}, { ...vars, params: vars.params ?? params }, where);

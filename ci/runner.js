@@ -9,8 +9,8 @@ import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './conte
 import { writeJsonAtomic } from './fsutil.js';
 import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
-import { toolsFor, jobGroups } from './plan.js';
-import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
+import { toolsFor, jobGroups, expandParams } from './plan.js';
+import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { rng } from './stats.js';
 
 /** Trial order of roles: ABAB alternates base/head each trial; random shuffles each pair with a seed. */
@@ -342,11 +342,16 @@ async function runGroup(group, ctx) {
 }
 
 /** One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying why not. */
-async function runTrial(lane, role, trial, params, tag, ctx) {
-  const { dir, tools, root } = ctx;
+async function runTrial(lane, role, trial, rawParams, tag, ctx) {
+  const { dir, tools, root, checkouts, opts } = ctx;
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);
   const base = join(runDir, `${tag}-${trial}`);
+  // Each side's tool runs in, and its params point into, that side's checkout: under --base a command
+  // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
+  const side = checkouts[role];
+  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } },
+    `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`);
   const c = {
     bin: tools[adapter.binary]?.path,
     params,
@@ -361,7 +366,7 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
   const dead = live[role].deadProcess();
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
-  const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+  const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
   const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;

@@ -47,7 +47,8 @@ export function substitute(text, vars, where) {
   });
 }
 
-const substituteDeep = (value, vars, where) => {
+/** substitute() over every string of a value (arrays and objects walked; other values kept). */
+export const substituteDeep = (value, vars, where) => {
   if (Array.isArray(value)) return value.map((v) => substituteDeep(v, vars, where));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, vars, where)]));
   return typeof value === 'string' ? substitute(value, vars, where) : value;

@@ -190,3 +190,64 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(isAlive(pid), false, 'the subject was stopped');
 });
+
+test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
+  const repo = out();
+  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  const step = (side) => `#!/bin/sh\n# records which checkout's binary ran, from where, with which port\necho "${side} $(pwd) $2" >> "$1"\n`;
+  execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nports: [http]\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), [
+    'version: 1',
+    'defaults: { suites: [cli], profile: quick }',
+    'profiles: { quick: { trials: 2 } }',
+    'suites:',
+    '  cli:',
+    '    subject: step',
+    '    variants: { only: {} }',
+    '    jobs:',
+    '      - tool: hyperfine',
+    '        scenario: step',
+    '        params:',
+    '          commands: ["./bin/step ${run}/cwd.txt ${port.http}", "${dir}/bin/step ${run}/dir.txt ${port.http}", "${tool.hyperfine} --version"]',
+    '          names: [relative, dir, tool]',
+    '          runs: 2',
+    '          warmup: 0',
+    '',
+  ].join('\n'));
+  writeFileSync(join(repo, 'bin', 'step'), step('base'), { mode: 0o755 });
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  writeFileSync(join(repo, 'bin', 'step'), step('head'), { mode: 0o755 });
+  g('commit', '-qam', 'head');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  for (const role of ['base', 'head']) {
+    for (const file of ['cwd.txt', 'dir.txt']) {
+      const lines = readFileSync(join(dir, 'raw', role, 'cli.only.hyperfine.step', file), 'utf8').trim().split('\n');
+      assert.equal(lines.length, 4, `${role} ${file}: 2 trials x 2 runs`);
+      for (const line of lines) {
+        const [ran, cwd, port] = line.split(' ');
+        assert.equal(ran, role, `${role} side ran its own bin/step (${file})`);
+        assert.equal(cwd === repo, role === 'head', `${role} side ran in its own checkout: ${cwd}`);
+        assert.match(port, /^\d+$/);
+      }
+    }
+    const doc = JSON.parse(readFileSync(join(dir, run.jobs[0].docs[role]), 'utf8'));
+    assert.ok(doc.metrics.some((m) => m.case === 'tool' && m.name === 'time.mean'), 'the ${tool.hyperfine} command ran');
+    assert.match(doc.params.commands, /\$\{dir\}\/bin\/step/, 'the result keeps the params as configured, not one side\'s paths');
+  }
+});
+
+test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "${HOME}/x", runs: 1 } }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
+});
