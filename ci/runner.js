@@ -381,7 +381,10 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx) {
     } catch { /* no readable output: the death alone is the message */ }
     throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
   }
-  if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
+  if (!existsSync(rawFile)) {
+    const how = adapter.noOutput ? adapter.noOutput({ ...c, exitCode: r.code }) : r.code === 0 && `benchline reads what this makes: ${adapter.produce}`;
+    throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})${how ? `: ${how}` : ''}`, logTail(c.files.stderr));
+  }
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });

@@ -251,3 +251,15 @@ test('a job param with an unknown placeholder fails the job naming the config, t
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
 });
+
+test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
+  writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
+  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), "// A script without handleSummary.\nexport const options = { iterations: 1 };\nexport default function () {}\n");
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: bare, script: loadtests/no-summary.js }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /^k6 wrote no output file \(trial 1, exit 0\): the script .*no-summary\.js must export a handleSummary\(data\) that writes JSON\.stringify\(data\) to the file named by __ENV\.BENCHLINE_SUMMARY/);
+});
