@@ -97,4 +97,8 @@ export function toolsFor(jobs, adapters) {
  * subject ports, ${tool.NAME}, ${run} (the side's raw folder of the job), ${env.NAME}, ${param.NAME}.
  * vars = { dir, run, ports, tool(name) -> path, env, params }; an unknown placeholder is an error naming `where`.
  */
-export const expandParams = (params, vars, where) => substituteDeep(params || {}, { ...vars, params: vars.params ?? params }, where);
+export function expandParams(params, vars, where) {
+  const all = { ...vars, params: vars.params ?? params };
+  // Two passes: a ${param.NAME} may bring in a value that holds placeholders itself (a variant's db: "${run}/orders.db").
+  return substituteDeep(substituteDeep(params || {}, all, where), all, where);
+}

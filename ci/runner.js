@@ -355,6 +355,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx) {
   const c = {
     bin: tools[adapter.binary]?.path,
     params,
+    rawParams,
     target: { ...live[role].target, ports: live[role].ports },
     script,
     outFile: `${base}.out.json`,

@@ -9,8 +9,9 @@
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
 //              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.
 //   command(ctx) -> { argv, env?, output: 'stdout' | 'file' }
-//              pure: the command line of one trial. ctx = { bin, params, target, script, outFile,
-//              root, timeoutSeconds }; target = { url, host, port, ...named ports }; `script` is the
+//              pure: the command line of one trial. ctx = { bin, params, rawParams, target, script, outFile,
+//              root, subjectDir, timeoutSeconds }; params have their placeholders filled for the side
+//              (rawParams as configured); target = { url, host, port, ...named ports }; `script` is the
 //              job's loadtests file resolved to an absolute path; with output 'file' the tool must
 //              write its machine-readable output to ctx.outFile.
 import * as k6 from './k6.js';
