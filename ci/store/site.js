@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readStore } from './store.js';
 import { buildModel } from './model.js';
@@ -28,7 +29,8 @@ async function bundle() {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  const css = readFileSync(join(ROOT, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
+  // Resolved like an import: installed as a dependency, uplot sits in the adopting project's node_modules, not ours.
+  const css = readFileSync(createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
   bundled = { js: r.outputFiles[0].text, css };
   return bundled;
 }
