@@ -1,7 +1,7 @@
 // Adoption from another repository: benchline packed by npm pack, installed into a scratch git repository holding only the files the docs show, and `npx benchline bench --base HEAD~1` run there.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -23,12 +23,13 @@ const section = (markdown, heading) => {
 };
 
 let packed;
+let packDir;
 let repo;
 let bench;
 const git = (...args) => execFileSync('git', ['-c', 'user.email=adopter@example.invalid', '-c', 'user.name=adopter', ...args], { cwd: repo, encoding: 'utf8' }).trim();
 
 before(() => {
-  const packDir = mkdtempSync(join(tmpdir(), 'benchline-pack-'));
+  packDir = mkdtempSync(join(tmpdir(), 'benchline-pack-'));
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   packed = { file: join(packDir, info.filename), paths: info.files.map((f) => f.path) };
 
@@ -53,6 +54,11 @@ before(() => {
   // The steps' own command line, as a user types it (npx finds the installed bin).
   const r = spawnSync('npx', ['benchline', 'bench', '--base', 'HEAD~1'], { cwd: repo, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: '', GITHUB_ACTIONS: '', GITHUB_EVENT_NAME: '' } });
   bench = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+});
+
+// The scratch repository holds an npm install (tens of MB): removed once the tests have read it.
+after(() => {
+  for (const d of [repo, packDir]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 test('the npm package carries the CLI, the site, the k6 helpers, json.lua and the hyperfine prober, and none of the shipped suites', () => {
