@@ -74,6 +74,7 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;
   if (artifacts.length) doc.artifacts = artifacts;
+  if (trials.length && trials.every((t) => t.load)) doc.load = trials.map((t) => t.load);
   // Trial notes keep their trial number, so equal notes of two trials (same counts) both survive.
   const trialNotes = trials.flatMap((t, i) => (t.notes || []).map((n) => (trials.length > 1 ? `trial ${i + 1}: ${n}` : n)));
   const allNotes = [...notes, ...merged.notes, ...trialNotes];

@@ -12,6 +12,7 @@ import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
 import { rng } from './stats.js';
+import { cpuSnapshot, cpuSince } from './cpu.js';
 
 /** Trial order of roles: ABAB alternates base/head each trial; random shuffles each pair with a seed. */
 export function trialOrder(roles, trials, order = 'abab', seed = 1) {
@@ -361,7 +362,9 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
   const dead = live[role].deadProcess();
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
+  const before = cpuSnapshot(live[role].procs.map((p) => p.pid));
   const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+  const load = cpuSince(before);
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
   const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
@@ -380,6 +383,7 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
+    if (load) parsed.load = load;
     return { parsed, rawFile };
   } catch (e) {
     throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
