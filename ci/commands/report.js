@@ -13,7 +13,7 @@ import * as commentReport from '../reports/comment.js';
 import * as summaryReport from '../reports/summary.js';
 
 const DEFAULT_CONFIG = 'bench.config.yaml';
-const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {} }, suites: {} };
+const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }, suites: {} };
 
 /**
  * The configuration for thresholds and suite order. Without the default file (results copied
@@ -21,7 +21,7 @@ const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, me
  */
 export function loadSettings(path = DEFAULT_CONFIG, { warn = (m) => process.stderr.write(`${m}\n`) } = {}) {
   if (path === DEFAULT_CONFIG && !existsSync(path)) {
-    warn(`benchline: no ${DEFAULT_CONFIG} here; using the default thresholds (alpha 0.05, confidence 0.95, minEffect 3%)`);
+    warn(`benchline: no ${DEFAULT_CONFIG} here; using the default thresholds (alpha 0.05, confidence 0.95, minEffect 2%)`);
     return structuredClone(FALLBACK);
   }
   return loadConfig(path);
