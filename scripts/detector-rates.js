@@ -2,7 +2,8 @@
 // Measures the verdict detector on this machine: false alarms in A/A runs, detection of known slowdowns in A/B runs,
 // with and without a seeded noisy neighbour, and prints the table of rates.
 //
-//   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield]
+//   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
+// (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -28,7 +29,9 @@ const { values: o } = parseArgs({ options: {
   neighbour: { type: 'string', default: 'on' },
   seed: { type: 'string', default: String(Date.now() % 100000) },
   shield: { type: 'boolean', default: false },
+  param: { type: 'string', multiple: true, default: [] },
 } });
+const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
 const runs = Number(o.runs);
 const root = resolve(new URL('..', import.meta.url).pathname);
@@ -77,7 +80,7 @@ function copyProject() {
 function bench(dir, args) {
   const out = join(dir, 'results');
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['ci/cli.js', 'bench', '--no-publish', '--no-progress', '--out', out, ...args], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'bench', '--no-publish', '--no-progress', '--out', out, ...extra, ...args], { cwd: dir, encoding: 'utf8' });
   const seconds = (Date.now() - started) / 1000;
   const last = join(out, readdirSync(out).filter((d) => d !== 'latest').sort().at(-1));
   const file = join(last, 'comparisons.json');
@@ -156,7 +159,7 @@ function runCase(name, neighbourOn, seed) {
 }
 
 const seed = Number(o.seed);
-say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}`);
+say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}`);
 if (o.shield) say(`shield: ${shield()}`);
 const settings = o.neighbour === 'both' ? [true, false] : [o.neighbour !== 'off'];
 const table = [];
