@@ -182,6 +182,12 @@ export function decide(s, discovered) {
   }
   if (discovered && excludesZero) return { verdict: 'no change', reason: `real (${pText}) but |change| < ${pct(minEffect).slice(1)}` };
   if (s.lower >= -minEffect && s.upper <= minEffect) return { verdict: 'no change', reason: `${interval} within ±${pct(minEffect).slice(1)}` };
+  const kept = s.method === 'paired' ? s.head.n - (s.disturbed || 0) : null;
+  const weight = s.looks?.at(-1)?.weight ?? 1;
+  if (kept !== null && 2 ** (1 - kept) / weight >= s.alpha) {
+    const need = Math.floor(1 - Math.log2(s.alpha * weight)) + 1;
+    return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds`, moreRounds: need - kept };
+  }
   const more = roundsToSettle(s, s.head.n, minEffect);
   const hint = more === null ? 'too few rounds for an interval at this level: run more' : more > 200 ? 'more than 200 more rounds would be needed: too noisy here (quiet the machine, or raise this metric\'s minEffect)' : `about ${more} more round${more === 1 ? '' : 's'} would likely settle it`;
   return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
@@ -281,7 +287,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   // The family: judged metrics with a test. Benjamini-Hochberg over their p-values decides the discoveries.
   const family = comparisons.filter((c) => c.judged && !c.final);
   const discovered = benjaminiHochberg(family.map((c) => c.p), cfg.alpha);
-  family.forEach((c, i) => Object.assign(c, { discovery: discovered[i] }, decide(c, discovered[i])));
+  family.forEach((c, i) => Object.assign(c, { discovery: discovered[i] }, decide({ ...c, alpha: cfg.alpha }, discovered[i])));
   for (const c of comparisons) delete c.final;
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;
@@ -316,7 +322,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg
     const b = bases.get(key);
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
     const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, cfg: full });
-    const verdict = s.verdict || decide(s, s.p <= full.alpha / Math.max(1, familySize)).verdict;
+    const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
     if (verdict === 'inconclusive') open.push(key);
   }
   return open;
