@@ -21,7 +21,7 @@ import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 const ARTIFACTS = new URL('../test-artifacts/site/', import.meta.url);
 const REPO = 'https://github.com/example/benchline';
 const CONFIG = {
-  suites: { 'orders-api': { description: 'Orders API with its in-memory cache off and on', report: 'orders-api', variants: { 'cache-off': {}, 'cache-on': {} } } },
+  suites: { 'orders-api': { description: 'Orders API with its in-memory cache off and on', report: 'subjects/orders-api/report.js', variants: { 'cache-off': {}, 'cache-on': {} } } },
   compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: { 'latency.p99': 0.1 } },
 };
 const JOBS = [

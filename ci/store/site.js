@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { readStore } from './store.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
+import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { pruneEmptyDirs, writeReplace } from './files.js';
 
@@ -68,7 +69,12 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   for (const p of contents.problems) log(`skipped ${p.message}`);
   const model = buildModel({ docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), archives: contents.archives.map((a) => a.archive) });
   const generatedAt = new Date().toISOString();
-  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions });
+  // each suite's own report of its newest run, as a page; its module may also lay out the variant view
+  const modules = await loadReportModules(config);
+  for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
+  const reports = suiteReportPages(modules, { docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), config });
+  const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
+  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
   data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const code = await bundle();
 
@@ -97,6 +103,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
   for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
   for (const f of data.runFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of reports.files) put(f.path, f.text ?? dataScript(f.path, f.payload));
   // archived months go out as stored: their JSON text is already the payload
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
   for (const f of data.archiveFiles) {
