@@ -208,6 +208,19 @@ test('intervals on the run page never go below zero, and the page says which wer
   await page.locator('section.job[data-job="serialization.default.jmh.avgt-gc"]').screenshot({ path: new URL('run-intervals.png', ARTIFACTS).pathname });
 });
 
+test('the trend of a JMH time shows its intervals from 0, never below, and says so', async () => {
+  const [avgt] = docs;
+  const m = metricOf(avgt, 'protobufDeserialize', 'time.mean');
+  assert.ok(m.lower < 0);
+  await go(`#/trend/${encodeURIComponent('serialization/jmh/avgt-gc/protobufDeserialize::time.mean')}`);
+  assert.equal(await page.locator('tr.latest td.interval').innerText(), `${formatValue(0, 'ns')}° – ${formatValue(m.upper, 'ns')}`);
+  const shown = await page.$$eval('td.interval', (tds) => tds.map((td) => td.textContent));
+  assert.equal(shown.length, 3);
+  assert.deepEqual(shown.filter((t) => /(^|– )-/.test(t)), []);
+  assert.match(await page.locator('.clamp-note').innerText(), /cannot be negative/);
+  await shot('trend-clamped');
+});
+
 test('the percentile chart has a log time axis whose labels read in ns and µs, never "0 ns"', async () => {
   const drawn = await page.evaluate(() => window.__benchlineCharts.filter((c) => c.kind === 'percentiles').map((c) => ({ scale: c.scale, ticks: c.ticks, lines: c.lines })));
   const jmhChart = drawn.find((c) => c.lines === 6);

@@ -19,6 +19,9 @@ export async function reportView(el, { index, params: [name] }) {
   el.append(h('p', { class: 'muted report-meta' }, 'Run ', runLink(r.id), ` (${r.role}) on ${date(r.startedAt)}`, r.commit ? [', commit ', commitLink(r.commit, index.repoUrl, r.id)] : '', r.ref ? `, ${r.ref}` : '',
     `. Written by ${suite.report} from the run's stored result documents${page.compared ? ', against the base measured in the same run' : ''}. `,
     h('a', { href: `#/variants/${encodeURIComponent(suite.name)}` }, 'Variant table'), ' · ', h('a', { href: `#/run/${encodeURIComponent(r.id)}` }, 'every metric of the run')));
+  if (suite.latest.id !== r.id) {
+    el.append(h('p', { class: 'note stale' }, 'The suite\'s latest run ', runLink(suite.latest.id), ` (${date(suite.latest.startedAt)}) left no result documents${suite.failures.length ? ` (${suite.failures.length} job(s) failed or were skipped)` : ''}; this is the report of the newest run that did.`));
+  }
   const body = h('article', { class: 'report md' });
   if (page.html !== null) {
     // the one place the page takes HTML: the site builder rendered the report's markdown with raw HTML escaped
