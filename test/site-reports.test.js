@@ -193,6 +193,7 @@ test('bytes received is listed but never starred: no variant wins at a by-produc
 
 test('intervals on the run page never go below zero, and the page says which were cut', async () => {
   await go(`#/run/${encodeURIComponent(RUN.id)}`);
+  assert.deepEqual(await page.$$eval('a.report-link', (as) => as.map((a) => a.getAttribute('href')).sort()), ['#/report/catalog-api', '#/report/orders-api', '#/report/serialization']);
   const [avgt] = docs;
   const negative = avgt.metrics.filter((m) => m.lower < 0);
   assert.ok(negative.length >= 1, 'the captured JMH run has an error larger than its mean');
