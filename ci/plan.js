@@ -38,6 +38,9 @@ export function planJobs(config, sel = {}) {
           trials: sel.trials || job.trials || config.profiles[profile].trials,
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
+        // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
+        if (sel.trials || job.trials) entry.fixedTrials = true;
+        if (job.judge) entry.judge = job.judge;
         if (job.script) entry.script = job.script;
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
