@@ -32,14 +32,6 @@ export function describeMetric(name) {
   return undefined;
 }
 
-// By-products whose size is neither good nor bad by itself: more bytes received or requests sent may only mean a
-// variant answered more of them, and a fixed request count is a parameter. They keep their direction for the
-// record, but no variant is ranked "best" at them.
-const UNRANKED = new Set(['bytes_received', 'bytes_sent', 'requests', 'iterations']);
-
-/** False for metrics at which comparing variants names no winner (see UNRANKED). */
-export const isRanked = (name) => !UNRANKED.has(name);
-
 /**
  * Builds one metric of a single trial. Known names take their unit and direction from the
  * registry; unknown names must pass both explicitly, so no adapter can invent a direction.

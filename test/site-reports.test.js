@@ -179,7 +179,7 @@ test('the variant view of serialization puts SBE beside Protobuf beside JSON and
   await shot('variants-serialization');
 });
 
-test('bytes received is listed but never starred: no variant wins at a by-product', async () => {
+test('bytes received is listed but never starred: it restates the run, no variant wins it', async () => {
   await go('#/variants/catalog-api');
   const row = page.locator('tr.row[data-metric="bytes_received"]');
   assert.equal(await row.count(), 1);

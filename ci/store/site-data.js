@@ -1,7 +1,6 @@
 // Lays the history model out as the site's data files: a small index, a run table, one file per series and per run; pure.
 import { formatValue } from '../units.js';
-import { minEffectFor } from '../compare.js';
-import { isRanked } from '../metrics.js';
+import { minEffectFor, RESTATED } from '../compare.js';
 import { metricRank } from '../reports/format.js';
 import { seriesChangePoints, TREND_ROLES } from './model.js';
 import { DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
@@ -154,7 +153,9 @@ export function siteData(model, options = {}) {
  * sideBySide({ variant, tool, scenario, case, name }) -> { column, case, rank, caseRank } | undefined (rank orders
  * the columns, caseRank the rows of one metric): serialization measures
  * every codec in one variant, its cases (sbeSerialize, protobufSerialize ...) name the codec, and the hook turns
- * them into codec columns and a Serialize row. newest: [{ run, job }]; variantOrder: the config's order.
+ * them into codec columns and a Serialize row. Metrics that restate a run's parameters (compare.js RESTATED:
+ * duration, requests, bytes received ...) are not ranked: no column is best at them, as no PR is judged on them.
+ * newest: [{ run, job }]; variantOrder: the config's order.
  * Returns { variants (column names, in order), rows: [{ tool, scenario, metric, name, case, unit, better, ranked, chart, cells }] }.
  */
 export function variantTable(suite, newest, variantOrder = [], sideBySide) {
@@ -172,7 +173,7 @@ export function variantTable(suite, newest, variantOrder = [], sideBySide) {
       const rk = `${job.tool}/${job.scenario}/${rowMetric}`;
       const chart = chartId({ suite, tool: job.tool, scenario: job.scenario, metric });
       if (!rows.has(rk)) {
-        rows.set(rk, { tool: job.tool, scenario: job.scenario, metric: rowMetric, name: m.name, ...(rowCase ? { case: rowCase } : {}), unit: m.unit, better: m.better, ranked: isRanked(m.name), chart, cells: {}, caseRank: placed?.caseRank });
+        rows.set(rk, { tool: job.tool, scenario: job.scenario, metric: rowMetric, name: m.name, ...(rowCase ? { case: rowCase } : {}), unit: m.unit, better: m.better, ranked: !RESTATED.includes(m.name), chart, cells: {}, caseRank: placed?.caseRank });
       }
       const row = rows.get(rk);
       // pivoted rows gather cells of different series: each cell then links its own trend chart

@@ -14,6 +14,17 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
 const MANIFEST = '.benchline-site.json';
 
+// The compare view bundles ci/compare.js, which reads each tool's judged metrics from its adapter; a few adapters
+// import node:path for building commands, which the page never does. Node built-ins become an empty module there,
+// so such a call would fail loudly instead of the bundle failing to build.
+const nodeBuiltinsStub = {
+  name: 'node-builtins-stub',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
+
 let bundled;
 /** The page's code as one classic script (modules do not load from file://), bundled once per process. */
 async function bundle() {
@@ -28,6 +39,7 @@ async function bundle() {
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
+    plugins: [nodeBuiltinsStub],
   });
   const css = readFileSync(join(ROOT, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
   bundled = { js: r.outputFiles[0].text, css };
