@@ -37,7 +37,7 @@ export const MIN_TRIALS = 3;
 /** Metrics that restate a run's parameters (a fixed duration, count or payload): more of them is not better or worse. */
 export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'bytes_received', 'bytes_sent', 'items', 'pages']);
 
-const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {} };
+const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
 
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
@@ -112,9 +112,13 @@ function roundDifferences(base, head) {
  * Statistics of one metric from paired rounds (base[i] and head[i] ran side by side in round i).
  * Returns { method, p, change, lower, upper, level, looks } before any family adjustment.
  */
-export function pairedStats(base, head, { alpha, sequential }) {
-  const { logScale, d } = roundDifferences(base, head);
-  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: signedRankTest(d.slice(0, l.n)).p }));
+export function pairedStats(base, head, { alpha, sequential, disturbed = [] }) {
+  const { logScale, d: all } = roundDifferences(base, head);
+  // Rounds disturbed by other work are left out: the choice depends on the neighbour only, never on which side
+  // ran first, so under "no change" the kept differences stay symmetric and the test exact.
+  const kept = (n) => all.slice(0, n).filter((_, i) => !disturbed[i]);
+  const d = kept(all.length);
+  const looks = looksOf(all.length, sequential).map((l) => ({ ...l, p: signedRankTest(kept(l.n)).p }));
   const last = looks.at(-1);
   const level = 1 - alpha * last.weight;
   const ci = walshInterval(d, level);
@@ -132,6 +136,7 @@ export function pairedStats(base, head, { alpha, sequential }) {
     absolute: logScale ? baseMedian * (Math.exp(ci.estimate) - 1) : ci.estimate,
     level,
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
+    ...(d.length < all.length ? { disturbed: all.length - d.length } : {}),
   };
 }
 
@@ -182,17 +187,31 @@ export function decide(s, discovered) {
   return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
 }
 
+/** Default: a round whose two trials saw other work differ by more than this many cores is left out. */
+export const MAX_OTHER_GAP = 0.15;
+
+/**
+ * Per round, whether other work on the machine (`load[].other`, in cores) differed between its base and head trial
+ * by more than maxGap: one side ran beside a neighbour's burst and the other did not.
+ */
+export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
+  if (!baseLoad || !headLoad || !(maxGap >= 0)) return [];
+  return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
+}
+
 /** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
-export function metricStats(bm, hm, { paired, sequential, cfg, seed }) {
+export function metricStats(bm, hm, { paired, sequential, disturbed, cfg, seed }) {
   const base = { value: median(bm.samples), n: bm.samples.length };
   const head = { value: median(hm.samples), n: hm.samples.length };
   const minEffect = minEffectFor(hm.name, cfg);
   const out = { base, head, minEffect, better: hm.better, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
   if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
+  const calm = (disturbed || []).filter((x) => !x).length;
+  if (paired && disturbed?.length && calm < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: `${disturbed.length - calm} of ${disturbed.length} rounds were disturbed by other work on the machine (compare.maxOtherGap); too few calm rounds`, final: true };
   const all = [...bm.samples, ...hm.samples];
   if (all.every((x) => x === 0)) return { ...out, change: 0, lower: 0, upper: 0, p: 1, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
   const s = paired && bm.samples.length === hm.samples.length
-    ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential })
+    ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed })
     : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
   const resolution = hm.resolution ?? bm.resolution;
   if (resolution && Math.abs(s.absolute) < resolution && Math.abs(head.value - base.value) < resolution) {
@@ -235,6 +254,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       continue;
     }
     const paired = pairedDocs(baseDoc, headDoc);
+    const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const baseMetrics = new Map(baseDoc.metrics.map((m) => [metricKey(m), m]));
     const seen = new Set();
     for (const hm of headDoc.metrics) {
@@ -246,7 +266,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         continue;
       }
       const judged = isJudged(headDoc, hm.name);
-      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, cfg, seed });
+      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, cfg, seed });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       comparisons.push(entry);
@@ -289,12 +309,13 @@ export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg
     return map;
   };
   const bases = values(baseTrials);
+  const full = { ...DEFAULTS, ...cfg };
+  const disturbed = disturbedRounds(baseTrials.map((t) => t.load), headTrials.map((t) => t.load), full.maxOtherGap ?? MAX_OTHER_GAP);
   const open = [];
   for (const [key, { m, samples }] of values(headTrials)) {
     const b = bases.get(key);
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
-    const full = { ...DEFAULTS, ...cfg };
-    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, cfg: full });
+    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, cfg: full });
     const verdict = s.verdict || decide(s, s.p <= full.alpha / Math.max(1, familySize)).verdict;
     if (verdict === 'inconclusive') open.push(key);
   }

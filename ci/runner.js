@@ -13,7 +13,7 @@ import { toolsFor, jobGroups } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
-import { undecided } from './compare.js';
+import { MIN_TRIALS, undecided } from './compare.js';
 import { ROUNDS, BUDGET } from './config.js';
 
 /**
@@ -164,6 +164,7 @@ export async function runJobs(jobs, opts) {
   const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false);
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
+  budget.lane = laneBudget(budget, runnable.filter((j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive).length);
   try {
     if (opts.base) {
       worktree = addWorktree(root, opts.base);
@@ -266,7 +267,8 @@ export function roundPlan(job, { ab, rounds }) {
 
 /**
  * Why a lane stops after round t, or null to go on: its planned rounds are done, a look found every judged metric
- * decided, or the next round would overrun the job's or the run's time budget (the round's time is the mean so far).
+ * decided, or the next round would overrun the lane's share of the budget (budget.lane seconds, from its first look
+ * on) or the whole run's budget (from MIN_TRIALS rounds on). A round's time is the lane's mean so far.
  */
 export function stopReason(lane, t, { now, runStarted, budget, decidedAt }) {
   const { plan } = lane;
@@ -274,10 +276,13 @@ export function stopReason(lane, t, { now, runStarted, budget, decidedAt }) {
   if (!plan.adaptive) return null;
   if (plan.looks.includes(t) && decidedAt(lane)) return 'decided';
   const perRound = lane.spentMs / t;
-  if (lane.spentMs + perRound > budget.job * 1000) return 'budget';
-  if (now - runStarted + perRound > budget.run * 1000) return 'budget';
+  if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
+  if (t >= MIN_TRIALS && now - runStarted + perRound > budget.run * 1000) return 'budget';
   return null;
 }
+
+/** Each sequential lane's share of the run: at most budget.job, and the run's budget split evenly between them. */
+export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
 /**
  * A group of jobs (one, or the variants of one tool and scenario): every job's subjects up per role side by

@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason } from '../ci/runner.js';
+import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget } from '../ci/runner.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
@@ -43,15 +43,24 @@ test('an A/B job without fixed trials plans sequential looks; fixed trials and s
   assert.deepEqual(roundPlan({ trials: 5 }, { ab: false, rounds }), { adaptive: false, looks: [5], weights: [1], max: 5 });
 });
 
+test('the run budget is shared evenly between sequential lanes, each at most budget.job', () => {
+  assert.equal(laneBudget({ job: 150, run: 540 }, 8), 67.5);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 2), 150);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 0), 150);
+});
+
 test('a sequential job stops at a look where it is decided, before a round that would overrun a budget, and at its last look', () => {
   const plan = { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 };
-  const budget = { job: 100, run: 1000 };
+  const budget = { job: 100, run: 1000, lane: 100 };
   const at = (t, spentMs, decided, now = 0) => stopReason({ plan, spentMs }, t, { now, runStarted: 0, budget, decidedAt: () => decided });
   assert.equal(at(8, 8000, true), 'decided');
   assert.equal(at(9, 9000, true), null, 'decisions are taken only at planned looks');
   assert.equal(at(8, 8000, false), null);
   assert.equal(at(10, 95000, false), 'budget', 'a 9.5 s round would take the job past 100 s');
   assert.equal(at(10, 10000, false, 999500), 'budget', 'the run budget counts every job');
+  assert.equal(at(5, 95000, false), null, 'a lane is not stopped for its own budget before its first look');
+  assert.equal(at(3, 3000, false, 999500), 'budget', 'the run budget stops a lane from 3 rounds on');
+  assert.equal(at(2, 2000, false, 999500), null);
   assert.equal(at(10, 10000, false, 998000), null);
   assert.equal(at(20, 20000, false), 'most rounds');
   const fixed = { adaptive: false, looks: [4], weights: [1], max: 4 };
