@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import * as ab from '../ci/adapters/ab.js';
 import * as jmh from '../ci/adapters/jmh.js';
 import * as k6 from '../ci/adapters/k6.js';
+import * as wrk from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { loadConfig } from '../ci/config.js';
 import { formatValue } from '../ci/units.js';
@@ -40,6 +41,8 @@ function newestRun(run) {
     ...['off', 'on'].map((c) => doc(run, 'orders-api', `cache-${c}`, 'keepalive', 'ab', '2.3', { path: '/api/order/all-items', requests: 5000, concurrency: 100, keepalive: true },
       [1, 2, 3].map((n) => ab.parse(fixture('ab', `orders-api-cache-${c}-${n}.txt`))))),
     ...['hateoas', 'rest-stream', 'grpc'].map((v) => doc(run, 'catalog-api', v, 'latency', 'k6', '1.8.1', { pageSize: 100, api: v }, [k6.parse(fixture('k6', `catalog-${v}-latency.json`))])),
+    ...['nginx', 'haproxy', 'bun'].map((v) => doc(run, 'gateways', v, 'round-robin', 'wrk', 'debian/4.1.0-3+b2', { path: '/', backends: 'backend-1,backend-2,backend-3', threads: 2, connections: 50, duration: '3s' },
+      [1, 2, 3].map((n) => wrk.parse(fixture('wrk', `gateways-${v}-${n}.txt`))))),
   ];
 }
 
@@ -133,7 +136,7 @@ test("serialization's variant view has one column per codec, SBE first, and one 
 
 test('the overview links each suite with a report module to its report page and tells history steps from PR verdicts', async () => {
   await go('#/');
-  for (const suite of ['serialization', 'orders-api', 'catalog-api']) {
+  for (const suite of ['serialization', 'orders-api', 'catalog-api', 'gateways']) {
     assert.equal(await page.locator(`.suite[data-suite="${suite}"] a.report-link`).getAttribute('href'), `#/report/${suite}`);
   }
   const explain = await page.locator('details.explain').innerText();
@@ -165,6 +168,15 @@ test("the serialization report page is the suite's own report of the newest run,
   await go('#/report/orders-api');
   assert.match(await page.locator('article.report').innerText(), /cache/i);
   await shot('report-orders-api');
+  // every suite's page is its module's markdown of the same input, rendered
+  for (const suite of ['orders-api', 'catalog-api', 'gateways']) {
+    const mod = await import(`../subjects/${suite}/report.js`);
+    await go(`#/report/${suite}`);
+    const md = mod.markdown(suiteReportInput(suite, { docs, config }));
+    assert.equal(await page.locator('article.report h3').first().innerText(), /^### (.*)$/m.exec(md)[1]);
+    assert.equal(await page.locator('article.report table').count(), (md.match(/^\| ?:?-{3,}/gm) || []).length, suite);
+  }
+  await shot('report-gateways');
 });
 
 test('the variant view of serialization puts SBE beside Protobuf beside JSON and links the report page', async () => {
@@ -193,7 +205,7 @@ test('bytes received is listed but never starred: it restates the run, no varian
 
 test('intervals on the run page never go below zero, and the page says which were cut', async () => {
   await go(`#/run/${encodeURIComponent(RUN.id)}`);
-  assert.deepEqual(await page.$$eval('a.report-link', (as) => as.map((a) => a.getAttribute('href')).sort()), ['#/report/catalog-api', '#/report/orders-api', '#/report/serialization']);
+  assert.deepEqual(await page.$$eval('a.report-link', (as) => as.map((a) => a.getAttribute('href')).sort()), ['#/report/catalog-api', '#/report/gateways', '#/report/orders-api', '#/report/serialization']);
   const [avgt] = docs;
   const negative = avgt.metrics.filter((m) => m.lower < 0);
   assert.ok(negative.length >= 1, 'the captured JMH run has an error larger than its mean');
