@@ -57,7 +57,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential }, where) {
   const merged = mergeTrials(trials, { confidence, seed });
   const doc = {
     schema: SCHEMA_ID,
@@ -70,10 +70,13 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     tool,
     params,
     trials: trials.length,
+    ...(judge ? { judge: [...judge] } : {}),
+    ...(sequential ? { sequential } : {}),
     metrics: merged.metrics,
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;
   if (artifacts.length) doc.artifacts = artifacts;
+  if (trials.length && trials.every((t) => t.load)) doc.load = trials.map((t) => t.load);
   // Trial notes keep their trial number, so equal notes of two trials (same counts) both survive.
   const trialNotes = trials.flatMap((t, i) => (t.notes || []).map((n) => (trials.length > 1 ? `trial ${i + 1}: ${n}` : n)));
   const allNotes = [...notes, ...merged.notes, ...trialNotes];
