@@ -248,6 +248,7 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
     '    jobs:',
     '      - tool: hyperfine',
     '        scenario: step',
+    '        trials: 2',
     '        params:',
     '          commands: ["./bin/step ${run}/cwd.txt ${port.http}", "${dir}/bin/step ${run}/dir.txt ${port.http}", "${tool.hyperfine} --version"]',
     '          names: [relative, dir, tool]',
