@@ -13,6 +13,7 @@ import { toolsFor, jobGroups } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
+import { usePinning, pinned, toolCoreCount } from './cpuset.js';
 
 /** Trial order of roles: ABAB alternates base/head each trial; random shuffles each pair with a seed. */
 export function trialOrder(roles, trials, order = 'abab', seed = 1) {
@@ -40,7 +41,8 @@ function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds
   return new Promise((res) => {
     const out = openSync(stdoutFile, 'w');
     const err = openSync(stderrFile, 'w');
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
+    const run = pinned(argv, 'tool');
+    const child = spawn(run[0], run.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
     closeSync(out);
     closeSync(err);
     const proc = { pid: child.pid, name: argv[0], exited: false };
@@ -155,7 +157,7 @@ export async function runJobs(jobs, opts) {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const runner = runnerInfo();
+  const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const progress = await makeProgress(runnable.reduce((s, j) => s + j.trials * roles.length, 0), opts.progress !== false);
   try {
     if (opts.base) {
@@ -383,7 +385,7 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
-    if (load) parsed.load = load;
+    if (load) parsed.load = { ...load, toolCores: toolCoreCount() };
     return { parsed, rawFile };
   } catch (e) {
     throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
