@@ -1,6 +1,6 @@
 // The sticky pull-request comment: headline, one verdict table (no-change rows folded), failures, runner and commits.
 import {
-  benchmarkName, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
+  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
   headline, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark,
 } from './format.js';
 
@@ -100,6 +100,8 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   const unmatched = comparisons?.unmatched?.length;
   if (unmatched) intro = [intro, `${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`].filter(Boolean).join(' ');
 
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) intro = [intro, `⚠️ ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.map((x) => `${mdEscape(x.name)} (${mdEscape(x.why)})`).join(', ')}: those verdicts describe the tool, not the subject.`].filter(Boolean).join('\n\n');
   const groups = groupByVerdict(list);
   const rows = Object.fromEntries(GROUPS.map((g) => [g, groups[g].map(row)]));
   const kept = Object.fromEntries(GROUPS.map((g) => [g, rows[g]]));
