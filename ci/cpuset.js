@@ -81,9 +81,9 @@ export function pinned(argv, role, split = current, taskset = tasksetPath) {
   return [taskset, '-c', formatCpuList(cores), ...argv];
 }
 
-/** How many cores the load tool may use: its pinned set, else every core this process may use. */
-export function toolCoreCount(split = current) {
-  return split?.tool?.length || allowedCpus().length;
+/** How many cores the load tool may use: its pinned set when it was pinned, else every core this process may use. */
+export function toolCoreCount(wasPinned = true, split = current) {
+  return (wasPinned && split?.tool?.length) || allowedCpus().length;
 }
 
 /** A load tool that used at least this share of the cores it may use was the bottleneck of its trial. */
