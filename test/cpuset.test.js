@@ -8,6 +8,7 @@ import { metric } from '../ci/metrics.js';
 import { bottleneckDocs, bottleneckLine } from '../ci/reports/format.js';
 import { render as renderConsole } from '../ci/reports/console.js';
 import { render as renderComment } from '../ci/reports/comment.js';
+import { render as renderSummary } from '../ci/reports/summary.js';
 import { loadConfig } from '../ci/config.js';
 
 const RUNNER = { name: 't', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 't', memoryBytes: 1, labels: [], pinning: { mode: 'auto', tool: '1', subject: '0' } };
@@ -90,7 +91,7 @@ describe('load-tool saturation', () => {
     assert.deepEqual(bottleneckDocs([off, on, on]).map((x) => x.name), ['orders-api/cache-on/ab/no-keepalive']);
   });
 
-  test('the console report says the load tool was the bottleneck instead of comparing the variants, and the PR comment warns', () => {
+  test('the console report and job summary say the load tool was the bottleneck instead of comparing the variants, and the PR comment warns', () => {
     const off = doc('cache-off', [3000, 3100, 3050], [0.4, 0.5, 0.45]);
     const on = doc('cache-on', [9000, 9100, 9050], [0.97, 0.99, 0.98]);
     const text = renderConsole({ docs: [off, on] });
@@ -98,5 +99,6 @@ describe('load-tool saturation', () => {
     assert.doesNotMatch(text, /Throughput: .*higher/);
     assert.match(text, /The load tool was the bottleneck in this job; .*\n {4}orders-api\/cache-on\/ab\/no-keepalive: ab used 0\.98 of its 1 core/);
     assert.match(renderComment({ docs: [off, on] }), /⚠️ The load tool was the bottleneck in orders-api\/cache-on\/ab\/no-keepalive \(ab used 0\.98 of its 1 core\)/);
+    assert.match(renderSummary({ docs: [off, on] }), /\n- \*\*cache-on\*\* vs \*\*cache-off\*\*: the load tool was the bottleneck \(cache-on: ab used 0\.98 of its 1 core\); not compared\n/);
   });
 });
