@@ -14,6 +14,7 @@ import { runJobs } from '../ci/runner.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { locate } from '../ci/tools.js';
+import { allowedCpus, pinningInfo, planSplit } from '../ci/cpuset.js';
 import { render, markdown, model, distribution, rankTiers, wrkOutputs } from '../subjects/gateways/report.js';
 
 const ROOT = resolve('.');
@@ -150,6 +151,12 @@ describe('the gateways suite through the runner', { timeout: 60000 }, () => {
       ]);
       assert.deepEqual(m.ranking.map((g) => [g.medal, g.tied]), [['🏆', true], ['🏆', true], ['🏆', true], ['🏆', true]]);
       assert.doesNotMatch(render({ suite: 'gateways', docs: loaded.byRole.local, run: loaded.run, config }), /Winner/);
+      // wrk and the gateway's processes ran on separate cores, and every document says which.
+      const split = planSplit('auto', allowedCpus());
+      for (const d of loaded.byRole.local) {
+        assert.deepEqual(d.runner.pinning, pinningInfo(split));
+        assert.ok(d.load.every((l) => l.toolCores === (split.tool?.length || allowedCpus().length)), JSON.stringify(d.load));
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
