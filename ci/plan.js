@@ -38,6 +38,9 @@ export function planJobs(config, sel = {}) {
           trials: sel.trials || job.trials || config.profiles[profile].trials,
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
+        // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
+        if (sel.trials || job.trials) entry.fixedTrials = true;
+        if (job.judge) entry.judge = job.judge;
         if (job.script) entry.script = job.script;
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
@@ -69,10 +72,13 @@ export function jobGroups(jobs) {
 /**
  * The GitHub strategy.matrix shape: small entries (params stay in the config, resolved again per job).
  * Interleaved variants stay together in one entry (one runner): `jobs` lists its job ids, space-separated.
+ * `trials` is set only where it is fixed (--trials or the job's own); 0 lets the job re-plan from its profile, and an
+ * A/B job add rounds until decided.
  */
 export const toMatrix = (jobs) => ({
   include: jobGroups(jobs).map((g) => {
-    const { id, suite, subject, variant, tool, scenario, profile, trials } = g[0];
+    const { id, suite, subject, variant, tool, scenario, profile } = g[0];
+    const trials = g[0].fixedTrials ? g[0].trials : 0;
     if (g.length === 1) return { id, jobs: id, suite, subject, variant, tool, scenario, profile, trials };
     return { id: g[0].group, jobs: g.map((j) => j.id).join(' '), suite, subject, variant: g.map((j) => j.variant).join(' '), tool, scenario, profile, trials };
   }),

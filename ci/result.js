@@ -58,7 +58,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential }, where) {
   const merged = mergeTrials(trials, { confidence, seed });
   const doc = {
     schema: SCHEMA_ID,
@@ -71,6 +71,8 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     tool,
     params,
     trials: trials.length,
+    ...(judge ? { judge: [...judge] } : {}),
+    ...(sequential ? { sequential } : {}),
     metrics: merged.metrics,
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;

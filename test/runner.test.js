@@ -8,7 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, trialOrder, trialTimeout, laneRounds } from '../ci/runner.js';
+import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget } from '../ci/runner.js';
+import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
 
@@ -26,12 +27,45 @@ const isAlive = (pid) => {
 };
 const out = () => mkdtempSync(join(tmpdir(), 'benchline-runner-'));
 
-test('ABAB order alternates base and head; random order is a seeded shuffle of each pair', () => {
-  assert.deepEqual(trialOrder(['base', 'head'], 2).map((t) => t.role), ['base', 'head', 'base', 'head']);
-  const r = trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role);
-  assert.deepEqual(r, trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role));
-  for (let i = 0; i < r.length; i += 2) assert.notEqual(r[i], r[i + 1]);
-  assert.ok(r.filter((x, i) => i % 2 === 0 && x === 'head').length > 10, 'head goes first in some pairs');
+test('within a round base goes first under abab, and under random a seeded coin decides, so head leads about half the rounds', () => {
+  assert.deepEqual(roundOrder(['base', 'head'], 'abab'), ['base', 'head']);
+  const rounds = (seed) => { const r = rng(seed); return Array.from({ length: 200 }, () => roundOrder(['base', 'head'], 'random', r)); };
+  assert.deepEqual(rounds(9), rounds(9), 'the same seed gives the same order');
+  const headFirst = rounds(9).filter((p) => p[0] === 'head').length;
+  assert.ok(headFirst > 70 && headFirst < 130, `head led ${headFirst} of 200 rounds`);
+  assert.deepEqual(roundOrder(['local'], 'random', () => 0), ['local']);
+});
+
+test('an A/B job without fixed trials plans sequential looks; fixed trials and single-side runs plan one look', () => {
+  const rounds = { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] };
+  assert.deepEqual(roundPlan({ trials: 5 }, { ab: true, rounds }), { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 });
+  assert.deepEqual(roundPlan({ trials: 4, fixedTrials: true }, { ab: true, rounds }), { adaptive: false, looks: [4], weights: [1], max: 4 });
+  assert.deepEqual(roundPlan({ trials: 5 }, { ab: false, rounds }), { adaptive: false, looks: [5], weights: [1], max: 5 });
+});
+
+test('the run budget is shared evenly between sequential lanes, each at most budget.job', () => {
+  assert.equal(laneBudget({ job: 150, run: 540 }, 8), 67.5);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 2), 150);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 0), 150);
+});
+
+test('a sequential job stops at a look where it is decided, before a round that would overrun a budget, and at its last look', () => {
+  const plan = { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 };
+  const budget = { job: 100, run: 1000, lane: 100 };
+  const at = (t, spentMs, decided, now = 0) => stopReason({ plan, spentMs }, t, { now, runStarted: 0, budget, decidedAt: () => decided });
+  assert.equal(at(8, 8000, true), 'decided');
+  assert.equal(at(9, 9000, true), null, 'decisions are taken only at planned looks');
+  assert.equal(at(8, 8000, false), null);
+  assert.equal(at(10, 95000, false), 'budget', 'a 9.5 s round would take the job past 100 s');
+  assert.equal(at(10, 10000, false, 999500), 'budget', 'the run budget counts every job');
+  assert.equal(at(5, 95000, false), null, 'a lane is not stopped for its own budget before its first look');
+  assert.equal(at(3, 3000, false, 999500), 'budget', 'the run budget stops a lane from 3 rounds on');
+  assert.equal(at(2, 2000, false, 999500), null);
+  assert.equal(at(10, 10000, false, 998000), null);
+  assert.equal(at(20, 20000, false), 'most rounds');
+  const fixed = { adaptive: false, looks: [4], weights: [1], max: 4 };
+  assert.equal(stopReason({ plan: fixed, spentMs: 1e9 }, 3, { now: 1e9, runStarted: 0, budget, decidedAt: () => true }), null, 'fixed trials ignore budgets and looks');
+  assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, decidedAt: () => false }), 'rounds');
 });
 
 test('a trial may take three times its duration plus a minute, or the job timeout', () => {
@@ -79,10 +113,9 @@ test('a run writes schema-valid results for good jobs and clear failures for bad
   assert.equal(readFileSync(join(dir, '..', 'latest', 'run.json'), 'utf8'), readFileSync(join(dir, 'run.json'), 'utf8'));
 });
 
-test('interleaved jobs run in rounds, each round starting one lane later, lanes with fewer trials dropping out', () => {
-  assert.deepEqual(laneRounds([2, 2, 2]).map((r) => r.lanes), [[0, 1, 2], [1, 2, 0]]);
-  assert.deepEqual(laneRounds([3, 1]), [{ trial: 1, lanes: [0, 1] }, { trial: 2, lanes: [0] }, { trial: 3, lanes: [0] }]);
-  assert.deepEqual(laneRounds([]), []);
+test('interleaved jobs run in rounds, each round starting one lane later', () => {
+  assert.deepEqual([1, 2, 3, 4].map((t) => rotation(['a', 'b', 'c'], t)), [['a', 'b', 'c'], ['b', 'c', 'a'], ['c', 'a', 'b'], ['a', 'b', 'c']]);
+  assert.deepEqual(rotation([], 3), []);
   const groups = jobGroups([{ id: 'a', group: 'g' }, { id: 'b' }, { id: 'c', group: 'g' }, { id: 'd', group: 'h' }]);
   assert.deepEqual(groups.map((g) => g.map((j) => j.id)), [['a', 'c'], ['b'], ['d']]);
 });
@@ -156,6 +189,7 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   const cfgText = readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests', resolve('loadtests'));
   writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  cfg.compare.rounds = { looks: [3, 4], weights: [0.5, 0.5] };
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
   const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -166,6 +200,12 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   assert.equal(head.run.role, 'head');
   assert.equal(base.run.commit, head.run.commit);
   assert.equal(head.run.dirty, true, 'the config edit after the commit makes head dirty');
+  assert.equal(base.trials, head.trials, 'both sides ran the same rounds');
+  assert.ok([3, 4].includes(head.trials), `stopped at a planned look (${head.trials} rounds)`);
+  assert.deepEqual(head.sequential, { looks: [3, 4], weights: [0.5, 0.5], stopped: head.trials === 3 ? 'decided' : 'most rounds' });
+  assert.deepEqual(head.judge, ['throughput', 'latency.p50', 'latency.p99', 'error_rate']);
+  assert.equal(head.load.length, head.trials, 'every trial records the CPU it took');
+  for (const l of head.load) assert.ok(l.seconds > 0.5 && l.tool > 0 && l.subject >= 0 && l.other >= 0, JSON.stringify(l));
   assert.equal(run.base.ref, 'HEAD');
   const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
   assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');

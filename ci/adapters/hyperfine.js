@@ -3,6 +3,9 @@ import { ParseError, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'hyperfine';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): the mean wall time of each command. */
+export const judged = Object.freeze(['time.mean']);
 export const binary = 'hyperfine';
 export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
 

@@ -26,6 +26,9 @@ import { ParseError, parseJson } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
 
 export const name = 'k6';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): latency at the script's load (a fixed arrival rate in benchmarks) and failed requests; a closed-model script may add throughput with `judge:`. */
+export const judged = Object.freeze(['latency.p50', 'latency.p95', 'latency.p99', 'error_rate']);
 export const binary = 'k6';
 export const produce = 'k6 run --summary-export out.json script.js, or a script whose handleSummary() writes JSON.stringify(data) '
   + '(loadtests/k6/lib/summary.js does, to the file named by -e BENCHLINE_SUMMARY=out.json)';

@@ -85,7 +85,7 @@ const VERDICT_RANK = Object.fromEntries(VERDICTS.map((v, i) => [v, i]));
  */
 export function sortComparisons(comparisons) {
   return comparisons.map((c, i) => [c, i]).sort(([a, ia], [b, ib]) => {
-    const byVerdict = VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict];
+    const byVerdict = (VERDICT_RANK[a.verdict] ?? 9) - (VERDICT_RANK[b.verdict] ?? 9);
     if (byVerdict) return byVerdict;
     const byDetail = Number(isDetail(a.metric)) - Number(isDetail(b.metric));
     if (byDetail) return byDetail;
@@ -100,7 +100,7 @@ export function sortComparisons(comparisons) {
 /** Comparisons grouped by verdict, each group in sortComparisons order. */
 export function groupByVerdict(comparisons) {
   const groups = Object.fromEntries(VERDICTS.map((v) => [v, []]));
-  for (const c of sortComparisons(comparisons)) groups[c.verdict].push(c);
+  for (const c of sortComparisons(comparisons)) groups[c.verdict]?.push(c);
   return groups;
 }
 
@@ -374,7 +374,10 @@ export function mdTable(head, rows, align) {
 }
 
 /** Verdict with a symbol for markdown. */
-export const verdictMark = (v) => ({ regression: '🔴 regression', improvement: '🟢 improvement', inconclusive: '❔ inconclusive', 'no change': '⚪ no change' }[v] || v);
+export const verdictMark = (v) => ({ regression: '🔴 regression', improvement: '🟢 improvement', inconclusive: '❔ inconclusive', 'no change': '⚪ no change', 'below resolution': '· below resolution' }[v] || (v === null ? 'information' : v));
+
+/** Judged comparisons only (verdicts); the rest are shown as information. */
+export const judgedOnly = (list) => list.filter((c) => c.judged !== false && c.verdict !== null);
 
 /** Short commit for display; only letters and digits survive, so it is safe inside a code span. */
 export const shortSha = (sha) => (sha ? String(sha).replace(/[^0-9A-Za-z]/g, '').slice(0, 7) : '–');
@@ -385,7 +388,7 @@ export const comparisonList = (x) => (Array.isArray(x) ? x : x?.comparisons || [
 /** Verdict counts of a comparison list (compare() gives them too; filtered lists need them again). */
 export function countVerdicts(list) {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
-  for (const c of list) counts[c.verdict] += 1;
+  for (const c of list) if (counts[c.verdict] !== undefined) counts[c.verdict] += 1;
   return counts;
 }
 
