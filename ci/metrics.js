@@ -9,6 +9,8 @@ const EXACT = {
   duration: ['ns', 'lower'],
   transfer_rate: ['bytes/s', 'higher'],
   bytes_received: ['bytes', 'lower'],
+  body_bytes_received: ['bytes', 'lower'],
+  time_per_request: ['ns', 'lower'],
   bytes_sent: ['bytes', 'lower'],
   response_bytes: ['bytes', 'lower'],
   message_bytes: ['bytes', 'lower'],

@@ -2,6 +2,7 @@
 import { SCHEMA_ID, assertResult } from './schema/index.js';
 import { metricKey } from './metrics.js';
 import { bootstrapInterval, median } from './stats.js';
+import { saturationNote } from './cpuset.js';
 
 /**
  * Merges the parsed trials of one job into metrics whose samples hold one value per trial.
@@ -77,6 +78,8 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
   if (merged.distributions.length) doc.distributions = merged.distributions;
   if (artifacts.length) doc.artifacts = artifacts;
   if (trials.length && trials.every((t) => t.load)) doc.load = trials.map((t) => t.load);
+  const saturated = doc.load && saturationNote(doc.load, tool?.name);
+  if (saturated) notes = [saturated, ...notes];
   // Trial notes keep their trial number, so equal notes of two trials (same counts) both survive.
   const trialNotes = trials.flatMap((t, i) => (t.notes || []).map((n) => (trials.length > 1 ? `trial ${i + 1}: ${n}` : n)));
   const allNotes = [...notes, ...merged.notes, ...trialNotes];

@@ -13,6 +13,7 @@ import { toolsFor, jobGroups, expandParams } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
+import { usePinning, pinned, toolCoreCount } from './cpuset.js';
 import { MIN_TRIALS, undecided } from './compare.js';
 import { ROUNDS, BUDGET } from './config.js';
 
@@ -37,11 +38,12 @@ export function trialTimeout(job) {
 }
 
 /** Runs one tool trial as its own process group; resolves { code, timedOut, stdoutFile, stderrFile }. */
-function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds }) {
+function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds, pin }) {
   return new Promise((res) => {
     const out = openSync(stdoutFile, 'w');
     const err = openSync(stderrFile, 'w');
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
+    const run = pin ? pinned(argv, 'tool') : argv;
+    const child = spawn(run[0], run.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
     closeSync(out);
     closeSync(err);
     const proc = { pid: child.pid, name: argv[0], exited: false };
@@ -158,7 +160,7 @@ export async function runJobs(jobs, opts) {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const runner = runnerInfo();
+  const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
   const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false);
@@ -404,7 +406,9 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx) {
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
   const before = cpuSnapshot(live[role].procs.map((p) => p.pid));
-  const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+  // Only a tool with a subject beside it is pinned: a self-contained one (JMH, hyperfine) keeps every core.
+  const pin = live[role].procs.length > 0;
+  const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds, pin });
   const load = cpuSince(before);
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
@@ -427,7 +431,8 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx) {
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
-    if (load) parsed.load = load;
+    // toolCores (and so the bottleneck check) only where a tool drives a subject: JMH's own busy cores are the benchmark.
+    if (load) parsed.load = pin ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
     throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));

@@ -102,6 +102,11 @@ export function parse(text, opts = {}) {
     metric('errors', errors),
     metric('error_rate', complete > 0 ? Math.min(1, errors / complete) : 1),
   ];
+  // "HTML transferred" (bodies only) and the mean time per request across all concurrent requests (wall time / requests):
+  // two of ab's report lines the seeds quote.
+  const html = numberField(src, 'HTML transferred');
+  if (html !== undefined) metrics.push(metric('body_bytes_received', html));
+  if (acrossTime) metrics.push(metric('time_per_request', Math.round(Number(acrossTime[1]) * MS)));
   // The body size of the first response ("Document Length"): the seed's payload-size row.
   const documentLength = numberField(src, 'Document Length');
   if (documentLength !== undefined) metrics.push(metric('response_bytes', documentLength));
@@ -110,7 +115,8 @@ export function parse(text, opts = {}) {
   for (const [row, family] of Object.entries(ROWS)) {
     const r = table[row];
     if (!r) continue;
-    const stats = family === 'latency' ? { min: r.min, stdev: r.sd } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
+    // Total's mean and median are the table's own (latency.mean and p50 come from other lines of the report).
+    const stats = family === 'latency' ? { min: r.min, total_mean: r.mean, stdev: r.sd, total_median: r.median } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
     // ab prints this table in whole milliseconds (only the standard deviation has a decimal).
     for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS), k === 'stdev' ? {} : { resolution: MS }));
   }

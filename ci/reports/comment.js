@@ -1,6 +1,6 @@
 // The sticky pull-request comment: headline, one verdict table (no-change rows folded), failures, runner and commits.
 import {
-  benchmarkName, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
+  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
   headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark,
 } from './format.js';
 
@@ -135,6 +135,8 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   const unmatched = comparisons?.unmatched?.length;
   if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
   if (links) parts.push(links);
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) parts.push(`⚠️ ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.map((x) => `${mdEscape(x.name)} (${mdEscape(x.why)})`).join(', ')}: those verdicts describe the tool, not the subject.`);
   if (failText) parts.push(failText);
   const tables = jobTables(list);
   const inconclusive = list.filter((c) => c.verdict === 'inconclusive');

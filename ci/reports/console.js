@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  benchmarkName, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread,
+  benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread,
   formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs,
 } from './format.js';
 
@@ -44,6 +44,11 @@ export function renderSuite(s, { alpha = 0.05 } = {}) {
     const pairs = variantPairs(b.variants);
     if (pairs.length) out.push('');
     for (const [ref, other] of pairs) {
+      const saturated = bottleneckLine([b.byVariant[ref], b.byVariant[other]]);
+      if (saturated) {
+        out.push(`  ${other} vs ${ref}: ${saturated}`);
+        continue;
+      }
       const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha });
       if (items.length) out.push(`  ${other} vs ${ref}: ${items.map((i) => i.text).join(' · ')}`);
     }
@@ -104,6 +109,8 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
   if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [] }));
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   if (failures.length) parts.push('', renderFailures(failures));
   return `${parts.join('\n')}\n`;
 }

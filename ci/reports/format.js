@@ -3,6 +3,7 @@ import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { mannWhitney } from '../stats.js';
 import { VERDICTS, MIN_TRIALS } from '../compare.js';
+import { toolSaturation } from '../cpuset.js';
 
 export { formatValue, VERDICTS };
 
@@ -62,7 +63,7 @@ const ORDER = [
 
 // Metrics kept in the documents but left out of variant tables: breakdowns and by-products that
 // would bury the seeds' rows (throughput, latency avg/p50/p95/p99/min/max, errors).
-const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.p(66|75|80|98)$/, /^(requests|iterations|bytes_received|bytes_sent|error_rate)$/];
+const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.(p(66|75|80|98)|total_mean|total_median)$/, /^(requests|iterations|bytes_received|body_bytes_received|bytes_sent|error_rate|time_per_request)$/];
 
 /** True for metrics that variant tables leave out unless asked for every metric. */
 export const isDetail = (name) => DETAIL.some((re) => re.test(name));
@@ -277,6 +278,38 @@ export function variantPairs(variants) {
   const pairs = [];
   for (let i = 0; i < variants.length; i += 1) for (let j = i + 1; j < variants.length; j += 1) pairs.push([variants[i], variants[j]]);
   return pairs;
+}
+
+// ---------------------------------------------------------------- load-tool saturation
+
+/** The words every report uses when a load tool ran out of cores. */
+export const BOTTLENECK = 'the load tool was the bottleneck';
+
+/**
+ * Why a document's figures do not describe its subject, or undefined: its load tool used (nearly) all the cores it may
+ * use in the median trial. "wrk used 0.98 of its 1 core", for a line that replaces a comparison.
+ */
+export function bottleneck(doc) {
+  const s = doc && toolSaturation(doc.load);
+  if (!s?.saturated) return undefined;
+  return `${doc.tool?.name ?? 'the tool'} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}`;
+}
+
+/**
+ * One line instead of a comparison of `docs` (variants, or base and head) when any of them was measured by a saturated
+ * load tool: "the load tool was the bottleneck (cache-off: ab used 0.97 of its 1 core); not compared". Else undefined.
+ */
+export function bottleneckLine(docs, label = (d) => d.variant) {
+  const hit = docs.filter(Boolean).map((d) => [d, bottleneck(d)]).filter(([, why]) => why);
+  if (!hit.length) return undefined;
+  return `${BOTTLENECK} (${hit.map(([d, why]) => `${label(d)}: ${why}`).join('; ')}); not compared`;
+}
+
+/** Every document of a run whose load tool saturated, with the reason: [{ doc, name, why }]. */
+export function bottleneckDocs(docs = []) {
+  const seen = new Set();
+  return docs.map((doc) => ({ doc, name: benchmarkName(doc), why: bottleneck(doc) }))
+    .filter((x) => x.why && !seen.has(`${x.name} ${x.why}`) && seen.add(`${x.name} ${x.why}`));
 }
 
 // ---------------------------------------------------------------- plain text

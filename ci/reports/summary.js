@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable,
+  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable,
   pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, benchmarkName, metricLabel,
 } from './format.js';
 import { headerText, row } from './comment.js';
@@ -21,6 +21,11 @@ export function suiteMarkdown(s, { alpha = 0.05 } = {}) {
     if (b.hidden) out.push(`<sub>${plural(b.hidden, 'more metric')} in the result documents</sub>`);
     const lines = [];
     for (const [ref, other] of variantPairs(b.variants)) {
+      const saturated = bottleneckLine([b.byVariant[ref], b.byVariant[other]]);
+      if (saturated) {
+        lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}**: ${htmlEscape(saturated)}`);
+        continue;
+      }
       const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha });
       if (items.length) lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}**: ${items.map((i) => `${i.mark} ${mdEscape(i.label)}: ${htmlEscape(i.what)}`).join(' · ')}`);
     }
