@@ -266,7 +266,7 @@ function setupLine(m, esc = (x) => x) {
 }
 
 function comparisonAgainstBase(m) {
-  return m.comparisons.map((c) => [m.gateways.find((g) => g.variant === c.variant)?.label || c.variant, c.metric, pct(c.change), formatInterval(c), c.verdict]);
+  return m.comparisons.map((c) => [m.gateways.find((g) => g.variant === c.variant)?.label || c.variant, c.metric, pct(c.change), formatInterval(c), c.verdict ?? 'information']);
 }
 
 // ---------------------------------------------------------------- renderers
