@@ -210,13 +210,14 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, cfg, seed }
   const base = { value: median(bm.samples), n: bm.samples.length };
   const head = { value: median(hm.samples), n: hm.samples.length };
   const minEffect = minEffectFor(hm.name, cfg);
-  const out = { base, head, minEffect, better: hm.better, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
+  const method = paired && bm.samples.length === hm.samples.length ? 'paired' : 'unpaired';
+  const out = { base, head, minEffect, better: hm.better, method, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
   if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
   const calm = (disturbed || []).filter((x) => !x).length;
   if (paired && disturbed?.length && calm < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: `${disturbed.length - calm} of ${disturbed.length} rounds were disturbed by other work on the machine (compare.maxOtherGap); too few calm rounds`, final: true };
   const all = [...bm.samples, ...hm.samples];
   if (all.every((x) => x === 0)) return { ...out, change: 0, lower: 0, upper: 0, p: 1, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
-  const s = paired && bm.samples.length === hm.samples.length
+  const s = method === 'paired'
     ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed })
     : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
   const resolution = hm.resolution ?? bm.resolution;

@@ -92,8 +92,11 @@ export function suiteInput(data, suite) {
   return { suite, docs, comparisons, run: data.run, config: data.config };
 }
 
-/** Renders one format from reportData(); `color` only affects the console format. */
-export async function renderReport(format, data, { color = false } = {}) {
+/**
+ * Renders one format from reportData(); `color` only affects the console format. `generic: false` leaves out of
+ * the suite format the suites without their own renderer (the console format already shows their generic tables).
+ */
+export async function renderReport(format, data, { color = false, generic = true } = {}) {
   switch (format) {
     case 'console':
       return consoleReport.render({ ...data, color });
@@ -111,8 +114,10 @@ export async function renderReport(format, data, { color = false } = {}) {
       const parts = [];
       for (const s of suiteBlocks(data.docs, data.config)) {
         const mod = await loadSuiteRenderer(data.config, s.suite);
-        parts.push(mod ? mod.render(suiteInput(data, s.suite)).trimEnd() : `${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
+        if (mod) parts.push(mod.render(suiteInput(data, s.suite)).trimEnd());
+        else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
       }
+      if (!generic) return parts.length ? `${parts.join('\n\n')}\n` : '';
       if (!parts.length) parts.push('No result documents: every job failed or was skipped.');
       return `${parts.join('\n\n')}\n`;
     }

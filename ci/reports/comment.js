@@ -1,7 +1,6 @@
 // The sticky pull-request comment: headline, one verdict table (no-change rows folded), failures, runner and commits.
 import {
-  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
-  headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark,
+  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -27,8 +26,10 @@ export const row = (c) => `| ${[
   verdictMark(c.verdict),
 ].join(' | ')} |`;
 
-// The groups in order of importance: when the comment is too long, rows go from the end of this list first.
+// The verdicts in order of importance: when the comment is too long, what shows the later ones goes first.
 const GROUPS = ['regression', 'improvement', 'inconclusive', 'no change'];
+// Where the findings go among the comment's parts.
+const FINDINGS = Symbol('findings');
 
 const jobName = (c) => [c.suite, c.variant, c.tool, c.scenario].join('/');
 const metricName = (c) => `${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)}`;
@@ -37,7 +38,9 @@ const metricName = (c) => `${c.case ? `${c.case} · ` : ''}${metricLabel(c.metri
 export function trendUrl(site, c) {
   if (!site) return null;
   const metric = c.case ? `${c.case}::${c.metric}` : c.metric;
-  return `${site.replace(/\/?$/, '/')}#/trend/${encodeURIComponent([c.suite, c.tool, c.scenario, metric].join('/'))}`;
+  // Parentheses and quotes too: a name from a pull request must not end the markdown link early.
+  const path = encodeURIComponent([c.suite, c.tool, c.scenario, metric].join('/')).replace(/[()'!*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${site.replace(/\/?$/, '/')}#/trend/${path}`;
 }
 
 /** One line of the decision: what changed, by how much, how sure, with a link to its trend. */
@@ -48,20 +51,25 @@ export function findingLine(c, site) {
   return `- ${c.verdict === 'regression' ? '🔴' : '🟢'} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (p=${c.p.toPrecision(2)}, ${rounds})`;
 }
 
-/** The counts line under the decision: every judged metric accounted for, and what the family was. */
-function countsLine(counts, comparisons, info) {
-  const judged = GROUPS.reduce((n, g) => n + counts[g], 0);
+/**
+ * The counts line under the decision: every judged metric accounted for (those below a tool's resolution have no
+ * verdict but are judged metrics), how many more are information only, and what the family was.
+ * `info` is { count: metrics without a verdict, below: of those, judged ones below resolution }.
+ */
+export function countsLine(counts, comparisons, info) {
+  const verdicts = GROUPS.reduce((n, g) => n + counts[g], 0);
   const fam = comparisons?.family;
-  const parts = GROUPS.filter((g) => counts[g]).map((g) => `${counts[g]} ${g}`);
-  const below = info.below ? `, ${info.below} below the tool's resolution` : '';
+  const parts = GROUPS.filter((g) => counts[g]).map((g) => (g === 'regression' || g === 'improvement' ? plural(counts[g], g) : `${counts[g].toLocaleString('en-US')} ${g}`));
+  if (info.below) parts.push(`${info.below} below the tool's resolution (no verdict)`);
   const family = fam?.size ? ` Judged together at a ${Math.round(fam.alpha * 100)}% false discovery rate (${fam.method}), so an unchanged pull request is flagged at most ${Math.round(fam.alpha * 100)}% of the time.` : '';
-  return `${plural(judged, 'judged metric')}: ${parts.join(' · ') || 'none'}${below}; ${plural(info.count, 'more metric')} shown as information.${family}`;
+  const more = info.count - info.below ? `; ${plural(info.count - info.below, 'more metric')} shown as information` : '';
+  return `${plural(verdicts + info.below, 'judged metric')}: ${parts.join(' · ') || 'none'}${more}.${family}`;
 }
 
-/** Per job, its judged metrics in one short table. */
+/** Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict. */
 function jobTables(list) {
   const jobs = new Map();
-  for (const c of list) {
+  for (const c of sortComparisons(list)) {
     if (!jobs.has(jobName(c))) jobs.set(jobName(c), []);
     jobs.get(jobName(c)).push(c);
   }
@@ -69,6 +77,11 @@ function jobTables(list) {
     const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds` : '';
     return `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
   });
+}
+
+/** The information-only metrics (and those below a tool's resolution) folded in one table with why there is no verdict. */
+export function infoDetails(rows) {
+  return `<details><summary>${plural(rows.length, 'metric')} shown as information (no verdict)</summary>\n\n${mdTable(['benchmark', 'metric', 'base', 'head', 'change', 'why no verdict'], rows.map((c) => [mdEscape(jobName(c)), mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), mdEscape(c.reason, { max: 120 })]), ['left', 'left', 'right', 'right', 'right', 'left'])}\n\n</details>`;
 }
 
 function footer({ run, docs }) {
@@ -120,6 +133,7 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   const links = linksLine({ runUrl, site });
   const parts = [MARKER];
   const tail = [];
+  let findings = [];
   if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {
@@ -127,9 +141,8 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   } else {
     parts.push(`### benchline: ${headline(counts)}${failures.length ? `, ${plural(failures.length, 'failed job')}` : ''}`);
     const groups = groupByVerdict(list);
-    const findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
-    if (findings.length) parts.push(findings.join('\n'));
-    parts.push(countsLine(counts, comparisons, info));
+    findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
+    parts.push(FINDINGS, countsLine(counts, comparisons, info));
     if (counts.regression && failOnRegression) parts.push('This check fails because a judged metric regressed (`compare.failOnRegression`).');
   }
   const unmatched = comparisons?.unmatched?.length;
@@ -143,15 +156,34 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   const details = [];
   if (inconclusive.length) details.push(`<details><summary>${plural(inconclusive.length, 'inconclusive metric')}: why, and what would settle ${inconclusive.length === 1 ? 'it' : 'them'}</summary>\n\n${inconclusive.map((c) => `- ${mdEscape(jobName(c))} · ${mdEscape(metricName(c))}: ${mdEscape(c.reason, { max: 400 })}`).join('\n')}\n\n</details>`);
   const infoRows = all.filter((c) => !list.includes(c));
-  if (infoRows.length) details.push(`<details><summary>${plural(infoRows.length, 'metric')} shown as information (no verdict)</summary>\n\n${mdTable(['benchmark', 'metric', 'base', 'head', 'change', 'why no verdict'], infoRows.map((c) => [mdEscape(jobName(c)), mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), mdEscape(c.reason, { max: 120 })]), ['left', 'left', 'right', 'right', 'right', 'left'])}\n\n</details>`);
+  if (infoRows.length) details.push(infoDetails(infoRows));
   if (foot) tail.push(foot);
-  const build = (t, d, note) => `${[...parts, ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;
+  // Findings are one part so that the size limit can cut them last; an empty list leaves no blank part.
+  const build = (t, d, note, shown = findings) => `${[...parts.flatMap((p) => (p !== FINDINGS ? [p] : shown.length ? [shown.join('\n')] : [])), ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;
   let body = build(tables, details);
   if (body.length <= limit) return body;
-  // Too long: drop the detail sections, then job tables from the end, and say so.
-  for (let keep = tables.length; keep >= 0; keep -= 1) {
-    body = build(tables.slice(0, keep), [], `_Left out to fit GitHub's comment size limit: ${[details.length ? 'the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : ''].filter(Boolean).join(' and ')}. The job summary and the results artifact have every row._`);
-    if (body.length <= limit) return body;
-  }
+  // Too long: drop the detail sections, then job tables from the end (the least notable jobs), then findings from
+  // the end (improvements before regressions), and say so. The length grows with what is kept: search for the most.
+  const leftOut = (keep, cut) => {
+    const what = [details.length ? 'the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
+    return `_Left out to fit GitHub's comment size limit: ${what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0]}. The job summary and the results artifact have every row._`;
+  };
+  // The largest k in 0..n for which fits(k), or -1.
+  const most = (n, fits) => {
+    let lo = -1;
+    let hi = n;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi + 1) / 2);
+      if (fits(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const withTables = (keep) => build(tables.slice(0, keep), [], leftOut(keep, 0));
+  const keepTables = most(tables.length, (k) => withTables(k).length <= limit);
+  if (keepTables >= 0) return withTables(keepTables);
+  const withFindings = (keep) => build([], [], leftOut(0, findings.length - keep), findings.slice(0, keep));
+  const keepFindings = most(findings.length - 1, (k) => withFindings(k).length <= limit);
+  body = withFindings(Math.max(0, keepFindings));
   return body.slice(0, limit);
 }
