@@ -337,11 +337,11 @@ describe('the gateways report', () => {
     // wrk's judged metrics get that verdict, the rest are information.
     assert.match(text, /Against base: no regressions, 6 inconclusive\n/);
     assert.ok(text.includes([
-      '  Nginx          throughput   +0.0%          [–, –]  inconclusive',
-      '  Nginx        latency.mean   +0.0%          [–, –]   information',
-      '  Nginx         latency.p99   +0.0%          [–, –]  inconclusive',
+      '  Nginx          throughput   +0.0%               –  inconclusive',
+      '  Nginx        latency.mean   +0.0%               –   information',
+      '  Nginx         latency.p99   +0.0%               –  inconclusive',
       '  Nginx              errors   +0.0%  [+0.0%, +0.0%]   information',
-      '  HAProxy        throughput   +0.0%          [–, –]  inconclusive',
+      '  HAProxy        throughput   +0.0%               –  inconclusive',
     ].join('\n')), text);
     const nginx = comparisons.comparisons.find((c) => c.variant === 'nginx' && c.metric === 'throughput');
     assert.match(nginx.reason, /^3 rounds can never be significant/);

@@ -158,7 +158,9 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
-  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [] }));   const saturated = bottleneckDocs(docs);   if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));   if (comparisons) parts.push('', unmatched: comparisons.unmatched || [], family: comparisons.family }));,
+  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   if (failures.length) parts.push('', renderFailures(failures));
   return `${parts.join('\n')}\n`;
 }
