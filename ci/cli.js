@@ -103,6 +103,7 @@ program.command('site')
   .option('--store <dir>', 'history store folder', '.benchline/history')
   .option('-o, --out <dir>', 'site folder', '.benchline/site')
   .option('--base-path <path>', 'URL path the site is served under (e.g. /repo/)', './')
+  .option('--verify', 'the out folder came from elsewhere (a CI cache): check every kept file\'s content, remove files no build wrote')
   .action(verb('site'));
 
 program.command('comment')

@@ -26,7 +26,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
   const config = {
     defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', ...raw.defaults },
     profiles: { quick: { trials: 5 }, full: { trials: 10 }, ...raw.profiles },
-    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {}, ...raw.compare },
+    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {}, failOnRegression: true, ...raw.compare },
     suites: raw.suites || {},
   };
   for (const [name, suite] of Object.entries(config.suites)) {

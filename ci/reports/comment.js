@@ -81,7 +81,7 @@ function assemble({ title, kept, omitted, failures, foot, intro }) {
  * base measured) the comment says so. The body always fits `limit` characters: rows are dropped
  * from the least important group first and counted in a note.
  */
-export function render({ run, docs = [], comparisons, failures = [], limit = GITHUB_LIMIT }) {
+export function render({ run, docs = [], comparisons, failures = [], config, limit = GITHUB_LIMIT }) {
   const list = comparisonList(comparisons);
   const counts = countVerdicts(list);
   const failText = failuresSection(failures);
@@ -99,6 +99,7 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
   }
   const unmatched = comparisons?.unmatched?.length;
   if (unmatched) intro = [intro, `${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`].filter(Boolean).join(' ');
+  if (counts.regression && config?.compare?.failOnRegression) intro = [intro, `The bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml).`].filter(Boolean).join(' ');
 
   const groups = groupByVerdict(list);
   const rows = Object.fromEntries(GROUPS.map((g) => [g, groups[g].map(row)]));

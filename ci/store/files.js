@@ -1,5 +1,5 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -47,9 +47,18 @@ export function writeNew(path, text) {
   }
 }
 
-/** Replaces a file atomically (write-file-atomic). `sync` fsyncs first: on for store data, off for the derived site. */
+/**
+ * Replaces a file atomically (write-file-atomic). `sync` fsyncs first: on for store data, off for the derived site.
+ * A link at `path` is removed first: write-file-atomic writes through links, and a folder restored from elsewhere
+ * (a CI cache) must never make a write land outside it.
+ */
 export function writeReplace(path, text, { sync = false } = {}) {
   mkdirSync(dirname(path), { recursive: true });
+  try {
+    if (lstatSync(path).isSymbolicLink()) unlinkSync(path);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
   writeFileAtomic.sync(path, text, { fsync: sync, mode: 0o644 });
 }
 
