@@ -33,7 +33,8 @@ remote_tip() {
 
 fetch_tip() {
   local tip="$1"
-  [[ -z "$tip" ]] || git fetch --quiet --no-tags "$remote" "+refs/heads/gh-pages:refs/remotes/benchline/gh-pages"
+  # Only the tip: the record job needs it as the bundle's base, and the build job only adds files on top.
+  [[ -z "$tip" ]] || git fetch --quiet --no-tags --depth 1 "$remote" "+refs/heads/gh-pages:refs/remotes/benchline/gh-pages"
 }
 
 case "$cmd" in
