@@ -54,8 +54,14 @@ case "$cmd" in
       git -C "$WORK_DIR" clean -fdxq
     fi
     # The store is append-only and publish is idempotent: a run already in the history changes nothing.
+    paths=("$RESULTS_DIR")
+    if [[ -d "$RESULTS_DIR" && ! -e "$RESULTS_DIR/run.json" && ! -e "$RESULTS_DIR/latest" ]]; then
+      # a downloaded artifact: the run folders, without the `latest` link (artifacts leave links out)
+      mapfile -t paths < <(find "$RESULTS_DIR" -mindepth 2 -maxdepth 2 -name run.json -printf '%h\n' | sort)
+      [[ ${#paths[@]} -gt 0 ]] || die "$RESULTS_DIR holds no run folder (no <run-id>/run.json)"
+    fi
     read -ra cli <<< "${BENCHLINE_CLI:-node ci/cli.js}"
-    "${cli[@]}" publish "$RESULTS_DIR" --store "$WORK_DIR/history"
+    "${cli[@]}" publish "${paths[@]}" --store "$WORK_DIR/history"
     # The store's lock file is for concurrent local publishers; it never belongs in the branch.
     grep -qxF 'store.json.lock' "$WORK_DIR/.gitignore" 2>/dev/null || echo 'store.json.lock' >> "$WORK_DIR/.gitignore"
     touch "$WORK_DIR/.nojekyll"
