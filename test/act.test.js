@@ -152,8 +152,9 @@ test('main\'s path twice, then the PR path twice, under act: every main run land
   for (const name of ['benchline (lower is better)', 'benchline (higher is better)']) {
     assert.deepEqual(data.entries[name].map((e) => e.commit.id), measured, `${name}: one point per main run, at the measured commit`);
   }
-  const history = pagesGit('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.startsWith('history/') && f.endsWith('.json') && f.includes('/docs/'));
-  assert.ok(history.length >= 2, history.join('\n'));
+  const files = pagesGit('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+  const runs = new Set(files.map((f) => /^history\/runs\/\d{4}\/\d{2}\/([^/]+)\/main\/[^/]+\.json$/.exec(f)?.[1]).filter(Boolean));
+  assert.equal(runs.size, 2, `both main runs are in the history:\n${files.join('\n')}`);
   assert.equal(existsSync(join(tmp, 'standin.log')), false, 'github-action-benchmark was never made to fetch, pull or push (with the token on its command line)');
   assert.ok(existsSync(join(tmp, 'artifacts', 'bench-publish-handover', 'site')) === false, 'the handover holds the history commit and exports, not the site');
 
