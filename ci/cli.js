@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
+import { FORMATS as EXPORT_FORMATS } from './reports/exports.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const collect = (value, list) => [...list, value];
@@ -91,8 +92,8 @@ program.command('report')
 
 program.command('export')
   .description('export result documents for other tools')
-  .argument('<results-dir>', 'a folder written by run or bench')
-  .addOption(new Option('-f, --format <format>', 'export format').choices(['gab-smaller', 'gab-bigger', 'bmf']).makeOptionMandatory())
+  .argument('<path>', 'a folder written by run or bench, a folder of result documents, or one document')
+  .addOption(new Option('-f, --format <format>', 'export format').choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory())
   .option('-o, --output <file>', 'write here instead of stdout')
   .action(verb('export'));
 
@@ -107,6 +108,7 @@ program.command('site')
   .option('--store <dir>', 'history store folder', '.benchline/history')
   .option('-o, --out <dir>', 'site folder', '.benchline/site')
   .option('--base-path <path>', 'URL path the site is served under (e.g. /repo/)', './')
+  .option('--verify', 'the out folder came from elsewhere (a CI cache): check every kept file\'s content, remove files no build wrote')
   .action(verb('site'));
 
 program.command('comment')

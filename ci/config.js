@@ -32,7 +32,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
   const config = {
     defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', pinning: 'auto', ...raw.defaults },
     profiles: { quick: { trials: 5 }, full: { trials: 10 }, ...raw.profiles },
-    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {}, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
+    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {}, failOnRegression: true, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
     suites: raw.suites || {},
   };
   for (const [name, suite] of Object.entries(config.suites)) {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
-import { measureSlug, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
+import { spawnSync } from 'node:child_process';
+import { bencherMeasures, BENCHER_UNITS, measureSlug, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
+import { ROOT } from '../ci/tools.js';
 import exportCommand from '../ci/commands/export.js';
 
 const RUNNER = { name: 'bench-1', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU', memoryBytes: 1024 ** 3, labels: [] };
@@ -110,5 +112,52 @@ test('benchline export writes the head documents of a run in the chosen format t
   assert.equal(exportCommand({ args: [root], format: 'gab-bigger', output: file }), 0);
   assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).map((e) => e.value), [28665.95], 'head, not base');
   assert.equal(renderExport([NGINX], 'bmf'), `${JSON.stringify(toBmf([NGINX]), null, 2)}\n`);
-  assert.throws(() => renderExport([NGINX], 'csv'), /unknown export format "csv"; choose one of: gab-smaller, gab-bigger, bmf/);
+  assert.throws(() => renderExport([NGINX], 'csv'), /unknown export format "csv"; choose one of: gab-smaller, gab-bigger, bmf, bencher-measures/);
+});
+
+/** The result document `benchline normalize` makes of a captured JMH output (a single fork, so a wide 99.9% interval). */
+function normalizedJmh(file) {
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'jmh', '--suite', 'serialization', file], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test('a Bencher export never has a bound below zero: JMH\'s interval of one fork is clamped at 0', () => {
+  const jmh = normalizedJmh('test/fixtures/jmh/avgt-gc.json');
+  const negative = jmh.metrics.filter((m) => m.lower < 0);
+  assert.ok(negative.length > 0, 'the fixture has intervals reaching below zero (the case this guards)');
+  const bmf = toBmf([jmh]);
+  for (const m of negative) {
+    const measure = bmf[`serialization/default/jmh/${jmh.scenario}/${m.case}`][measureSlug(m.name)];
+    assert.deepEqual(measure, { value: m.value, lower_value: 0, upper_value: m.upper });
+  }
+  const bounds = Object.values(bmf).flatMap((b) => Object.values(b)).flatMap((x) => [x.lower_value ?? 0, x.value, x.upper_value ?? 0]);
+  assert.equal(Math.min(...bounds) >= 0, true);
+});
+
+test('every exported measure has a Bencher name and units, and the throughput measure matches Bencher\'s built-in one', () => {
+  const measures = bencherMeasures([NGINX, JMH]);
+  assert.deepEqual(measures, [
+    { slug: 'duration', name: 'duration', units: 'nanoseconds (ns)' },
+    { slug: 'error-rate', name: 'error_rate', units: 'ratio (0 to 1)' },
+    { slug: 'latency-p99', name: 'latency.p99', units: 'nanoseconds (ns)' },
+    { slug: 'latency-p99-9', name: 'latency.p99.9', units: 'nanoseconds (ns)' },
+    { slug: 'throughput', name: 'throughput', units: 'operations / second (ops/s)' },
+  ]);
+  const units = JSON.parse(readFileSync(join(ROOT, 'ci/schema/result.schema.json'), 'utf8')).$defs.unit.enum;
+  assert.deepEqual(Object.keys(BENCHER_UNITS).sort(), [...units].sort(), 'every canonical unit has a Bencher spelling');
+  assert.equal(renderExport([NGINX], 'bencher-measures').split('\n')[0],
+    `bencher measure create --name 'error_rate' --slug 'error-rate' --units 'ratio (0 to 1)' "$BENCHER_PROJECT"`);
+});
+
+test('benchline export takes a folder of normalized documents, as compare does', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const jmh = normalizedJmh('test/fixtures/jmh/single-shot.json');
+  writeFileSync(join(root, 'single-shot.json'), JSON.stringify(jmh));
+  const file = join(root, 'bmf.json');
+  assert.equal(exportCommand({ args: [root], format: 'bmf', output: file }), 0);
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), toBmf([jmh]));
+  assert.equal(exportCommand({ args: [join(root, 'single-shot.json')], format: 'bmf', output: file }), 0, 'one document also works');
+  assert.throws(() => exportCommand({ args: [join(root, 'nothing')], format: 'bmf' }), /nothing: no such file or folder/);
 });

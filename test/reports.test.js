@@ -551,3 +551,14 @@ test('counts read with thousands separators, also when averaged over trials into
     ['18,169', '35,514', '999.3', '12', '1,234,567', '-2,501'],
   );
 });
+
+test('the comment says the check fails on a regression when compare.failOnRegression is on, and nothing of it when off', () => {
+  const { base, head } = pr();
+  const result = compare(base, head, { minEffect: 0.03, confidence: 0.95, metrics: {} }, { seed: 1 });
+  assert.equal(result.counts.regression, 1);
+  const line = /The bench check fails on this regression \(`compare\.failOnRegression` in bench\.config\.yaml\)\./;
+  assert.match(renderComment({ run: RUN, docs: head, comparisons: result, config: { compare: { failOnRegression: true } } }), line);
+  assert.doesNotMatch(renderComment({ run: RUN, docs: head, comparisons: result, config: { compare: { failOnRegression: false } } }), /check fails/);
+  const clean = compare(base, base, { minEffect: 0.03, confidence: 0.95, metrics: {} }, { seed: 1 });
+  assert.doesNotMatch(renderComment({ run: RUN, docs: base, comparisons: clean, config: { compare: { failOnRegression: true } } }), /check fails/);
+});

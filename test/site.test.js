@@ -1,7 +1,7 @@
 // The history site in headless Chromium: every view drawn from a published store, numbers checked against the store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -302,6 +302,42 @@ test('a rebuild rewrites only the files whose content changed and restores one r
     assert.equal(after.filter((f) => f.startsWith('data/runs/')).length, runFiles.length + 2);
     const added = after.filter((f) => before[f] === undefined);
     assert.equal(second.unchanged, after.length - rewritten.length - added.length, 'unchanged counts every file neither rewritten nor new');
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a site restored from a cache and rebuilt with verify is byte for byte a fresh build: altered files rewritten, foreign files and links removed', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-verify-'));
+  try {
+    const s = join(d, 'store');
+    const o = join(d, 'site');
+    const fresh = join(d, 'fresh');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: 86400e3 })] });
+    await buildSite({ store: s, out: o });
+    const manifest = JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
+    const victim = manifest.files.find((f) => f.startsWith('data/runs/'));
+    const text = readFileSync(join(o, victim), 'utf8');
+    writeFileSync(join(o, victim), text.replace(/\d/, (c) => String((Number(c) + 1) % 10)), 'utf8'); // same size, other content
+    writeFileSync(join(o, 'planted.html'), '<script>alert(1)</script>');
+    const outside = join(d, 'outside.txt');
+    writeFileSync(outside, 'not part of the site\n');
+    unlinkSync(join(o, 'paths.js'));
+    symlinkSync(outside, join(o, 'paths.js'));
+
+    const trusting = await buildSite({ store: s, out: o });
+    assert.notEqual(readFileSync(join(o, victim), 'utf8'), text, 'without verify an altered file of the same size is kept (the manifest is trusted)');
+    const checked = await buildSite({ store: s, out: o, verify: true });
+    await buildSite({ store: s, out: fresh });
+    assert.equal(readFileSync(join(o, victim), 'utf8'), text);
+    assert.equal(lstatSync(join(o, 'paths.js')).isFile(), true, 'the link is replaced by the real file');
+    assert.equal(readFileSync(outside, 'utf8'), 'not part of the site\n', 'nothing was written through the link');
+    assert.equal(existsSync(join(o, 'planted.html')), false);
+    assert.equal(checked.removed, 1);
+    assert.ok(checked.unchanged >= trusting.pages - 3, 'files that were as the build writes them are left alone');
+    const list = (dir) => JSON.parse(readFileSync(join(dir, '.benchline-site.json'), 'utf8')).files;
+    assert.deepEqual(list(o), list(fresh));
+    for (const f of list(fresh).filter((x) => x !== 'data/index.js' && x !== 'feed.xml')) assert.equal(readFileSync(join(o, f), 'utf8'), readFileSync(join(fresh, f), 'utf8'), f);
   } finally {
     rmSync(d, { recursive: true, force: true });
   }

@@ -54,6 +54,20 @@ test('every workflow matches GitHub\'s workflow schema and sets a timeout on eve
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
 });
 
+test('dependabot keeps the pinned actions and the npm packages current, and its file matches the dependabot schema', () => {
+  const cfg = YAML.parse(readFileSync(join(ROOT, '.github/dependabot.yml'), 'utf8'));
+  assert.deepEqual(cfg.updates.map((u) => [u['package-ecosystem'], u.directory]), [['github-actions', '/'], ['npm', '/']]);
+  const r = run(tools['check-jsonschema'].path, ['--builtin-schema', 'vendor.dependabot', '.github/dependabot.yml']);
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+});
+
+test('workflows use Node 24 wherever they set a version', () => {
+  for (const f of workflowFiles()) {
+    for (const m of text(f).matchAll(/node-version:\s*"?(\d+)/g)) assert.equal(m[1], '24', f);
+    for (const m of text(f).matchAll(/node-version:\n(?:\s+\w+:.*\n)*?\s+default: "(\d+)"/g)) assert.equal(m[1], '24', `${f}: input default`);
+  }
+});
+
 test('workflows grant nothing at the top and declare permissions and a timeout per job', () => {
   for (const f of workflowFiles()) {
     const wf = load(f);
@@ -108,13 +122,67 @@ test('bench.yml runs on PRs touching it, on main, and on dispatch with typed inp
   assert.equal(wf.jobs.bench.uses, './.github/workflows/bench-job.yml');
   assert.equal(wf.jobs.bench.with['timeout-minutes'], 45);
   assert.match(wf.jobs.images.steps.at(-1).with.set, /type=gha/);
-  const gab = wf.jobs.aggregate.steps.filter((s) => s.uses?.startsWith('benchmark-action/'));
+  assert.equal(wf.jobs.aggregate.steps.filter((s) => s.uses?.startsWith('benchmark-action/')).length, 0,
+    'github-action-benchmark runs on main only, in bench-publish.yml; PR verdicts are benchline\'s own');
+});
+
+test('a PR check fails on a regression only after its comment body is uploaded, and only when compare.failOnRegression is on', () => {
+  const agg = load('bench.yml').jobs.aggregate.steps;
+  const fail = agg.at(-1);
+  assert.match(fail.run, /ci\/cli\.js compare "\$RUN_DIR" --fail-on-regression/);
+  assert.equal(fail.if, "${{ github.event_name == 'pull_request' && steps.report.outputs.fail-on-regression == 'true' }}");
+  const report = agg.find((s) => s.id === 'report');
+  assert.match(report.run, /alert-settings\.js bench\.config\.yaml >> "\$GITHUB_OUTPUT"/);
+  const uploads = agg.map((s, i) => [s, i]).filter(([s]) => s.with?.name === 'bench-comment');
+  assert.equal(uploads.length, 2);
+  for (const [, i] of uploads) assert.ok(i < agg.length - 1);
+  assert.equal(loadConfig(join(ROOT, 'bench.config.yaml')).compare.failOnRegression, true);
+});
+
+/** Every job's github-action-benchmark calls: a job may let at most its first call fetch gh-pages (upstream issues #174, #328). */
+function doubleFetches(wf) {
+  const found = [];
+  for (const [id, job] of Object.entries(wf.jobs)) {
+    const calls = (job.steps || []).filter((s) => s.uses?.startsWith('benchmark-action/github-action-benchmark@'));
+    calls.forEach((s, i) => {
+      if (i > 0 && s.with?.['skip-fetch-gh-pages'] !== true) found.push(`${id}: "${s.name}" fetches gh-pages after an earlier call committed to it`);
+    });
+  }
+  return found;
+}
+
+test('no job lets github-action-benchmark fetch gh-pages twice, and the check finds the pattern that broke main', () => {
+  for (const f of workflowFiles()) assert.deepEqual(doubleFetches(load(f)), [], f);
+  const old = { jobs: { publish: { steps: [
+    { name: 'a', uses: 'benchmark-action/github-action-benchmark@a7bc2366eda11037936ea57d811a43b3418d3073', with: { 'auto-push': true } },
+    { name: 'b', uses: 'benchmark-action/github-action-benchmark@a7bc2366eda11037936ea57d811a43b3418d3073', with: { 'auto-push': true } },
+  ] } } };
+  assert.deepEqual(doubleFetches(old), ['publish: "b" fetches gh-pages after an earlier call committed to it']);
+});
+
+test('bench-publish.yml records the measured commit, never lets the action push or fetch with the token, and installs nothing where it can write', () => {
+  const wf = load('bench-publish.yml');
+  assert.deepEqual(Object.keys(wf.jobs), ['build', 'record', 'deploy']);
+  assert.deepEqual(wf.jobs.build.permissions, { actions: 'read', contents: 'read' });
+  assert.deepEqual(wf.jobs.record.permissions, { contents: 'write' });
+  const record = wf.jobs.record.steps;
+  assert.equal(record.filter((s) => /setup-node|cache/.test(s.uses || '')).length, 0, 'the writing job sets up no Node packages and restores no cache');
+  for (const s of record.filter((x) => x.run)) assert.doesNotMatch(s.run, /\bnpm\b|\bnpx\b|node ci\//, `record step "${s.name}" runs project or package code`);
+  const gab = record.filter((s) => s.uses?.startsWith('benchmark-action/'));
   assert.equal(gab.length, 2);
   for (const s of gab) {
-    assert.equal(s.with['auto-push'], false, 'only bench-publish.yml may write gh-pages');
-    assert.equal(s.with['fail-on-alert'], '${{ steps.export.outputs.fail-on-alert }}');
-    assert.equal(s.with['alert-threshold'], '${{ steps.export.outputs.alert-threshold }}');
+    assert.equal(s.with.ref, '${{ github.event.workflow_run.head_sha }}');
+    assert.equal(s.with['skip-fetch-gh-pages'], true);
+    assert.equal(s.with['auto-push'], false);
+    assert.equal(s.with['comment-on-alert'], '${{ needs.build.outputs.comment-on-alert }}');
   }
+  assert.match(record.at(-1).run, /gh-pages\.sh push/);
+  assert.equal(record.at(-1).if, "${{ !cancelled() && steps.take.outcome == 'success' }}", 'the history is pushed even when an alert failed a step');
+  const cached = wf.jobs.build.steps.filter((s) => s.uses?.startsWith('actions/cache/'));
+  assert.deepEqual(cached.map((s) => s.with.path), ['site', 'site']);
+  assert.match(wf.jobs.build.steps.find((s) => /ci\/cli\.js site/.test(s.run || '')).run, /--verify/);
+  const cfg = loadConfig(join(ROOT, 'bench.config.yaml')).compare.alert;
+  assert.ok(cfg.commentOnAlert || cfg.failOnAlert, 'the shipped alert settings alert on main');
 });
 
 test('the PR path skips GitHub-only actions under act and runs a local step in their place', () => {
@@ -162,7 +230,7 @@ test('bench-publish.yml is the only gh-pages writer, in one never-cancelled conc
   const wf = load('bench-publish.yml');
   assert.deepEqual(wf.concurrency, { group: 'bench-publish', 'cancel-in-progress': false });
   assert.deepEqual(wf.on.workflow_run.branches, ['main']);
-  assert.equal(wf.jobs.publish.permissions.contents, 'write');
+  assert.equal(wf.jobs.record.permissions.contents, 'write');
   assert.deepEqual(wf.jobs.deploy.permissions, { pages: 'write', 'id-token': 'write' });
   for (const f of workflowFiles().filter((x) => x !== 'bench-publish.yml')) {
     assert.doesNotMatch(text(f), /contents:\s*write|auto-push:\s*true/, `${f} must not write to the repository`);
@@ -245,11 +313,11 @@ test('refuses to merge the same job twice or nothing at all, saying what went wr
 });
 
 test('github-action-benchmark alert settings come from compare.alert, with the action\'s defaults otherwise', () => {
-  assert.equal(alertOutputs({ compare: { alert: { threshold: '130%', failOnAlert: true } } }), 'alert-threshold=130%\nfail-on-alert=true\ncomment-on-alert=false');
-  assert.equal(alertOutputs({ compare: {} }), 'alert-threshold=200%\nfail-on-alert=false\ncomment-on-alert=false');
+  assert.equal(alertOutputs({ compare: { alert: { threshold: '130%', failOnAlert: true }, failOnRegression: false } }), 'alert-threshold=130%\nfail-on-alert=true\ncomment-on-alert=false\nfail-on-regression=false');
+  assert.equal(alertOutputs({ compare: {} }), 'alert-threshold=200%\nfail-on-alert=false\ncomment-on-alert=false\nfail-on-regression=true');
   const r = run(process.execPath, ['.github/scripts/alert-settings.js', 'bench.config.yaml']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^alert-threshold=\d+(\.\d+)?%\nfail-on-alert=(true|false)\ncomment-on-alert=(true|false)\n$/);
+  assert.equal(r.stdout, 'alert-threshold=150%\nfail-on-alert=false\ncomment-on-alert=true\nfail-on-regression=true\n');
 });
 
 test('the act stand-in for artifacts uploads without links and downloads by pattern into one folder per artifact', () => {
@@ -271,27 +339,136 @@ test('the act stand-in for artifacts uploads without links and downloads by patt
   assert.match(noStore.stderr, /set BENCHLINE_ACT_ARTIFACTS/);
 });
 
-// The gh-pages writer needs the history store's `publish` verb; until it loads, this test waits for it.
-const publishMissing = await import('../ci/commands/publish.js').then(() => false, (e) => `benchline publish is not available yet (${e.message})`);
+const GH_PAGES = join(ROOT, '.github/scripts/gh-pages.sh');
+const STANDIN = join(ROOT, 'test/support/gab-standin/standin.js');
+const TOKEN = 'ghs_benchlineTestToken0123456789';
+const REAL_GIT = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 
-test('publish-history.sh appends a run to gh-pages once, and a second push of the same run changes nothing', { skip: publishMissing, timeout: 120000 }, () => {
-  const results = join(tmp, 'pub-results');
-  const r0 = run(process.execPath, ['ci/cli.js', 'run', '--suite', 'orders-api', '--variant', 'cache-on', '--tool', 'ab', '--scenario', 'keepalive', '--trials', '1', '--param', 'requests=2000', '--out', results, '--no-progress']);
-  assert.equal(r0.status, 0, r0.stderr);
-  const server = join(tmp, 'server');
-  mkdirSync(join(server, 'acme'), { recursive: true });
-  assert.equal(run('git', ['init', '-q', '--bare', join(server, 'acme', 'app.git')]).status, 0);
-  const env = { ...process.env, RESULTS_DIR: results, STORE_DIR: join(tmp, 'store-clone'), GH_TOKEN: 'unused-locally', GITHUB_SERVER_URL: `file://${server}`, GITHUB_REPOSITORY: 'acme/app', SOURCE_RUN: '7', SOURCE_SHA: 'abc' };
-  const first = run('bash', ['.github/scripts/publish-history.sh'], { env });
-  assert.equal(first.status, 0, `${first.stdout}${first.stderr}`);
-  assert.match(first.stdout, /pushed on attempt 1/);
-  const second = run('bash', ['.github/scripts/publish-history.sh'], { env });
-  assert.equal(second.status, 0, `${second.stdout}${second.stderr}`);
-  assert.match(second.stdout, /nothing to push/);
-  const bare = join(server, 'acme', 'app.git');
-  assert.equal(run('git', ['--git-dir', bare, 'rev-list', '--count', 'gh-pages']).stdout.trim(), '1');
-  const files = run('git', ['--git-dir', bare, 'ls-tree', '-r', '--name-only', 'gh-pages']).stdout.split('\n').filter(Boolean);
-  assert.ok(files.includes('.nojekyll'));
-  assert.ok(files.some((f) => f.startsWith('history/')), files.join(', '));
-  assert.match(run('git', ['--git-dir', bare, 'log', '-1', '--format=%s', 'gh-pages']).stdout, /^history: bench run 7 at abc/);
+/** A bare "GitHub" remote, a main checkout of it, and a git on PATH that logs every command line it is given. */
+function ghSandbox(name) {
+  const dir = join(tmp, name);
+  const bare = join(dir, 'remote.git');
+  const main = join(dir, 'main');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  writeFileSync(join(dir, 'bin', 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${join(dir, 'argv.log')}"\nexec "${REAL_GIT}" "$@"\n`, { mode: 0o755 });
+  const g = (args, cwd = dir) => {
+    const r = spawnSync(REAL_GIT, ['-c', 'user.name=t', '-c', 'user.email=t@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+    assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  g(['init', '-q', '--bare', '-b', 'main', bare]);
+  g(['clone', '-q', bare, main]);
+  writeFileSync(join(main, 'README.md'), 'app\n');
+  g(['add', '-A'], main);
+  g(['commit', '-q', '-m', 'app'], main);
+  g(['push', '-q', 'origin', 'HEAD:main'], main);
+  const env = { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, GH_TOKEN: TOKEN, GITHUB_SERVER_URL: 'https://github.com', BENCHLINE_CLI: `${process.execPath} ${join(ROOT, 'ci/cli.js')}`, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@localhost', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@localhost' };
+  let jobs = 0;
+  /** A fresh clone, as each job's checkout is; `origin` is the bare remote. */
+  const checkout = () => {
+    const co = join(dir, `job-${++jobs}`);
+    g(['clone', '-q', bare, co]);
+    return co;
+  };
+  const sh = (cwd, cmd, extra = {}) => spawnSync('bash', [GH_PAGES, cmd], { cwd, env: { ...env, ...extra }, encoding: 'utf8', timeout: 60000 });
+  const standin = (cwd, name, extra) => spawnSync(process.execPath, [STANDIN], { cwd, encoding: 'utf8', env: { ...env, IN_NAME: name, IN_TOOL: 'customBiggerIsBetter', IN_BRANCH: 'gh-pages', IN_DIR: 'gab', IN_TOKEN: TOKEN, IN_AUTO_PUSH: 'false', IN_SKIP_FETCH: 'true', IN_THRESHOLD: '150%', STANDIN_LOG: join(dir, 'standin.log'), ...extra } });
+  return { dir, bare, g, env, checkout, sh, standin, remoteLog: () => g(['--git-dir', bare, 'log', '--format=%s', 'gh-pages']).split('\n') };
+}
+
+/** A result document normalized from a captured ab output (its own run id each call). */
+function abDoc(file, into) {
+  const r = run(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'ab', `test/fixtures/ab/${file}`]);
+  assert.equal(r.status, 0, r.stderr);
+  writeFileSync(into, r.stdout);
+  return JSON.parse(r.stdout);
+}
+
+/** One bench-publish run: build in one checkout, then take, two recording calls and push in another. */
+function publishRound(box, doc, round) {
+  const build = box.checkout();
+  const handover = join(box.dir, `handover-${round}`);
+  const b = box.sh(build, 'build', { RESULTS_DIR: doc, WORK_DIR: join(box.dir, `wt-${round}`), HANDOVER: handover, SOURCE_RUN: String(round), SOURCE_SHA: `sha${round}` });
+  assert.equal(b.status, 0, `build: ${b.stdout}${b.stderr}`);
+  const gabFile = join(box.dir, `gab-${round}.json`);
+  writeFileSync(gabFile, JSON.stringify([{ name: 'orders-api/cache-on/ab/keepalive/throughput', unit: 'ops/s', value: 1000 * round }]));
+  const record = box.checkout();
+  const t = box.sh(record, 'take', { HANDOVER: handover });
+  assert.equal(t.status, 0, `take: ${t.stdout}${t.stderr}`);
+  for (const name of ['lower', 'higher']) {
+    const c = box.standin(record, name, { IN_OUTPUT: gabFile, IN_REF: `measured-${round}` });
+    assert.equal(c.status, 0, `${name}: ${c.stdout}${c.stderr}`);
+  }
+  const p = box.sh(record, 'push');
+  assert.equal(p.status, 0, `push: ${p.stdout}${p.stderr}`);
+  return { build, record, handover };
+}
+
+test('two main runs in a row each land on gh-pages as one history commit plus the action\'s two, recorded at the measured commit, the token never on a command line', { timeout: 120000 }, () => {
+  const box = ghSandbox('gh-two-runs');
+  const docs = [abDoc('keepalive.txt', join(box.dir, 'a.json')), abDoc('many.txt', join(box.dir, 'b.json'))];
+  publishRound(box, join(box.dir, 'a.json'), 1);
+  publishRound(box, join(box.dir, 'b.json'), 2);
+  assert.deepEqual(box.remoteLog(), [
+    'add higher (customBiggerIsBetter) benchmark result for measured-2', 'add lower (customBiggerIsBetter) benchmark result for measured-2', 'history: bench run 2 at sha2',
+    'add higher (customBiggerIsBetter) benchmark result for measured-1', 'add lower (customBiggerIsBetter) benchmark result for measured-1', 'history: bench run 1 at sha1',
+  ]);
+  const files = box.g(['--git-dir', box.bare, 'ls-tree', '-r', '--name-only', 'gh-pages']).split('\n');
+  for (const d of docs) assert.ok(files.some((f) => f.startsWith('history/') && f.includes(d.run.id)), `run ${d.run.id} is in the history`);
+  assert.ok(files.includes('.nojekyll') && files.includes('gab/data.js'));
+  const data = JSON.parse(box.g(['--git-dir', box.bare, 'show', 'gh-pages:gab/data.js']).slice('window.BENCHMARK_DATA = '.length));
+  assert.deepEqual(data.entries.higher.map((e) => e.commit.id), ['measured-1', 'measured-2']);
+  const argv = readFileSync(join(box.dir, 'argv.log'), 'utf8');
+  assert.ok(argv.includes('bundle create'), 'the log holds the scripts\' git commands');
+  assert.ok(!argv.includes(TOKEN) && !argv.includes(Buffer.from(`x-access-token:${TOKEN}`).toString('base64')), 'the token (or its header) was on a git command line');
+  assert.equal(existsSync(join(box.dir, 'standin.log')), false, 'the action was never made to fetch, pull or push with the token');
+});
+
+test('the record job refuses a handed-over commit that is not on top of gh-pages or that touches files outside history/', { timeout: 120000 }, () => {
+  const box = ghSandbox('gh-refuse');
+  publishRound(box, (abDoc('keepalive.txt', join(box.dir, 'a.json')), join(box.dir, 'a.json')), 1);
+  abDoc('many.txt', join(box.dir, 'b.json'));
+  const build = box.checkout();
+  const handover = join(box.dir, 'late');
+  assert.equal(box.sh(build, 'build', { RESULTS_DIR: join(box.dir, 'b.json'), WORK_DIR: join(box.dir, 'wt-late'), HANDOVER: handover }).status, 0);
+  const other = box.checkout();
+  box.g(['fetch', '-q', 'origin', 'gh-pages:gh-pages'], other);
+  box.g(['switch', '-q', 'gh-pages'], other);
+  box.g(['commit', '-q', '--allow-empty', '-m', 'someone else'], other);
+  box.g(['push', '-q', 'origin', 'gh-pages'], other);
+  const stale = box.sh(box.checkout(), 'take', { HANDOVER: handover });
+  assert.equal(stale.status, 1);
+  assert.match(stale.stderr, /gh-pages moved from [0-9a-f]{40} to [0-9a-f]{40} since the build job/);
+
+  const tip = box.g(['--git-dir', box.bare, 'rev-parse', 'gh-pages']);
+  box.g(['commit', '-q', '--allow-empty', '-m', 'x'], other);
+  writeFileSync(join(other, 'index.html'), '<script>steal()</script>');
+  box.g(['reset', '-q', '--soft', 'HEAD~1'], other);
+  box.g(['add', 'index.html'], other);
+  box.g(['commit', '-q', '-m', 'history: not only history'], other);
+  box.g(['branch', '-f', 'benchline-handover', 'HEAD'], other);
+  const evil = join(box.dir, 'evil');
+  mkdirSync(evil);
+  writeFileSync(join(evil, 'base'), `${tip}\n`);
+  box.g(['bundle', 'create', '-q', join(evil, 'history.bundle'), `${tip}..benchline-handover`], other);
+  const foreign = box.sh(box.checkout(), 'take', { HANDOVER: evil });
+  assert.equal(foreign.status, 1);
+  assert.match(foreign.stderr, /touches paths outside history\/: index\.html/);
+});
+
+test('the stand-in for github-action-benchmark fails as the action does when a second call fetches gh-pages, and passes with skip-fetch-gh-pages', { timeout: 60000 }, () => {
+  const box = ghSandbox('gh-standin');
+  const seed = box.checkout();
+  box.g(['switch', '-q', '--orphan', 'gh-pages'], seed);
+  box.g(['commit', '-q', '--allow-empty', '-m', 'pages'], seed);
+  box.g(['push', '-q', 'origin', 'gh-pages'], seed);
+  const file = join(box.dir, 'gab.json');
+  writeFileSync(file, JSON.stringify([{ name: 'x', unit: 'ns', value: 1 }]));
+  const job = box.checkout();
+  const call = (name, skip) => box.standin(job, name, { IN_OUTPUT: file, IN_REF: 'abc', IN_TOKEN: '', IN_SKIP_FETCH: String(skip), BENCHLINE_GH_PAGES_REMOTE: box.bare });
+  assert.equal(call('first', false).status, 0);
+  const second = call('second', false);
+  assert.equal(second.status, 1);
+  assert.match(second.stderr, /rejected.*gh-pages.*non-fast-forward/);
+  assert.equal(call('second', true).status, 0);
+  assert.equal(box.g(['log', '-1', '--format=%s', 'gh-pages'], job), 'add second (customBiggerIsBetter) benchmark result for abc');
 });

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Prints github-action-benchmark's alert settings from bench.config.yaml (compare.alert) as $GITHUB_OUTPUT lines.
+// Prints the workflows' settings from bench.config.yaml as $GITHUB_OUTPUT lines: compare.failOnRegression and compare.alert.
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../ci/config.js';
 
 /** github-action-benchmark's own defaults, used for whatever compare.alert leaves out. */
 export const ALERT_DEFAULTS = Object.freeze({ threshold: '200%', failOnAlert: false, commentOnAlert: false });
 
-/** Pure: a loaded config -> the output lines the workflow passes to the action's inputs. */
+/** Pure: a loaded config -> the output lines the workflows pass on (the action's inputs, and whether a regression fails the check). */
 export function alertOutputs(config) {
   const a = { ...ALERT_DEFAULTS, ...(config.compare?.alert || {}) };
-  return [`alert-threshold=${a.threshold}`, `fail-on-alert=${a.failOnAlert}`, `comment-on-alert=${a.commentOnAlert}`].join('\n');
+  return [`alert-threshold=${a.threshold}`, `fail-on-alert=${a.failOnAlert}`, `comment-on-alert=${a.commentOnAlert}`,
+    `fail-on-regression=${config.compare?.failOnRegression !== false}`].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

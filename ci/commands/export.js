@@ -1,14 +1,15 @@
-// `benchline export <results-dir> --format gab-smaller|gab-bigger|bmf`: this run's results in another tool's format.
-import { loadResultsDir, primaryRole } from '../results-dir.js';
+// `benchline export <path> --format gab-smaller|gab-bigger|bmf|bencher-measures`: results in another tool's format.
+import { loadDocuments, primaryRole } from '../results-dir.js';
 import { renderExport } from '../reports/exports.js';
 import { UserError } from '../errors.js';
 import { writeOutput } from './report.js';
 
+/** Takes every path `compare` takes (a run folder, a results root, a folder of result documents, one document). */
 export default function exportCommand(opts) {
-  const [dir] = opts.args;
-  const loaded = loadResultsDir(dir);
-  const role = primaryRole(loaded.byRole);
-  if (!role) throw new UserError(`${dir}: the run has no result documents (every job failed or was skipped); nothing to export`);
-  writeOutput(opts.output, renderExport(loaded.byRole[role], opts.format));
+  const [path] = opts.args;
+  const { byRole } = loadDocuments(path);
+  const role = primaryRole(byRole);
+  if (!role) throw new UserError(`${path}: the run has no result documents (every job failed or was skipped); nothing to export`);
+  writeOutput(opts.output, renderExport(byRole[role], opts.format));
   return 0;
 }

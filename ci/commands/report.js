@@ -13,7 +13,7 @@ import * as commentReport from '../reports/comment.js';
 import * as summaryReport from '../reports/summary.js';
 
 const DEFAULT_CONFIG = 'bench.config.yaml';
-const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }, suites: {} };
+const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {}, failOnRegression: true }, suites: {} };
 
 /**
  * The configuration for thresholds and suite order. Without the default file (results copied

@@ -35,7 +35,7 @@ export default async function siteCommand(opts) {
     }
   }
   try {
-    const r = await buildSite({ store, out, basePath: opts.basePath, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
+    const r = await buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
     process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;
   } catch (e) {

@@ -123,7 +123,7 @@ function linksLine({ runUrl, site }) {
  * metrics inside <details>. `comparisons` is compare()'s result; without one (no base measured) the comment says
  * so. The body always fits `limit` characters: detail sections go first, then job tables, counted in a note.
  */
-export function render({ run, docs = [], comparisons, failures = [], limit = GITHUB_LIMIT, runUrl, site, failOnRegression }) {
+export function render({ run, docs = [], comparisons, failures = [], config, limit = GITHUB_LIMIT, runUrl, site, failOnRegression = config?.compare?.failOnRegression }) {
   const all = comparisonList(comparisons);
   const list = judgedOnly(all).filter((c) => GROUPS.includes(c.verdict));
   const info = { count: all.length - list.length, below: all.filter((c) => c.verdict === 'below resolution').length };
@@ -143,7 +143,7 @@ export function render({ run, docs = [], comparisons, failures = [], limit = GIT
     const groups = groupByVerdict(list);
     findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
     parts.push(FINDINGS, countsLine(counts, comparisons, info));
-    if (counts.regression && failOnRegression) parts.push('This check fails because a judged metric regressed (`compare.failOnRegression`).');
+    if (counts.regression && failOnRegression) parts.push(`The bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml).`);
   }
   const unmatched = comparisons?.unmatched?.length;
   if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);

@@ -10,12 +10,25 @@
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
-// case (latency.p99 -> latency-p99). Bencher's built-in measures `latency` (ns) and `throughput`
-// (ops/s) use the same units as benchline, so no value is converted.
+// case (latency.p99 -> latency-p99). Bencher creates a measure it does not know with placeholder units,
+// so `bencherMeasures` lists each measure's name and units for `bencher measure create` beforehand;
+// Bencher's built-in `throughput` (ops/s) already matches benchline's unit, so no value is converted.
+// Every benchline metric is non-negative, so an interval's lower bound below zero (JMH's 99.9%
+// interval of a single trial) is clamped to 0 rather than exported as an impossible value.
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
 
-export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null });
+export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
+
+/** Bencher's spelling of each canonical unit (its built-in measures use "nanoseconds (ns)" and "operations / second (ops/s)"). */
+export const BENCHER_UNITS = Object.freeze({
+  ns: 'nanoseconds (ns)',
+  'ops/s': 'operations / second (ops/s)',
+  bytes: 'bytes (B)',
+  'bytes/s': 'bytes / second (B/s)',
+  count: 'count',
+  ratio: 'ratio (0 to 1)',
+});
 
 /** Bencher measure slug of a metric name: lower-case letters, digits and single hyphens, at most 64 characters. */
 export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
@@ -59,16 +72,40 @@ export function toBmf(docs) {
       }
       origin.set(key, m.name);
       const measure = { value: m.value };
-      if (m.lower !== undefined && m.upper !== undefined) Object.assign(measure, { lower_value: m.lower, upper_value: m.upper });
+      if (m.lower !== undefined && m.upper !== undefined) Object.assign(measure, { lower_value: Math.max(0, m.lower), upper_value: m.upper });
       (out[bench] ||= {})[slug] = measure;
     }
   }
   return out;
 }
 
-/** The export of `docs` in one of FORMATS, as pretty JSON text. */
+/** The Bencher measures a BMF export of `docs` uses, one per slug: { slug, name, units }, sorted by slug. */
+export function bencherMeasures(docs) {
+  const bySlug = new Map();
+  for (const d of docs) {
+    for (const m of d.metrics) {
+      const slug = measureSlug(m.name);
+      const units = BENCHER_UNITS[m.unit];
+      if (!units) throw new UserError(`Bencher export: metric "${m.name}" has unit "${m.unit}", which has no Bencher spelling; add it to BENCHER_UNITS in ci/reports/exports.js`);
+      const seen = bySlug.get(slug);
+      if (seen && seen.units !== units) throw new UserError(`Bencher export: measure "${slug}" would hold ${seen.units} (${seen.name}) and ${units} (${m.name}); rename one of the metrics`);
+      if (!seen) bySlug.set(slug, { slug, name: m.name.slice(0, 64), units });
+    }
+  }
+  return [...bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+}
+
+/** Shell lines that create the measures of `docs` in a Bencher project (the project is $BENCHER_PROJECT). */
+export function renderBencherMeasures(docs) {
+  const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+  const lines = bencherMeasures(docs).map((m) => `bencher measure create --name ${q(m.name)} --slug ${q(m.slug)} --units ${q(m.units)} "$BENCHER_PROJECT"`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The export of `docs` in one of FORMATS: pretty JSON text, or shell lines for bencher-measures. */
 export function renderExport(docs, format) {
   if (!Object.hasOwn(FORMATS, format)) throw new UserError(`unknown export format "${format}"; choose one of: ${Object.keys(FORMATS).join(', ')}`);
+  if (format === 'bencher-measures') return renderBencherMeasures(docs);
   const value = format === 'bmf' ? toBmf(docs) : toGab(docs, FORMATS[format]);
   return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -1,16 +1,23 @@
-// File primitives of the history store and site: create-once writes, quick atomic replaces, and folder walks.
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+// File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import writeFileAtomic from 'write-file-atomic';
 
 const tempName = (path) => join(dirname(path), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 
-function writeTemp(path, text, { sync }) {
+/**
+ * True for a writer's temp file: writeNew's `.tmp-<pid>-<hex>` and write-file-atomic's `<name>.<number>`
+ * (left behind only by a writer killed mid-write); readers skip them.
+ */
+export const isTempFile = (rel) => /^\.tmp-/.test(basename(rel)) || /\.json\.\d+$/.test(rel);
+
+function writeTemp(path, text) {
   const tmp = tempName(path);
   const fd = openSync(tmp, 'wx');
   try {
     writeSync(fd, text);
-    if (sync) fsyncSync(fd);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -28,7 +35,7 @@ export function writeNew(path, text) {
     mkdirSync(dirname(path), { recursive: true });
     let tmp;
     try {
-      tmp = writeTemp(path, text, { sync: true });
+      tmp = writeTemp(path, text);
       linkSync(tmp, path);
       return true;
     } catch (e) {
@@ -40,16 +47,19 @@ export function writeNew(path, text) {
   }
 }
 
-/** Replaces a file atomically (temp file + rename). `sync` fsyncs first: on for store data, off for the derived site. */
+/**
+ * Replaces a file atomically (write-file-atomic). `sync` fsyncs first: on for store data, off for the derived site.
+ * A link at `path` is removed first: write-file-atomic writes through links, and a folder restored from elsewhere
+ * (a CI cache) must never make a write land outside it.
+ */
 export function writeReplace(path, text, { sync = false } = {}) {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = writeTemp(path, text, { sync });
   try {
-    renameSync(tmp, path);
+    if (lstatSync(path).isSymbolicLink()) unlinkSync(path);
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* nothing to clean */ }
-    throw e;
+    if (e.code !== 'ENOENT') throw e;
   }
+  writeFileAtomic.sync(path, text, { fsync: sync, mode: 0o644 });
 }
 
 /** Every file under `dir` (recursively) as a path relative to `dir` with '/' separators, sorted; [] when dir is absent. */

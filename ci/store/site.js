@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -9,7 +9,7 @@ import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
-import { pruneEmptyDirs, writeReplace } from './files.js';
+import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
@@ -74,10 +74,12 @@ function sizeOf(path) {
  * Builds the site. store: history store folder; out: site folder; basePath: the URL path (or full URL)
  * the site is served under, used by the feed's links (the page itself uses relative links only).
  * Optional: config (loaded bench.config.yaml: suite descriptions, variant order, compare thresholds),
- * repoUrl (commit links), title, log.
- * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), series, runs, charts, problems, ms, out }.
+ * repoUrl (commit links), title, log. verify: `out` came from elsewhere (a CI cache): a file is left alone only when
+ * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
+ * what a build into an empty folder gives.
+ * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), removed, series, runs, charts, problems, ms, out }.
  */
-export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, log = () => {} } = {}) {
+export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, log = () => {} } = {}) {
   const t0 = performance.now();
   const contents = readStore(store);
   for (const p of contents.problems) log(`skipped ${p.message}`);
@@ -98,10 +100,20 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   const files = [];
   const hashes = {};
   let unchanged = 0;
+  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+  const same = (path, hash, text) => {
+    if (!verify) return sizeOf(path) === Buffer.byteLength(text);
+    try {
+      const st = lstatSync(path); // a link is never kept: it could point anywhere
+      return st.isFile() && st.size === Buffer.byteLength(text) && sha1(readFileSync(path)) === hash;
+    } catch {
+      return false;
+    }
+  };
   const put = (rel, text) => {
-    const hash = createHash('sha1').update(text).digest('hex');
+    const hash = sha1(text);
     const path = join(out, rel);
-    if (previous.hashes[rel] === hash && sizeOf(path) === Buffer.byteLength(text)) unchanged += 1;
+    if (previous.hashes[rel] === hash && same(path, hash, text)) unchanged += 1;
     else writeReplace(path, text);
     files.push(rel);
     hashes[rel] = hash;
@@ -126,8 +138,10 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   }
 
   const now = new Set(files);
-  for (const rel of previous.files) {
+  let removed = 0;
+  for (const rel of verify ? listFiles(out).filter((f) => f !== MANIFEST) : previous.files) {
     if (now.has(rel) || rel.includes('..')) continue;
+    removed += 1;
     const abs = resolve(out, rel);
     if (existsSync(abs)) {
       unlinkSync(abs);
@@ -135,5 +149,5 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     }
   }
   writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files, hashes })}\n`);
-  return { pages: files.length, unchanged, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
+  return { pages: files.length, unchanged, removed, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
 }

@@ -17,7 +17,7 @@ import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
-import { listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
+import { isTempFile, listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
 
 /**
  * Retention: every run of the last `keepDays` days (counted back from the newest run in the store, so an
@@ -292,7 +292,7 @@ export function readStoreFile(store, rel) {
 }
 
 /** Store files that are neither in-flight temp files nor lock folders. */
-const storeFiles = (store) => listFiles(store).filter((rel) => rel !== 'store.json' && !/(^|\/)\.tmp-/.test(rel) && !rel.startsWith('store.json.lock'));
+const storeFiles = (store) => listFiles(store).filter((rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock'));
 
 /**
  * Everything in the store, validated: { policy, docs: [{ doc, path }], failures: [{ rec, path }],
