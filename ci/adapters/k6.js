@@ -203,7 +203,8 @@ function customMetrics(k6Name, m, metricName) {
     return r;
   }
   if (m.type === 'counter') {
-    const unit = m.contains === 'data' ? 'bytes' : m.contains === 'time' ? 'ns' : 'count';
+    // The same name hint as trends: k6's JS API cannot mark a custom counter as data.
+    const unit = unitOf(m.contains, k6Name);
     const better = known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
     check(unit, better);
     return { metrics: [metric(metricName, convert(m.values.count, unit), { unit, better })] };
