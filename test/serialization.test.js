@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse, command } from '../ci/adapters/jmh.js';
+import { parse as parseK6 } from '../ci/adapters/k6.js';
 import { buildResult } from '../ci/result.js';
 import { locate } from '../ci/tools.js';
 import * as suite from '../subjects/serialization/report.js';
@@ -93,6 +94,42 @@ test('prints the seed\'s percentile block per codec from the SampleTime distribu
   assert.match(text, /Latency distribution plot: serialization-latency\.svg/);
 });
 
+test('titles the percentile blocks as JMH SampleTime and says they are not HdrHistogram, in text and markdown', () => {
+  const text = suite.render(CTX);
+  assert.match(text, /^Latency percentiles from JMH SampleTime \(JMH 1\.37/m);
+  assert.match(text, /These are JMH's own samples, not HdrHistogram/);
+  assert.match(suite.markdown(CTX), /Latency percentiles from JMH SampleTime \(.*\)\. These are JMH&#39;s own samples, not HdrHistogram/);
+});
+
+// The HTTP phase: k6 runs of loadtests/k6/serialization-http.js against HttpServe (test/fixtures/k6/serialization-http-*.cmd).
+const httpDoc = (codec) => buildResult({
+  run: RUN, runner: RUNNER, suite: 'serialization', subject: 'serialization', variant: 'http', scenario: `http-${codec}`,
+  tool: { name: 'k6', version: '1.8.1' }, params: { codec, rate: 200, duration: '3s' },
+  trials: [parseK6(readFileSync(join(ROOT, 'test', 'fixtures', 'k6', `serialization-http-${codec}.json`), 'utf8'))],
+}, codec);
+
+test('reports the HTTP phase per codec: the encoded size served, every answer round-tripped, and k6 latency', () => {
+  const ctx = { ...CTX, docs: [...DOCS, ...['json', 'sbe', 'protobuf'].map(httpDoc)] };
+  const m = suite.model(ctx);
+  assert.deepEqual(m.http.map((r) => [r.label, r.bytes, r.checks]), [['SBE', 306, 1], ['Protobuf', 248, 1], ['JSON', 944, 1]]);
+  for (const r of m.http) assert.ok(r.p50 > 0 && r.p99 >= r.p50 && r.requests > 0, r.label);
+  const text = suite.render(ctx);
+  assert.match(text, /^HTTP phase \(seed 002's REST endpoint, one per codec\):$/m);
+  assert.match(text, /^ {2}SBE +306 B +every answer +601 /m);
+  assert.match(text, /Round trip: every answer of every codec reported match = true/);
+  assert.match(text, /Size served: SBE 306 B, Protobuf 248 B, JSON 944 B; Protobuf is the smallest/);
+  assert.match(suite.markdown(ctx), /\*\*HTTP phase\*\*/);
+  // The JMH table still comes from the JMH documents, not from k6's.
+  assert.equal(m.rows.length, 6);
+});
+
+test('says which codec failed its round-trip checks', () => {
+  const doc = httpDoc('sbe');
+  doc.metrics.find((x) => x.name === 'checks_pass_rate').value = 0.9;
+  const text = suite.render({ ...CTX, docs: [...DOCS, doc] });
+  assert.match(text, /Round trip: SBE failed 10\.00% of its checks \(status, protocol or match\)/);
+});
+
 test('draws the latency plot as SVG: one line per case, deserialize dashed, decades on the time axis', () => {
   const [plot] = suite.plots(CTX);
   assert.equal(plot.file, 'serialization-latency.svg');
@@ -138,7 +175,7 @@ test('lists regressions against the base in the console and markdown reports', (
 const JAVA = locate('java')?.path;
 const run = (cmd, args, opts) => spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
 
-test('builds the subject with Maven (round-trip tests included), records HDR percentiles and runs a short JMH through the adapter', { timeout: 240_000 }, (t) => {
+test('builds the subject with Maven (round-trip tests included), records HDR percentiles, answers the HTTP endpoints and runs a short JMH through the adapter', { timeout: 240_000 }, (t) => {
   assert.ok(JAVA, 'JDK 25 not found: install Temurin 25 or set JAVA25_HOME');
   const env = { ...process.env, JAVA_HOME: dirname(dirname(JAVA)) };
   // Cold ~/.m2 takes about a minute; afterwards this is an incremental build plus the JUnit run.
@@ -159,6 +196,22 @@ test('builds the subject with Maven (round-trip tests included), records HDR per
     assert.deepEqual(Object.fromEntries(Object.entries(summary.codecs).map(([k, v]) => [k, [v.encodedBytes, v.roundTrip, v.serialize.count]])),
       { sbe: [306, true, 5000], protobuf: [248, true, 5000], json: [944, true, 5000] });
     assert.match(readFileSync(join(work, 'hdr', 'protobuf-deserialize.hgrm'), 'utf8'), /#\[Mean {4}=/);
+
+    // Seed 002's REST phase: the endpoint answers the seed's shape, round-trips and serves each encoding.
+    const port = 20000 + (process.pid % 20000);
+    const http = spawnSync('sh', ['-c', `"$0" --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -cp "$1" benchline.serialization.HttpServe & pid=$!;
+      for i in $(seq 1 100); do curl -sf http://127.0.0.1:$PORT/health >/dev/null && break; sleep 0.1; done;
+      for c in sbe protobuf json; do curl -s http://127.0.0.1:$PORT/api/test/$c; echo; curl -s http://127.0.0.1:$PORT/api/encoded/$c | wc -c; done;
+      curl -s -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:$PORT/api/test/xml; kill $pid`, JAVA, jar],
+    { env: { ...process.env, PORT: String(port) }, encoding: 'utf8', timeout: 60_000 });
+    const lines = http.stdout.trim().split('\n');
+    assert.equal(lines.length, 7, http.stdout + http.stderr);
+    for (const [i, [protocol, size]] of [['SBE', 306], ['Protobuf', 248], ['JSON', 944]].entries()) {
+      const answer = JSON.parse(lines[2 * i]);
+      assert.deepEqual([answer.protocol, answer.size, answer.match, answer.decoded === answer.original], [protocol, size, true, true]);
+      assert.equal(Number(lines[2 * i + 1].trim()), size, `${protocol} bytes served`);
+    }
+    assert.equal(lines[6], '404');
 
     const outFile = join(work, 'jmh.json');
     const cmd = command({

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Regenerates test/fixtures/k6/catalog-* and test/fixtures/ghz/catalog-*: real k6 and ghz runs against this subject, each with its command beside it.
 //
-// Usage: node subjects/catalog-api/capture-fixtures.js   (after subjects/catalog-api/build.sh)
+// Usage: node subjects/catalog-api/capture-fixtures.js [latency] [traversal] [ghz] [bad]   (after subjects/catalog-api/build.sh;
+//        no argument recaptures everything, names recapture only those fixtures)
 // The command lines come from the adapters' command(), so they are what `benchline run` executes.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -67,6 +68,11 @@ const target = { url: `http://127.0.0.1:${ports.http}`, grpc: `127.0.0.1:${ports
 const server = `server: catalog-api (${relative(ROOT, JAR)}, java ${javaVersion}, embedded H2, 100,000 events in 2024) on http 127.0.0.1:${ports.http}, grpc 127.0.0.1:${ports.grpc}`;
 const captured = `captured: ${new Date().toISOString()} on ${process.platform}/${process.arch} by subjects/catalog-api/capture-fixtures.js`;
 
+const only = new Set(process.argv.slice(2));
+const wanted = (what) => !only.size || only.has(what);
+const unknown = [...only].filter((w) => !['latency', 'traversal', 'ghz', 'bad'].includes(w));
+if (unknown.length) throw new Error(`unknown fixture group ${unknown.join(', ')}: use latency, traversal, ghz or bad`);
+
 try {
   // One unmeasured run per API first, as the suite's warm-up run does, so the JIT has compiled each path.
   for (const api of ['hateoas', 'rest-stream', 'grpc']) {
@@ -74,7 +80,7 @@ try {
     run(warm.argv);
   }
   for (const api of ['hateoas', 'rest-stream', 'grpc']) {
-    for (const scenario of ['latency', 'traversal']) {
+    for (const scenario of ['latency', 'traversal'].filter(wanted)) {
       const name = `catalog-${api}-${scenario}`;
       const out = relative(ROOT, join(K6_OUT, `${name}.json`));
       const cmd = k6Command({ bin: k6, params: { ...PARAMS, api }, target, script: `loadtests/k6/catalog-${scenario}.js`, outFile: out });
@@ -83,27 +89,31 @@ try {
     }
   }
 
-  // gRPC unary page calls from a native client, as the suite's ghz job makes them.
-  const ghzOut = relative(ROOT, join(GHZ_OUT, 'catalog-unary-pages.json'));
-  const g = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 200, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-list-events.json', outFile: ghzOut, root: ROOT });
-  const gr = run(g.argv);
-  writeCmd(join(GHZ_OUT, 'catalog-unary-pages.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${g.argv.map(quote).join(' ')}`, `# exit status: ${gr.status}`, `# ${captured}`]);
+  if (wanted('ghz')) {
+    // gRPC unary page calls from a native client, as the suite's ghz job makes them.
+    const ghzOut = relative(ROOT, join(GHZ_OUT, 'catalog-unary-pages.json'));
+    const g = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 200, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-list-events.json', outFile: ghzOut, root: ROOT });
+    const gr = run(g.argv);
+    writeCmd(join(GHZ_OUT, 'catalog-unary-pages.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${g.argv.map(quote).join(' ')}`, `# exit status: ${gr.status}`, `# ${captured}`]);
 
-  // The whole range as one stream from the same native client, as the suite's ghz stream job calls it.
-  const streamOut = relative(ROOT, join(GHZ_OUT, 'catalog-stream.json'));
-  const st = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 2, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-stream-events.json', outFile: streamOut, root: ROOT });
-  const sr = run(st.argv);
-  writeCmd(join(GHZ_OUT, 'catalog-stream.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${st.argv.map(quote).join(' ')}`, `# exit status: ${sr.status}`, `# ${captured}`]);
+    // The whole range as one stream from the same native client, as the suite's ghz stream job calls it.
+    const streamOut = relative(ROOT, join(GHZ_OUT, 'catalog-stream.json'));
+    const st = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 2, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-stream-events.json', outFile: streamOut, root: ROOT });
+    const sr = run(st.argv);
+    writeCmd(join(GHZ_OUT, 'catalog-stream.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${st.argv.map(quote).join(' ')}`, `# exit status: ${sr.status}`, `# ${captured}`]);
+  }
 
-  // A bad parameter: setup() refuses it before any load, and no summary file is written.
-  const badOut = join(K6_OUT, 'catalog-bad-range.json');
-  rmSync(badOut, { force: true });
-  const bad = k6Command({ bin: k6, params: { ...PARAMS, api: 'rest-stream', dateStart: '2024-12-31T00:00:00', dateEnd: '2024-01-01T00:00:00' }, target, script: 'loadtests/k6/catalog-latency.js', outFile: relative(ROOT, badOut) });
-  const br = run(bad.argv);
-  writeFileSync(join(K6_OUT, 'catalog-bad-range.stderr.txt'), br.stderr);
-  writeFileSync(join(K6_OUT, 'catalog-bad-range.stdout.txt'), br.stdout);
-  writeCmd(join(K6_OUT, 'catalog-bad-range.cmd'), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${bad.argv.map(quote).join(' ')} 2> test/fixtures/k6/catalog-bad-range.stderr.txt > test/fixtures/k6/catalog-bad-range.stdout.txt`,
-    `# exit status: ${br.status}; summary file written: ${existsSync(badOut) ? 'yes' : 'no'}`, `# ${captured}`]);
+  if (wanted('bad')) {
+    // A bad parameter: setup() refuses it before any load, and no summary file is written.
+    const badOut = join(K6_OUT, 'catalog-bad-range.json');
+    rmSync(badOut, { force: true });
+    const bad = k6Command({ bin: k6, params: { ...PARAMS, api: 'rest-stream', dateStart: '2024-12-31T00:00:00', dateEnd: '2024-01-01T00:00:00' }, target, script: 'loadtests/k6/catalog-latency.js', outFile: relative(ROOT, badOut) });
+    const br = run(bad.argv);
+    writeFileSync(join(K6_OUT, 'catalog-bad-range.stderr.txt'), br.stderr);
+    writeFileSync(join(K6_OUT, 'catalog-bad-range.stdout.txt'), br.stdout);
+    writeCmd(join(K6_OUT, 'catalog-bad-range.cmd'), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${bad.argv.map(quote).join(' ')} 2> test/fixtures/k6/catalog-bad-range.stderr.txt > test/fixtures/k6/catalog-bad-range.stdout.txt`,
+      `# exit status: ${br.status}; summary file written: ${existsSync(badOut) ? 'yes' : 'no'}`, `# ${captured}`]);
+  }
 } finally {
   process.kill(child.pid, 'SIGTERM');
   await once(child, 'exit');

@@ -192,6 +192,7 @@ export function model({ suite = 'grpc-streaming', docs = [], comparisons, run, c
     setup: sample && {
       version: sample.tool.version,
       mode: sample.params?.mode || 'unary',
+      messages: Number(sample.params?.messages),
       inflight: sample.params?.inflight ?? 4,
       warmup: sample.params?.warmup ?? 0,
       trials: Math.max(...cells.map((c) => c.trials)),
@@ -292,8 +293,11 @@ export function conclusions(m) {
 function setupLine(m) {
   const s = m.setup;
   if (!s) return undefined;
-  const how = s.mode === 'stream' ? 'one bidirectional stream per run, an ack per message' : 'one unary call per message';
-  return `client ${s.version}: ${how}, at most ${s.inflight} in flight, ${s.warmup} warm-up messages per client run; ${s.trials} trial${s.trials === 1 ? '' : 's'} per cell, figures are medians (MB/s = MiB/s, as in the seed).`;
+  const n = Number.isFinite(s.messages) ? s.messages.toLocaleString('en-US') : '?';
+  const how = s.mode === 'stream'
+    ? `one bidirectional gRPC stream of ${n} messages per trial on one connection, an ack per message`
+    : `${n} unary calls per trial (the Helidon client opens a connection per call)`;
+  return `client ${s.version}: ${how} (the seed: 1,000 messages), at most ${s.inflight} in flight, ${s.warmup} warm-up messages per client run; ${s.trials} trial${s.trials === 1 ? '' : 's'} per cell, figures are medians (MB/s = MiB/s, as in the seed).`;
 }
 
 function comparisonAgainstBase(m) {

@@ -1,4 +1,4 @@
-// Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings and latency plot, from our runs.
+// Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings, latency plot and HTTP phase, from our runs.
 import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
@@ -90,6 +90,69 @@ function percentileBlocks(doc) {
       p999: at(d, 99.9),
       percentiles: d.percentiles,
     }));
+}
+
+// ---------------------------------------------------------------- the HTTP phase (k6 against HttpServe)
+
+const valueOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case)?.value;
+
+/** One row per codec from the k6 documents of scenarios http-<codec>: size served, round trip, latency. */
+export function httpRows(docs = []) {
+  return docs.filter((d) => (d.tool?.name ?? d.tool) === 'k6' && /^http-/.test(d.scenario || ''))
+    .map((d) => {
+      const codec = d.params?.codec || d.scenario.slice('http-'.length);
+      return {
+        codec,
+        label: codecLabel(codec),
+        bytes: valueOf(d, 'message_bytes'),
+        checks: valueOf(d, 'checks_pass_rate'),
+        requests: valueOf(d, 'requests'),
+        rate: d.params?.rate,
+        throughput: valueOf(d, 'throughput'),
+        p50: valueOf(d, 'latency.p50'),
+        p95: valueOf(d, 'latency.p95'),
+        p99: valueOf(d, 'latency.p99'),
+        max: valueOf(d, 'latency.max'),
+        errors: valueOf(d, 'errors'),
+        trials: d.trials,
+        version: d.tool?.version,
+      };
+    })
+    .sort((a, b) => codecRank(a.codec) - codecRank(b.codec));
+}
+
+const HTTP_HEAD = ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'P50', 'P95', 'P99', 'Max', 'Errors'];
+
+function httpTable(rows) {
+  const t = (v) => (v === undefined ? '–' : formatValue(v, 'ns'));
+  return rows.map((r) => [
+    r.label,
+    r.bytes === undefined ? '–' : `${Math.round(r.bytes).toLocaleString('en-US')} B`,
+    r.checks === undefined ? '–' : r.checks === 1 ? 'every answer' : `${(r.checks * 100).toFixed(2)}% of checks passed`,
+    r.requests === undefined ? '–' : Math.round(r.requests).toLocaleString('en-US'),
+    r.throughput === undefined ? '–' : r.throughput.toFixed(0),
+    t(r.p50), t(r.p95), t(r.p99), t(r.max),
+    r.errors === undefined ? '–' : Math.round(r.errors).toLocaleString('en-US'),
+  ]);
+}
+
+/** How the HTTP phase ran, and what its round trip and sizes say. */
+function httpLines(rows) {
+  if (!rows.length) return [];
+  const r0 = rows[0];
+  const out = [`k6 ${r0.version ?? '?'} at a fixed arrival rate of ${r0.rate ?? '?'} req/s per codec against GET /api/test/<codec> on loopback `
+    + `(each request encodes the sample, decodes it and compares); latency percentiles from k6${r0.trials > 1 ? `, medians of ${r0.trials} trials` : ''}.`];
+  const bad = rows.filter((r) => r.checks !== undefined && r.checks < 1);
+  out.push(bad.length
+    ? `Round trip: ${bad.map((r) => `${r.label} failed ${((1 - r.checks) * 100).toFixed(2)}% of its checks (status, protocol or match)`).join('; ')}.`
+    : 'Round trip: every answer of every codec reported match = true (decoded message equals the original).');
+  const sized = rows.filter((r) => r.bytes !== undefined);
+  if (sized.length > 1) {
+    const small = sized.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    out.push(`Size served: ${sized.map((r) => `${r.label} ${Math.round(r.bytes)} B`).join(', ')}; ${small.label} is the smallest `
+      + '(the body of /api/encoded/<codec>, checked equal to the size /api/test reports).');
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- findings (pure, direction follows the data)
@@ -217,7 +280,9 @@ export function model({ suite = 'serialization', docs = [], comparisons, run, co
   if (!table) missing.push('No JMH average-time results in this run (the avgt job failed or was not selected).');
   if (!sample) missing.push('No JMH SampleTime results in this run (the sample job failed or was not selected).');
   const sizes = byCodec(rows).filter((c) => c.bytes !== undefined).map((c) => ({ label: c.label, bytes: c.bytes }));
+  const http = httpRows(docs.filter((d) => d.suite === suite || d.suite === undefined));
   return {
+    http,
     suite,
     description: config?.suites?.[suite]?.description,
     table,
@@ -257,6 +322,10 @@ function errorNote(m) {
   return c === undefined ? 'Error: – where JMH had too few iterations for an interval' : `Error: half the ${Math.round(c * 1000) / 10}% confidence interval${c === 0.999 ? ' (JMH\'s own)' : ' (bootstrap over trials)'}`;
 }
 
+/** What the percentile blocks are, so nobody reads them as the seed's HdrHistogram figures. */
+const SAMPLE_NOTE = 'These are JMH\'s own samples, not HdrHistogram: JMH times single calls, so each value includes the timer\'s cost '
+  + '(tens of ns), which is why they sit above the AverageTime scores. The seed\'s HDR phase timed HTTP calls; its counterpart here is the HTTP phase below.';
+
 const blockTitle = (b) => (b.codec ? `${codecLabel(b.codec)} ${b.op}${b.rest || ''}` : b.case);
 
 function blockLines(b) {
@@ -293,10 +362,13 @@ export function render(ctx) {
     out.push('', 'Performance summary:', '', textTable(['Metric', ...m.summary.head, 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner])));
   }
   if (m.blocks.length) {
-    out.push('', `Latency percentiles (JMH SampleTime, ${m.sampleLine}):`, '');
+    out.push('', `Latency percentiles from JMH SampleTime (${m.sampleLine}):`, `  ${SAMPLE_NOTE}`, '');
     for (const b of m.blocks) out.push(...blockLines(b), '');
     out.pop();
     out.push('', `Latency distribution plot: ${PLOT_FILE}`);
+  }
+  if (m.http.length) {
+    out.push('', 'HTTP phase (seed 002\'s REST endpoint, one per codec):', '', textTable(HTTP_HEAD, httpTable(m.http)), '', ...httpLines(m.http).map((l) => `  ${l}`));
   }
   for (const x of m.missing) out.push('', x);
   out.push(...againstBaseLines(m.comparisons, (c) => c.scenario));
@@ -320,10 +392,14 @@ export function markdown(ctx) {
   if (m.blocks.length) {
     const head = ['Percentile (ns)', ...m.blocks.map((b) => mdEscape(blockTitle(b)))];
     const line = (label, get) => [label, ...m.blocks.map((b) => { const v = get(b); return v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: 2 }); })];
-    out.push('', `Latency percentiles, JMH SampleTime (${mdEscape(m.sampleLine)}):`, '', mdTable(head, [
+    out.push('', `Latency percentiles from JMH SampleTime (${mdEscape(m.sampleLine)}). ${mdEscape(SAMPLE_NOTE)}`, '', mdTable(head, [
       line('Count', (b) => b.count), line('Min', (b) => b.min), line('Mean', (b) => b.mean), line('Max', (b) => b.max),
       line('P50', (b) => b.p50), line('P90', (b) => b.p90), line('P99', (b) => b.p99), line('P99.9', (b) => b.p999),
     ]));
+  }
+  if (m.http.length) {
+    out.push('', '**HTTP phase** (seed 002\'s REST endpoint, one per codec)', '', mdTable(HTTP_HEAD, httpTable(m.http).map((r) => r.map((c) => mdEscape(c)))), '');
+    out.push(...httpLines(m.http).map((l) => `- ${mdEscape(l, { max: 400 })}`));
   }
   for (const x of m.missing) out.push('', `- ${mdEscape(x, { max: 400 })}`);
   if (m.comparisons.length) {

@@ -19,7 +19,20 @@ final class Servers {
     int bound;
     switch (impl) {
       case NETTY -> {
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        String window = System.getenv("NETTY_FLOW_CONTROL_WINDOW");
+        // A fixed window (BDP probing off) instead of grpc-java's default; see subject.yaml for why.
+        if (window != null && !window.isBlank()) {
+          int bytes;
+          try {
+            bytes = Integer.parseInt(window.trim());
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("NETTY_FLOW_CONTROL_WINDOW=\"" + window + "\" is not a number of bytes (e.g. 4194304)");
+          }
+          builder.flowControlWindow(bytes);
+          System.err.println("grpc-streaming server (netty): HTTP/2 flow-control window fixed at " + window.trim() + " bytes (NETTY_FLOW_CONTROL_WINDOW)");
+        }
+        Server server = builder
             .addService(new StreamBenchService(impl))
             .maxInboundMessageSize(StreamBenchService.MAX_MESSAGE_BYTES)
             .build()

@@ -214,6 +214,13 @@ final class StreamClient {
         requests.onNext(Chunk.newBuilder().setSeq(seq).setData(payload).build());
         sent++;
       }
+      // Half-close only once every ack is in, so the server never has two replies queued at once: Helidon
+      // 4.5.0's client reader assumes each HTTP/2 DATA frame starts a new gRPC message, and Netty packs
+      // replies written together (an ack and the closing totals) into one frame.
+      if (error == null && failure.get() == null
+          && !window.tryAcquire(inflight, Math.max(deadlineNanos - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
+        error = "deadline passed waiting for the last acks (" + acked.get() + " of " + sent + " acknowledged)";
+      }
       if (error == null && failure.get() == null) {
         requests.onCompleted();
         if (!done.await(Math.max(deadlineNanos - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
