@@ -6,6 +6,9 @@ export const name = 'ab';
 export const binary = 'ab';
 export const produce = 'ab -n 1000 -c 10 http://127.0.0.1:PORT/path > out.txt 2>&1';
 
+/** Every parameter command() reads: `--param` may set these even when the config does not. */
+export const params = Object.freeze(['requests', 'concurrency', 'keepalive', 'timeout', 'path', 'header', 'headers', 'method', 'variableLength']);
+
 const MS = 1e6; // ns per ms
 const fail = (reason) => { throw new ParseError(reason, produce); };
 

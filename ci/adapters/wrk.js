@@ -7,6 +7,9 @@ export const name = 'wrk';
 export const binary = 'wrk';
 export const produce = 'wrk -t2 -c50 -d5s --latency -s loadtests/wrk/json.lua http://127.0.0.1:PORT/path > out.txt';
 
+/** Every parameter command() reads: `--param` may set these even when the config does not. */
+export const params = Object.freeze(['threads', 'connections', 'duration', 'timeout', 'path', 'header', 'headers', 'method', 'body', 'count']);
+
 export const JSON_BEGIN = '--- benchline-json ---';
 export const JSON_END = '--- end benchline-json ---';
 const FORMAT = 'benchline-wrk@1';
