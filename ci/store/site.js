@@ -8,6 +8,7 @@ import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { pruneEmptyDirs, writeReplace } from './files.js';
+import { insideDir } from '../names.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
@@ -40,7 +41,7 @@ async function bundle() {
 function previousBuild(out) {
   try {
     const m = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
-    return { files: m.files || [], hashes: m.hashes || {} };
+    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {} };
   } catch {
     return { files: [], hashes: {} };
   }
@@ -106,8 +107,13 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
 
   const now = new Set(files);
   for (const rel of previous.files) {
-    if (now.has(rel) || rel.includes('..')) continue;
-    const abs = resolve(out, rel);
+    if (now.has(rel)) continue;
+    // the manifest is a file in the output folder anyone may edit: only paths inside `out` are ever removed
+    const abs = insideDir(out, rel);
+    if (abs instanceof Error) {
+      log(`not removed: ${MANIFEST} lists ${JSON.stringify(String(rel).slice(0, 80))}: ${abs.message}`);
+      continue;
+    }
     if (existsSync(abs)) {
       unlinkSync(abs);
       pruneEmptyDirs(abs, resolve(out));
