@@ -72,7 +72,8 @@ export function loadResultsDir(dir) {
   const entries = [];
   const failures = [];
   for (const job of run.jobs) {
-    if (job.status !== 'ok') {
+    // an interrupted job with documents is what was measured before the stop: read like a finished one
+    if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
     for (const [role, rel] of Object.entries(job.docs || {})) {
