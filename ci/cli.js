@@ -78,7 +78,12 @@ selecting(program.command('plan').description('print the job matrix as JSON (the
 const running = (c) => selecting(c)
   .option('-o, --out <dir>', 'results folder (default: defaults.results)')
   .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree')
-  .addOption(new Option('--order <order>', 'trial order of base and head').choices(['abab', 'random']).default('abab'))
+  .addOption(new Option('--order <order>', 'order of base and head within each round: random (a seeded coin per round) or abab (base first)').choices(['abab', 'random']).default('random'))
+  .option('--budget <seconds>', 'A/B runs: seconds the whole run may spend adding rounds (compare.budget.run)', (v) => {
+    const n = Number(v);
+    if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('a number of seconds above 0, e.g. --budget 600');
+    return n;
+  })
   .option('--job <id>', 'run only this matrix job id (repeatable)', collect, [])
   .option('--seed <n>', 'seed for randomized order and bootstrap (a whole number)', wholeNumber(Number.MIN_SAFE_INTEGER), 1)
   .option('--no-progress', 'no progress bar');

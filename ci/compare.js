@@ -1,39 +1,49 @@
-// Head-vs-base comparison: matches result documents by job and metric and gives each metric a verdict.
+// Head-vs-base comparison: matches result documents by job and metric and gives each judged metric a verdict.
 //
-// The rule, per metric (samples = one value per trial on each side):
-//   ratio    = median(head) / median(base); change = ratio - 1; lower/upper = a seeded percentile
-//              bootstrap interval of that ratio at compare.confidence, minus 1.
-//   p        = two-sided Mann-Whitney U test of head vs base samples.
-//   minEffect: compare.metrics[name] (exact), else the most specific matching `*` glob (the one
-//              with the most literal characters), else compare.minEffect.
-//   significant = p < alpha AND the interval excludes 0 (both tests must agree, so neither a
-//              lucky rank order nor a lucky resample decides alone).
-//   significant and |change| >= minEffect        -> 'regression' or 'improvement' (sign read
-//                                                   through the metric's `better`)
-//   significant and |change| <  minEffect        -> 'no change' (real but too small to matter)
-//   not significant, interval inside ±minEffect  -> 'no change' (any effect is provably small)
-//   otherwise                                    -> 'inconclusive' (the interval is wider than
-//                                                   the effect we care about: too noisy)
-//   fewer than 3 trials on either side           -> 'inconclusive', reason 'too few trials'
-//                                                   (a bootstrap of 1 or 2 points says nothing).
-//                                                   Even 3 + 3 cannot reach p < 0.05 (the exact
-//                                                   Mann-Whitney minimum is 0.1), so 3 trials can show
-//                                                   'no change' or 'inconclusive' only; 4+ a side can flag.
-// A zero base median has no relative change: both zero is 'no change'; zero to non-zero (errors
-// appearing) is judged on p alone, since any change from zero exceeds every minEffect.
+// What is judged: each job's key metrics (the document's `judge` list, else its tool's defaults in
+// ci/adapters/<tool>.js); every other metric is information only (change shown, no verdict). Metrics that
+// restate a run parameter (duration of a fixed-duration run, requests or bytes of one) are never judged.
+//
+// The rule for a judged metric (samples = one value per trial on each side):
+//   paired   when both documents come from one run (base and head ran in rounds, one trial of each per round,
+//            in a seeded random order): d_i = ln(head_i / base_i) per round (differences when a value is 0).
+//            p = two-sided Wilcoxon signed-rank test of d. Under "no change" the random order makes every d_i
+//            as likely positive as negative, so p is exact however the machine drifts or bursts.
+//            change and interval: the Hodges-Lehmann estimate of d and its Walsh-average interval.
+//   unpaired otherwise (documents of two runs): Mann-Whitney U p, seeded bootstrap interval of the median ratio.
+//   looks    the runner may look at a job after several round counts and stop once its verdicts are decided
+//            (`sequential` in the document). Each look k spends its share w_k of alpha (weights sum to 1), so the
+//            metric's p-value is min_k p_k / w_k, and the interval is reported at level 1 - alpha * w_last:
+//            stopping early cannot inflate the error rate (Bonferroni over looks).
+//   family   Benjamini-Hochberg at alpha over all judged metrics of the comparison (a PR): with nothing
+//            changed, the chance that any metric is flagged stays at alpha.
+//   verdict  discovery, interval excludes 0, |change| >= minEffect -> 'regression' or 'improvement' (by `better`)
+//            discovery but |change| < minEffect                     -> 'no change' (real, smaller than matters)
+//            interval inside ±minEffect                            -> 'no change'
+//            |change| in the metric's own unit below its resolution -> 'below resolution' (not a verdict)
+//            otherwise                                             -> 'inconclusive', with how many more rounds
+//                                                                     would likely settle it
+//   fewer than 3 trials on either side -> 'inconclusive', reason 'too few trials'. Exact small-sample floors:
+//   the two-sided signed-rank p of n pairs is at least 2/2^n (5 pairs: 0.0625, never below 0.05); Mann-Whitney
+//   of 3 + 3 is at least 0.1.
 import { metricKey } from './metrics.js';
-import { bootstrapInterval, mannWhitney, median } from './stats.js';
+import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTest, walshInterval } from './stats.js';
+import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
 
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
 export const MIN_TRIALS = 3;
 
-const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {} };
+/** Metrics that restate a run's parameters (a fixed duration, count or payload): more of them is not better or worse. */
+export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'bytes_received', 'bytes_sent', 'items', 'pages']);
+
+const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
 
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
 
 const globToRegExp = (glob) => new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern).test(name) : pattern === name);
 
 /**
  * The smallest relative change that counts for a metric name: an exact entry, else the matching
@@ -53,45 +63,168 @@ export function minEffectFor(name, compareConfig = {}) {
   return best ? best.value : fallback;
 }
 
+/** The metric names (or globs) a document's job is judged on: its own `judge` list, else its tool's defaults. */
+export function judgedNames(doc) {
+  return doc.judge || ADAPTERS[doc.tool?.name ?? doc.tool]?.judged || [];
+}
+
+/** True when a metric of this document gets a verdict: listed as judged, and not a restated run parameter. */
+export function isJudged(doc, name) {
+  return !RESTATED.includes(name) && judgedNames(doc).some((p) => matches(p, name));
+}
+
+/** Config check: a `judge` list may not name a metric that restates a run parameter. Returns an error text or null. */
+export function judgeListProblem(list) {
+  const bad = (list || []).filter((p) => RESTATED.some((r) => matches(p, r)));
+  return bad.length ? `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead` : null;
+}
+
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 /** Direction word for a change of this sign on a metric where `better` is lower or higher. */
 const directional = (change, better) => ((change > 0) === (better === 'higher') ? 'improvement' : 'regression');
 
-/** Verdict for one metric from its base and head samples; pure and deterministic for a seed. */
-export function judge(baseSamples, headSamples, { better, minEffect, confidence, alpha, seed = 1 }) {
-  const base = { value: median(baseSamples), n: baseSamples.length };
-  const head = { value: median(headSamples), n: headSamples.length };
-  const out = { base, head, change: null, lower: null, upper: null, p: null, minEffect };
-  if (base.value !== 0) out.change = head.value / base.value - 1;
-  if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) {
-    return { ...out, verdict: 'inconclusive', reason: 'too few trials' };
-  }
-  out.p = mannWhitney(headSamples, baseSamples).p;
-  if (base.value === 0) {
-    if (head.value === 0) return { ...out, change: 0, verdict: 'no change', reason: 'both medians are zero' };
-    if (out.p < alpha) {
-      return { ...out, verdict: directional(head.value, better), reason: `base median is zero, head is not (p=${out.p.toPrecision(2)} < ${alpha})` };
+/**
+ * Looks of a sequential job, as [{ n, weight }]: each planned look below n rounds, then n itself with the weight
+ * of the look it ended at (a budget may stop a job between planned looks: that stop is its last look).
+ */
+export function looksOf(n, sequential) {
+  const plan = sequential?.looks?.length ? sequential.looks : [n];
+  const weights = sequential?.weights?.length === plan.length ? sequential.weights : plan.map(() => 1 / plan.length);
+  const out = [];
+  for (let k = 0; k < plan.length; k += 1) {
+    if (plan[k] < n && k < plan.length - 1) out.push({ n: plan[k], weight: weights[k] });
+    else {
+      out.push({ n, weight: weights[k] });
+      break;
     }
-    return { ...out, verdict: 'inconclusive', reason: `base median is zero and p=${out.p.toPrecision(2)} ≥ ${alpha}` };
   }
-  const ci = bootstrapInterval({ a: headSamples, b: baseSamples, stat: (h, b) => median(h) / median(b), confidence, seed });
-  out.lower = ci.lower - 1;
-  out.upper = ci.upper - 1;
-  const excludesZero = out.lower > 0 || out.upper < 0;
-  const significant = out.p < alpha && excludesZero;
-  const interval = `${pct(out.lower)}..${pct(out.upper)}`;
-  const size = Math.abs(out.change);
-  if (significant && size >= minEffect) {
-    return { ...out, verdict: directional(out.change, better), reason: `p=${out.p.toPrecision(2)} < ${alpha}, interval ${interval} excludes 0, |change| ≥ ${pct(minEffect).slice(1)}` };
+  return out;
+}
+
+/** Per-round differences: log ratios when every value is positive, else plain differences. */
+function roundDifferences(base, head) {
+  const logScale = base.every((x) => x > 0) && head.every((x) => x > 0);
+  return { logScale, d: base.map((b, i) => (logScale ? Math.log(head[i] / b) : head[i] - b)) };
+}
+
+/**
+ * Statistics of one metric from paired rounds (base[i] and head[i] ran side by side in round i).
+ * Returns { method, p, change, lower, upper, level, looks } before any family adjustment.
+ */
+export function pairedStats(base, head, { alpha, sequential, disturbed = [] }) {
+  const { logScale, d: all } = roundDifferences(base, head);
+  // Rounds disturbed by other work are left out: the choice depends on the neighbour only, never on which side
+  // ran first, so under "no change" the kept differences stay symmetric and the test exact.
+  const kept = (n) => all.slice(0, n).filter((_, i) => !disturbed[i]);
+  const d = kept(all.length);
+  const looks = looksOf(all.length, sequential).map((l) => ({ ...l, p: signedRankTest(kept(l.n)).p }));
+  const last = looks.at(-1);
+  const level = 1 - alpha * last.weight;
+  const ci = walshInterval(d, level);
+  const baseMedian = median(base);
+  const rel = (x) => {
+    if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
+    return logScale ? Math.exp(x) - 1 : (baseMedian ? x / baseMedian : null);
+  };
+  return {
+    method: 'paired',
+    p: Math.min(1, ...looks.map((l) => l.p / l.weight)),
+    change: rel(ci.estimate),
+    lower: rel(ci.lower),
+    upper: rel(ci.upper),
+    absolute: logScale ? baseMedian * (Math.exp(ci.estimate) - 1) : ci.estimate,
+    level,
+    looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
+    ...(d.length < all.length ? { disturbed: all.length - d.length } : {}),
+  };
+}
+
+/** Statistics of one metric from two independent sets of trials (two runs). */
+export function unpairedStats(base, head, { alpha, confidence, seed }) {
+  const b = median(base);
+  const h = median(head);
+  const out = { method: 'unpaired', p: mannWhitney(head, base).p, change: b ? h / b - 1 : null, lower: null, upper: null, absolute: h - b, level: confidence ?? 1 - alpha };
+  if (b) {
+    const ci = bootstrapInterval({ a: head, b: base, stat: (x, y) => median(x) / median(y), confidence: out.level, seed });
+    out.lower = ci.lower - 1;
+    out.upper = ci.upper - 1;
   }
-  if (significant) {
-    return { ...out, verdict: 'no change', reason: `significant (p=${out.p.toPrecision(2)}) but |change| < ${pct(minEffect).slice(1)}` };
+  return out;
+}
+
+/** Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)). */
+export function roundsToSettle(s, n, minEffect) {
+  if (!Number.isFinite(s.lower) || !Number.isFinite(s.upper)) return null;
+  const half = (s.upper - s.lower) / 2;
+  const room = Math.max(minEffect - Math.abs(s.change ?? 0), minEffect / 4);
+  const need = Math.ceil(n * (half / room) ** 2);
+  return Math.max(1, need - n);
+}
+
+/**
+ * The verdict of one judged metric once the family decided whether it is a discovery.
+ * `s` is pairedStats/unpairedStats output plus base/head/better/minEffect/resolution.
+ */
+export function decide(s, discovered) {
+  const { better, minEffect } = s;
+  const interval = s.lower === null ? 'no interval (base median is zero)' : `interval ${pct(s.lower)}..${pct(s.upper)}`;
+  const pText = `p=${s.p.toPrecision(2)}${s.looks?.length > 1 ? ` over ${s.looks.length} looks` : ''}`;
+  if (s.change === null) {
+    // Zero base: any change from zero exceeds every minimum effect; only significance decides.
+    if (discovered) return { verdict: directional(s.absolute, better), reason: `base median is zero, head is not (${pText}, a discovery in the family)` };
+    return { verdict: 'inconclusive', reason: `base median is zero and ${pText} is not a discovery` };
   }
-  if (out.lower >= -minEffect && out.upper <= minEffect) {
-    return { ...out, verdict: 'no change', reason: `interval ${interval} within ±${pct(minEffect).slice(1)}` };
+  const excludesZero = s.lower > 0 || s.upper < 0;
+  const size = Math.abs(s.change);
+  if (discovered && excludesZero && size >= minEffect) {
+    return { verdict: directional(s.change, better), reason: `${pText}, a discovery in the family; ${interval} excludes 0; |change| ≥ ${pct(minEffect).slice(1)}` };
   }
-  return { ...out, verdict: 'inconclusive', reason: `too noisy: interval ${interval} is wider than ±${pct(minEffect).slice(1)} (p=${out.p.toPrecision(2)})` };
+  if (discovered && excludesZero) return { verdict: 'no change', reason: `real (${pText}) but |change| < ${pct(minEffect).slice(1)}` };
+  if (s.lower >= -minEffect && s.upper <= minEffect) return { verdict: 'no change', reason: `${interval} within ±${pct(minEffect).slice(1)}` };
+  const kept = s.method === 'paired' ? s.head.n - (s.disturbed || 0) : null;
+  const weight = s.looks?.at(-1)?.weight ?? 1;
+  if (kept !== null && 2 ** (1 - kept) / weight >= s.alpha) {
+    const need = Math.floor(1 - Math.log2(s.alpha * weight)) + 1;
+    return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds`, moreRounds: need - kept };
+  }
+  const more = roundsToSettle(s, s.head.n, minEffect);
+  const hint = more === null ? 'too few rounds for an interval at this level: run more' : more > 200 ? 'more than 200 more rounds would be needed: too noisy here (quiet the machine, or raise this metric\'s minEffect)' : `about ${more} more round${more === 1 ? '' : 's'} would likely settle it`;
+  return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
+}
+
+/** Default: a round whose two trials saw other work differ by more than this many cores is left out. */
+export const MAX_OTHER_GAP = 0.15;
+
+/**
+ * Per round, whether other work on the machine (`load[].other`, in cores) differed between its base and head trial
+ * by more than maxGap: one side ran beside a neighbour's burst and the other did not.
+ */
+export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
+  if (!baseLoad || !headLoad || !(maxGap >= 0)) return [];
+  return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
+}
+
+/** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
+export function metricStats(bm, hm, { paired, sequential, disturbed, cfg, seed }) {
+  const base = { value: median(bm.samples), n: bm.samples.length };
+  const head = { value: median(hm.samples), n: hm.samples.length };
+  const minEffect = minEffectFor(hm.name, cfg);
+  const method = paired && bm.samples.length === hm.samples.length ? 'paired' : 'unpaired';
+  const out = { base, head, minEffect, better: hm.better, method, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
+  if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
+  const calm = (disturbed || []).filter((x) => !x).length;
+  if (paired && disturbed?.length && calm < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: `${disturbed.length - calm} of ${disturbed.length} rounds were disturbed by other work on the machine (compare.maxOtherGap); too few calm rounds`, final: true };
+  const all = [...bm.samples, ...hm.samples];
+  if (all.every((x) => x === 0)) return { ...out, change: 0, lower: 0, upper: 0, p: 1, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
+  const s = method === 'paired'
+    ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed })
+    : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
+  const resolution = hm.resolution ?? bm.resolution;
+  if (resolution && Math.abs(s.absolute) < resolution && Math.abs(head.value - base.value) < resolution) {
+    return { ...out, ...s, verdict: 'below resolution', reason: `the change is smaller than the tool's resolution (${resolution} ${hm.unit}); it cannot be judged`, final: true };
+  }
+  return { ...out, ...s };
 }
 
 /** Documents indexed by job key; two documents for one job on one side is a caller error. */
@@ -107,9 +240,13 @@ function indexDocs(docs, side) {
 
 const identity = (doc) => ({ suite: doc.suite, subject: doc.subject, variant: doc.variant, tool: doc.tool?.name ?? doc.tool, scenario: doc.scenario });
 
+/** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
+const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
+
 /**
- * Compares every metric present on both sides. Returns { comparisons, counts, unmatched }, where
- * unmatched lists jobs and metrics found on one side only (new or removed benchmarks).
+ * Compares every metric present on both sides. Returns { comparisons, counts, family, unmatched }, where
+ * unmatched lists jobs and metrics found on one side only (new or removed benchmarks), counts covers judged
+ * metrics only, and family says how many were judged together and at which alpha.
  */
 export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {}) {
   const cfg = { ...DEFAULTS, ...compareConfig };
@@ -123,6 +260,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       unmatched.push({ side: 'head', ...identity(headDoc), reason: 'job has no base result' });
       continue;
     }
+    const paired = pairedDocs(baseDoc, headDoc);
+    const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const baseMetrics = new Map(baseDoc.metrics.map((m) => [metricKey(m), m]));
     const seen = new Set();
     for (const hm of headDoc.metrics) {
@@ -133,16 +272,11 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, reason: 'metric has no base value' });
         continue;
       }
-      const minEffect = minEffectFor(hm.name, cfg);
-      const result = judge(bm.samples, hm.samples, { better: hm.better, minEffect, confidence: cfg.confidence, alpha: cfg.alpha, seed });
-      comparisons.push({
-        ...identity(headDoc),
-        ...(hm.case ? { case: hm.case } : {}),
-        metric: hm.name,
-        unit: hm.unit,
-        better: hm.better,
-        ...result,
-      });
+      const judged = isJudged(headDoc, hm.name);
+      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, cfg, seed });
+      const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...stats };
+      if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      comparisons.push(entry);
     }
     for (const [mk, bm] of baseMetrics) {
       if (!seen.has(mk)) unmatched.push({ side: 'base', ...identity(baseDoc), ...(bm.case ? { case: bm.case } : {}), metric: bm.name, reason: 'metric has no head value' });
@@ -151,7 +285,46 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   for (const [key, baseDoc] of bases) {
     if (!heads.has(key)) unmatched.push({ side: 'base', ...identity(baseDoc), reason: 'job has no head result' });
   }
+  // The family: judged metrics with a test. Benjamini-Hochberg over their p-values decides the discoveries.
+  const family = comparisons.filter((c) => c.judged && !c.final);
+  const discovered = benjaminiHochberg(family.map((c) => c.p), cfg.alpha);
+  family.forEach((c, i) => Object.assign(c, { discovery: discovered[i] }, decide({ ...c, alpha: cfg.alpha }, discovered[i])));
+  for (const c of comparisons) delete c.final;
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
-  for (const c of comparisons) counts[c.verdict] += 1;
-  return { comparisons, counts, unmatched };
+  for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;
+  return { comparisons, counts, family: { size: family.length, alpha: cfg.alpha, method: 'Benjamini-Hochberg' }, unmatched };
+}
+
+/**
+ * For the runner, at a look: the judged metrics of one job that are not decided yet, from its parsed trials so far
+ * (one per round and side). A metric counts as decided when it would be a regression, an improvement, no change
+ * or below resolution if the run ended now; significance is taken at alpha / familySize, which every final
+ * Benjamini-Hochberg discovery clears, so a job stopped as decided keeps its verdicts.
+ */
+export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg, familySize = 1 }) {
+  const job = { tool, judge };
+  const values = (trials) => {
+    const map = new Map();
+    trials.forEach((t, i) => {
+      for (const m of t.metrics) {
+        if (!isJudged(job, m.name)) continue;
+        const key = metricKey(m);
+        if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
+        map.get(key).samples[i] = m.value;
+      }
+    });
+    return map;
+  };
+  const bases = values(baseTrials);
+  const full = { ...DEFAULTS, ...cfg };
+  const disturbed = disturbedRounds(baseTrials.map((t) => t.load), headTrials.map((t) => t.load), full.maxOtherGap ?? MAX_OTHER_GAP);
+  const open = [];
+  for (const [key, { m, samples }] of values(headTrials)) {
+    const b = bases.get(key);
+    if (!b || [...samples, ...b.samples].includes(undefined)) continue;
+    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, cfg: full });
+    const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
+    if (verdict === 'inconclusive') open.push(key);
+  }
+  return open;
 }

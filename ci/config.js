@@ -6,6 +6,7 @@ import Ajv from 'ajv/dist/2020.js';
 import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
+import { judgeListProblem } from './compare.js';
 
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema);
@@ -14,6 +15,11 @@ const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(sch
 export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;
 
 export class ConfigError extends UserError {}
+
+/** A/B rounds: looks at 8, 12 and 20 rounds, spending a quarter, a quarter and half of alpha. */
+export const ROUNDS = Object.freeze({ looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] });
+/** Seconds an A/B run may spend: per job, and for the whole run. */
+export const BUDGET = Object.freeze({ job: 150, run: 540 });
 
 /** Parses and checks config text; `file` names the source in every error. */
 export function parseConfig(text, file = 'bench.config.yaml') {
@@ -32,9 +38,9 @@ export function parseConfig(text, file = 'bench.config.yaml') {
     throw new ConfigError(`${file}: does not match the configuration schema (docs/config.md):${lines.length === 1 ? ` ${lines[0].trim()}` : `\n${lines.join('\n')}`}`);
   }
   const config = {
-    defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', ...raw.defaults },
+    defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', pinning: 'auto', ...raw.defaults },
     profiles: { quick: { trials: 5 }, full: { trials: 10 }, ...raw.profiles },
-    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {}, ...raw.compare },
+    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {}, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
     suites: raw.suites || {},
   };
   for (const [name, suite] of Object.entries(config.suites)) {
@@ -44,6 +50,8 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       if (!TOOL_NAMES.includes(job.tool)) {
         throw new ConfigError(`${file}: suites.${name}.jobs[${i}].tool "${job.tool}" is not a known tool (${TOOL_NAMES.join(', ')})`);
       }
+      const judgeProblem = judgeListProblem(job.judge);
+      if (judgeProblem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] ${judgeProblem}`);
       for (const v of job.variants || []) {
         if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
       }
@@ -53,6 +61,12 @@ export function parseConfig(text, file = 'bench.config.yaml') {
         if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}]: ${problem}; shorten the suite, variant or scenario name`);
       }
     });
+  }
+  const { looks, weights } = config.compare.rounds;
+  if (looks.some((n, i) => i && n <= looks[i - 1])) throw new ConfigError(`${file}: compare.rounds.looks must rise (${looks.join(', ')})`);
+  if (raw.compare?.rounds?.looks && !raw.compare.rounds.weights) config.compare.rounds.weights = looks.map(() => 1 / looks.length);
+  else if (weights.length !== looks.length || Math.abs(weights.reduce((a, b) => a + b, 0) - 1) > 1e-9) {
+    throw new ConfigError(`${file}: compare.rounds.weights must give one share of alpha per look and sum to 1 (looks ${looks.join(', ')}; weights ${weights.join(', ')})`);
   }
   for (const d of config.defaults.suites) {
     if (!config.suites[d]) throw new ConfigError(`${file}: defaults.suites names "${d}", which is not defined under suites`);

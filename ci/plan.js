@@ -1,5 +1,6 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
+import { substituteDeep } from './subjects.js';
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
@@ -38,6 +39,9 @@ export function planJobs(config, sel = {}) {
           trials: sel.trials || job.trials || config.profiles[profile].trials,
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
+        // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
+        if (sel.trials || job.trials) entry.fixedTrials = true;
+        if (job.judge) entry.judge = job.judge;
         if (job.script) entry.script = job.script;
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
@@ -70,16 +74,38 @@ export function jobGroups(jobs) {
 /**
  * The GitHub strategy.matrix shape: small entries (params stay in the config, resolved again per job).
  * Interleaved variants stay together in one entry (one runner): `jobs` lists its job ids, space-separated.
+ * `trials` is set only where it is fixed (--trials or the job's own); 0 lets the job re-plan from its profile, and an
+ * A/B job add rounds until decided.
  */
 export const toMatrix = (jobs) => ({
   include: jobGroups(jobs).map((g) => {
-    const { id, suite, subject, variant, tool, scenario, profile, trials } = g[0];
+    const { id, suite, subject, variant, tool, scenario, profile } = g[0];
+    const trials = g[0].fixedTrials ? g[0].trials : 0;
     if (g.length === 1) return { id, jobs: id, suite, subject, variant, tool, scenario, profile, trials };
     return { id: g[0].group, jobs: g.map((j) => j.id).join(' '), suite, subject, variant: g.map((j) => j.variant).join(' '), tool, scenario, profile, trials };
   }),
 });
 
-/** Tool binaries a plan needs, from the adapters' `binary`. */
+/** Tool names a job's params (warm-up included) refer to with ${tool.NAME}, so they are installed before the job runs. */
+export function toolsOfParams(job) {
+  const text = JSON.stringify([job.params, job.warmup]);
+  return [...text.matchAll(/\$\{tool\.([\w-]+)\}/g)].map((m) => m[1]);
+}
+
+/** Tool binaries a plan needs: the adapters' `binary`, and the tools its job params name. */
 export function toolsFor(jobs, adapters) {
-  return [...new Set(jobs.filter((j) => !j.skip).map((j) => adapters[j.tool].binary))];
+  const runnable = jobs.filter((j) => !j.skip);
+  return [...new Set([...runnable.map((j) => adapters[j.tool].binary), ...runnable.flatMap(toolsOfParams)])];
+}
+
+/**
+ * A job's params for one side (base or head), with the placeholders subject manifests know filled in:
+ * ${dir} the side's checkout (so a hyperfine command times that side's binary), ${port.NAME} the side's
+ * subject ports, ${tool.NAME}, ${run} (the side's raw folder of the job), ${env.NAME}, ${param.NAME}.
+ * vars = { dir, run, ports, tool(name) -> path, env, params }; an unknown placeholder is an error naming `where`.
+ */
+export function expandParams(params, vars, where) {
+  const all = { ...vars, params: vars.params ?? params };
+  // Two passes: a ${param.NAME} may bring in a value that holds placeholders itself (a variant's db: "${run}/orders.db").
+  return substituteDeep(substituteDeep(params || {}, all, where), all, where);
 }

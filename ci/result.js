@@ -3,6 +3,7 @@ import { SCHEMA_ID, assertResult } from './schema/index.js';
 import { metricKey } from './metrics.js';
 import { bootstrapInterval, median } from './stats.js';
 import { assertSaneTrial } from './sanity.js';
+import { saturationNote } from './cpuset.js';
 
 /**
  * Merges the parsed trials of one job into metrics whose samples hold one value per trial.
@@ -58,7 +59,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential }, where) {
   // every adapter's trials pass the same check; the raw artifacts are in trial order, so each error names its file
   const raw = artifacts.filter((a) => a.kind === 'raw');
   trials.forEach((t, i) => {
@@ -77,10 +78,15 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     tool,
     params,
     trials: trials.length,
+    ...(judge ? { judge: [...judge] } : {}),
+    ...(sequential ? { sequential } : {}),
     metrics: merged.metrics,
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;
   if (artifacts.length) doc.artifacts = artifacts;
+  if (trials.length && trials.every((t) => t.load)) doc.load = trials.map((t) => t.load);
+  const saturated = doc.load && saturationNote(doc.load, tool?.name);
+  if (saturated) notes = [saturated, ...notes];
   // Trial notes keep their trial number, so equal notes of two trials (same counts) both survive.
   const trialNotes = trials.flatMap((t, i) => (t.notes || []).map((n) => (trials.length > 1 ? `trial ${i + 1}: ${n}` : n)));
   const allNotes = [...notes, ...merged.notes, ...trialNotes];

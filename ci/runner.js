@@ -9,20 +9,23 @@ import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './conte
 import { writeJsonAtomic } from './fsutil.js';
 import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
-import { toolsFor, jobGroups } from './plan.js';
-import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess } from './subjects.js';
+import { toolsFor, jobGroups, expandParams } from './plan.js';
+import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { rng } from './stats.js';
+import { cpuSnapshot, cpuSince } from './cpu.js';
+import { usePinning, pinned, toolCoreCount } from './cpuset.js';
+import { MIN_TRIALS, undecided } from './compare.js';
+import { ROUNDS, BUDGET } from './config.js';
 
-/** Trial order of roles: ABAB alternates base/head each trial; random shuffles each pair with a seed. */
-export function trialOrder(roles, trials, order = 'abab', seed = 1) {
-  const random = rng(seed);
-  const out = [];
-  for (let t = 0; t < trials; t += 1) {
-    const pair = [...roles];
-    if (order === 'random' && pair.length === 2 && random() < 0.5) pair.reverse();
-    for (const role of pair) out.push({ trial: t + 1, role });
-  }
-  return out;
+/**
+ * Order of the roles within one round. `random` (the default) flips a seeded coin per round, so with no change
+ * between base and head each round's difference is as likely positive as negative, whatever the machine does;
+ * `abab` always runs base first.
+ */
+export function roundOrder(roles, order = 'random', random = Math.random) {
+  const pair = [...roles];
+  if (order === 'random' && pair.length === 2 && random() < 0.5) pair.reverse();
+  return pair;
 }
 
 /** Seconds a trial may take before it counts as hung: the job's timeout, else from its duration params. */
@@ -35,11 +38,12 @@ export function trialTimeout(job) {
 }
 
 /** Runs one tool trial as its own process group; resolves { code, timedOut, stdoutFile, stderrFile }. */
-function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds }) {
+function runToolProcess(argv, { cwd, env, stdoutFile, stderrFile, timeoutSeconds, pin }) {
   return new Promise((res) => {
     const out = openSync(stdoutFile, 'w');
     const err = openSync(stderrFile, 'w');
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
+    const run = pin ? pinned(argv, 'tool') : argv;
+    const child = spawn(run[0], run.slice(1), { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out, err] });
     closeSync(out);
     closeSync(err);
     const proc = { pid: child.pid, name: argv[0], exited: false };
@@ -81,7 +85,7 @@ export function addWorktree(root, ref) {
   };
 }
 
-/** Progress: a bar on a terminal, one line per trial elsewhere (CI logs). */
+/** Progress: a bar on a terminal, one line per trial elsewhere (CI logs); shrink(n) when jobs stop early. */
 async function makeProgress(total, enabled) {
   const started = Date.now();
   if (!enabled || !process.stderr.isTTY) {
@@ -93,6 +97,7 @@ async function makeProgress(total, enabled) {
         process.stderr.write(`[${done}/${total}] ${label}${total - done ? ` · ~${Math.round(left / 1000)} s left` : ''}\n`);
       },
       log: (m) => process.stderr.write(`${m}\n`),
+      shrink: (n) => { total -= n; },
       stop: () => {},
     };
   }
@@ -102,6 +107,7 @@ async function makeProgress(total, enabled) {
   return {
     tick: (label) => bar.increment(1, { label }),
     log: (m) => { bar.stop(); process.stderr.write(`${m}\n`); bar.start(total, bar.value, { label: m.slice(0, 60) }); },
+    shrink: (n) => { total -= n; bar.setTotal(total); },
     stop: () => bar.stop(),
   };
 }
@@ -160,8 +166,13 @@ export async function runJobs(jobs, opts) {
     process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0));
   };
   for (const sig of SIGNALS) process.once(sig, onSignal);
-  const runner = runnerInfo();
-  const progress = await makeProgress(runnable.reduce((s, j) => s + j.trials * roles.length, 0), opts.progress !== false);
+  const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
+  const rounds = config.compare?.rounds || ROUNDS;
+  const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
+  const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false);
+  // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
+  const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
+  budget.lane = laneBudget(budget, runnable.filter((j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive).length);
   try {
     if (opts.base) {
       worktree = addWorktree(root, opts.base);
@@ -186,7 +197,7 @@ export async function runJobs(jobs, opts) {
       }
       return manifests[key];
     };
-    Object.assign(ctx, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root });
+    Object.assign(ctx, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
     for (const job of jobs) {
       const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
       if (job.group) entry.group = job.group;
@@ -276,21 +287,39 @@ function keepFinishedTrials(runDoc, entries, ctx, sig) {
   }
 }
 
-/** Rounds of a group's trials: in round t every lane still running takes trial t, the lanes rotated by t so none is always first. */
-export function laneRounds(trialsPerLane) {
-  const rounds = [];
-  const most = Math.max(0, ...trialsPerLane);
-  const n = trialsPerLane.length;
-  for (let t = 0; t < most; t += 1) {
-    const order = [];
-    for (let k = 0; k < n; k += 1) {
-      const lane = (k + t) % n;
-      if (t < trialsPerLane[lane]) order.push(lane);
-    }
-    rounds.push({ trial: t + 1, lanes: order });
-  }
-  return rounds;
+/** Lanes in the order they run in round t (1-based): rotated by one each round, so none is always first. */
+export function rotation(lanes, t) {
+  const n = lanes.length;
+  return Array.from({ length: n }, (_, k) => lanes[(k + t - 1) % n]);
 }
+
+/**
+ * How a lane's rounds end. A/B lanes without fixed trials are sequential: looks at compare.rounds.looks, at most the
+ * last look's rounds. Others run their trials once, one look.
+ */
+export function roundPlan(job, { ab, rounds }) {
+  if (!ab || job.fixedTrials) return { adaptive: false, looks: [job.trials], weights: [1], max: job.trials };
+  return { adaptive: true, looks: rounds.looks, weights: rounds.weights, max: rounds.looks.at(-1) };
+}
+
+/**
+ * Why a lane stops after round t, or null to go on: its planned rounds are done, a look found every judged metric
+ * decided, or the next round would overrun the lane's share of the budget (budget.lane seconds, from its first look
+ * on) or the whole run's budget (from MIN_TRIALS rounds on). A round's time is the lane's mean so far.
+ */
+export function stopReason(lane, t, { now, runStarted, budget, decidedAt }) {
+  const { plan } = lane;
+  if (t >= plan.max) return plan.adaptive ? 'most rounds' : 'rounds';
+  if (!plan.adaptive) return null;
+  if (plan.looks.includes(t) && decidedAt(lane)) return 'decided';
+  const perRound = lane.spentMs / t;
+  if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
+  if (t >= MIN_TRIALS && now - runStarted + perRound > budget.run * 1000) return 'budget';
+  return null;
+}
+
+/** Each sequential lane's share of the run: at most budget.job, and the run's budget split evenly between them. */
+export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
 /**
  * A group of jobs (one, or the variants of one tool and scenario): every job's subjects up per role side by
@@ -333,7 +362,9 @@ async function runGroup(group, ctx) {
           lane.trials[role] = [];
           lane.artifacts[role] = [];
         }
-        lane.order = trialOrder(lane.activeRoles, job.trials, opts.order, opts.seed);
+        lane.plan = roundPlan(job, { ab: lane.activeRoles.length === 2, rounds: ctx.rounds });
+        lane.random = rng(`${opts.seed ?? 1}:${job.id}`);
+        lane.spentMs = 0;
         lanes.push(lane);
       } catch (e) {
         await fail(lane, e);
@@ -347,20 +378,27 @@ async function runGroup(group, ctx) {
         await fail(lane, e);
       }
     }
-    for (const { trial, lanes: order } of laneRounds(lanes.map((l) => l.job.trials))) {
-      for (const i of order) {
-        const lane = lanes[i];
+    const running = (lane) => !results.has(lane.job.id) && !lane.stopped;
+    for (let t = 1; lanes.some(running); t += 1) {
+      for (const lane of rotation(lanes.filter(running), t)) {
         const { job } = lane;
-        if (results.has(job.id)) continue;
+        const began = Date.now();
         try {
-          for (const { role } of lane.order.filter((o) => o.trial === trial)) {
-            const { parsed, rawFile } = await runTrial(lane, role, trial, job.params, 'trial', ctx);
+          for (const role of roundOrder(lane.activeRoles, opts.order, lane.random)) {
+            const { parsed, rawFile } = await runTrial(lane, role, t, job.params, 'trial', ctx);
             lane.trials[role].push(parsed);
             lane.artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
-            progress.tick(`${job.id} · trial ${trial}/${job.trials}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
+            progress.tick(`${job.id} · ${lane.plan.adaptive ? 'round' : 'trial'} ${t}/${lane.plan.max}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
           }
         } catch (e) {
           await fail(lane, e);
+          continue;
+        }
+        lane.spentMs += Date.now() - began;
+        lane.stopped = stopReason(lane, t, { now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, decidedAt: (l) => !undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }).length });
+        if (lane.stopped && t < lane.plan.max) {
+          progress.shrink((lane.plan.max - t) * lane.activeRoles.length);
+          if (lane.plan.adaptive) progress.log(`${job.id}: ${lane.stopped === 'decided' ? `decided after ${t} rounds` : `stopped after ${t} rounds: time budget (compare.budget, --budget)`}`);
         }
       }
     }
@@ -379,14 +417,20 @@ async function runGroup(group, ctx) {
 }
 
 /** One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying why not. */
-async function runTrial(lane, role, trial, params, tag, ctx) {
-  const { dir, tools, root } = ctx;
+async function runTrial(lane, role, trial, rawParams, tag, ctx) {
+  const { dir, tools, root, checkouts, opts } = ctx;
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);
   const base = join(runDir, `${tag}-${trial}`);
+  // Each side's tool runs in, and its params point into, that side's checkout: under --base a command
+  // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
+  const side = checkouts[role];
+  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } },
+    `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`);
   const c = {
     bin: tools[adapter.binary]?.path,
     params,
+    rawParams,
     target: { ...live[role].target, ports: live[role].ports },
     script,
     outFile: `${base}.out.json`,
@@ -398,7 +442,11 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
   const dead = live[role].deadProcess();
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
-  const r = await runToolProcess(cmd.argv, { cwd: root, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds });
+  const before = cpuSnapshot(live[role].procs.map((p) => p.pid));
+  // Only a tool with a subject beside it is pinned: a self-contained one (JMH, hyperfine) keeps every core.
+  const pin = live[role].procs.length > 0;
+  const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds, pin });
+  const load = cpuSince(before);
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
   const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
@@ -413,10 +461,15 @@ async function runTrial(lane, role, trial, params, tag, ctx) {
     } catch { /* no readable output: the death alone is the message */ }
     throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
   }
-  if (!existsSync(rawFile)) throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})`, logTail(c.files.stderr));
+  if (!existsSync(rawFile)) {
+    const how = adapter.noOutput ? adapter.noOutput({ ...c, exitCode: r.code }) : r.code === 0 && `benchline reads what this makes: ${adapter.produce}`;
+    throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})${how ? `: ${how}` : ''}`, logTail(c.files.stderr));
+  }
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
+    // toolCores (and so the bottleneck check) only where a tool drives a subject: JMH's own busy cores are the benchmark.
+    if (load) parsed.load = pin ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
     throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
@@ -443,6 +496,8 @@ function laneDocs(lane, ctx) {
       trials: trials[role],
       artifacts: artifacts[role],
       seed: opts.seed,
+      judge: job.judge || adapter.judged,
+      sequential: activeRoles.length === 2 ? { looks: lane.plan.looks, weights: lane.plan.weights, stopped: lane.stopped || 'rounds' } : undefined,
     }, `${job.id} (${role})`);
   }
   return docs;

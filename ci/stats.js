@@ -1,5 +1,5 @@
 // Statistics on per-trial samples: medians, seeded bootstrap intervals, and the Mann-Whitney U test.
-import { errorFunction, median, quantileSorted, wilcoxonRankSum } from 'simple-statistics';
+import { errorFunction, median, probit, quantileSorted, wilcoxonRankSum } from 'simple-statistics';
 import seedrandom from 'seedrandom';
 
 export { median };
@@ -85,3 +85,113 @@ export function mannWhitney(a, b) {
 
 /** Standard normal CDF from the library's error function. */
 const normalCdf = (z) => 0.5 * (1 + errorFunction(z / Math.SQRT2));
+
+// ---------------------------------------------------------------- paired rounds: Wilcoxon signed-rank
+
+const signedRankCache = new Map();
+
+/**
+ * Exact null distribution of the signed-rank statistic W+ for n pairs without ties, as counts per value of W+
+ * (they sum to 2^n). Exact in doubles up to n = 50; callers use the normal approximation beyond.
+ */
+export function signedRankCounts(n) {
+  if (signedRankCache.has(n)) return signedRankCache.get(n);
+  let counts = [1];
+  for (let k = 1; k <= n; k += 1) {
+    const next = new Array(counts.length + k).fill(0);
+    for (let w = 0; w < counts.length; w += 1) {
+      next[w] += counts[w];
+      next[w + k] += counts[w];
+    }
+    counts = next;
+  }
+  signedRankCache.set(n, counts);
+  return counts;
+}
+
+const EXACT_SIGNED_RANK_MAX = 50;
+
+/**
+ * The largest k with P(W+ <= k - 1) <= tail: the k-th smallest and k-th largest Walsh averages bound a
+ * confidence interval of the pseudo-median at level 1 - 2 * tail. 0 means no finite interval exists for n.
+ */
+export function signedRankCritical(n, tail) {
+  if (n <= 0) return 0;
+  if (n <= EXACT_SIGNED_RANK_MAX) {
+    const counts = signedRankCounts(n);
+    const total = 2 ** n;
+    let cum = 0;
+    let k = 0;
+    while (k < counts.length && (cum + counts[k]) / total <= tail) {
+      cum += counts[k];
+      k += 1;
+    }
+    return k;
+  }
+  const mean = (n * (n + 1)) / 4;
+  const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24);
+  return Math.max(0, Math.floor(mean - probit(1 - tail) * sd + 0.5));
+}
+
+/** Two-sided p-value of the Wilcoxon signed-rank test that the differences d are centred on 0 (zeros dropped). */
+export function signedRankTest(d) {
+  const nz = d.filter((x) => x !== 0);
+  const n = nz.length;
+  if (n === 0) return { w: 0, n, p: 1, method: 'none' };
+  const order = nz.map((x, i) => [Math.abs(x), i]).sort((a, b) => a[0] - b[0]);
+  const ranks = new Array(n);
+  let tieTerm = 0;
+  for (let i = 0; i < n;) {
+    let j = i;
+    while (j + 1 < n && order[j + 1][0] === order[i][0]) j += 1;
+    const r = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k += 1) ranks[order[k][1]] = r;
+    const t = j - i + 1;
+    tieTerm += t ** 3 - t;
+    i = j + 1;
+  }
+  const w = nz.reduce((s, x, i) => s + (x > 0 ? ranks[i] : 0), 0);
+  const total = (n * (n + 1)) / 2;
+  if (tieTerm === 0 && n <= EXACT_SIGNED_RANK_MAX) {
+    const counts = signedRankCounts(n);
+    const lo = Math.min(w, total - w);
+    let tail = 0;
+    for (let k = 0; k <= lo; k += 1) tail += counts[k];
+    return { w, n, p: Math.min(1, (2 * tail) / 2 ** n), method: 'exact' };
+  }
+  const mean = total / 2;
+  const variance = (n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48;
+  if (variance <= 0) return { w, n, p: 1, method: 'normal' };
+  const z = Math.max(0, Math.abs(w - mean) - 0.5) / Math.sqrt(variance);
+  return { w, n, p: Math.min(1, 2 * (1 - normalCdf(z))), method: 'normal' };
+}
+
+/**
+ * Hodges-Lehmann estimate of the pseudo-median of d and its distribution-free confidence interval from the
+ * sorted Walsh averages (exact for continuous d symmetric about its centre). Bounds are infinite when n is too
+ * small for the level: no interval of n pairs reaches it.
+ */
+export function walshInterval(d, confidence = 0.95) {
+  const n = d.length;
+  const walsh = [];
+  for (let i = 0; i < n; i += 1) for (let j = i; j < n; j += 1) walsh.push((d[i] + d[j]) / 2);
+  walsh.sort((a, b) => a - b);
+  const estimate = walsh.length ? median(walsh) : NaN;
+  const k = signedRankCritical(n, (1 - confidence) / 2);
+  if (k < 1) return { estimate, lower: -Infinity, upper: Infinity };
+  return { estimate, lower: walsh[k - 1], upper: walsh[walsh.length - k] };
+}
+
+/**
+ * Benjamini-Hochberg: which of the p-values are discoveries at false discovery rate q (under the global null
+ * this is also the family-wise error). Returns booleans in input order.
+ */
+export function benjaminiHochberg(pvalues, q) {
+  const m = pvalues.length;
+  const order = pvalues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+  let cutoff = -1;
+  order.forEach(([p], rank) => { if (p <= ((rank + 1) / m) * q) cutoff = rank; });
+  const out = new Array(m).fill(false);
+  for (let r = 0; r <= cutoff; r += 1) out[order[r][1]] = true;
+  return out;
+}

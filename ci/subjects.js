@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { locate } from './tools.js';
+import { pinned } from './cpuset.js';
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
 export function loadManifest(root, name) {
@@ -47,7 +48,8 @@ export function substitute(text, vars, where) {
   });
 }
 
-const substituteDeep = (value, vars, where) => {
+/** substitute() over every string of a value (arrays and objects walked; other values kept). */
+export const substituteDeep = (value, vars, where) => {
   if (Array.isArray(value)) return value.map((v) => substituteDeep(v, vars, where));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, vars, where)]));
   return typeof value === 'string' ? substitute(value, vars, where) : value;
@@ -226,7 +228,8 @@ export async function startSubject({ manifest, runDir, env = {}, params = {}, se
       const penv = { ...process.env, ...env, ...substituteDeep(spec.env || {}, vars, where) };
       const logFile = join(vars.run, `${name}.log`);
       log(`starting ${manifest.name}/${name}`);
-      const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
+      // Pinned to the subject's cores (when the run pins), so the load tool keeps its own.
+      const proc = spawnLogged(pinned(argv, 'subject'), { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
       if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`);
     }

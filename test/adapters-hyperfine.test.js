@@ -104,6 +104,14 @@ test('builds the hyperfine command line with names, runs, warm-up and the export
   assert.throws(() => hyperfine.command({ params: { commands: 'true' } }), /no output file/);
 });
 
+test('a command with placeholders is named as configured, so base and head (other checkouts) time the same case', () => {
+  const argvOf = (side) => hyperfine.command({ outFile: 'o.json', params: { commands: [`${side}/bin/app --fast`, 'true'], runs: 2 }, rawParams: { commands: ['${dir}/bin/app --fast', 'true'] } }).argv;
+  assert.deepEqual(argvOf('/tmp/base').slice(-6), ['--command-name', '${dir}/bin/app --fast', '/tmp/base/bin/app --fast', '--command-name', 'true', 'true']);
+  assert.deepEqual(argvOf('/repo').slice(-6), ['--command-name', '${dir}/bin/app --fast', '/repo/bin/app --fast', '--command-name', 'true', 'true']);
+  const plain = hyperfine.command({ outFile: 'o.json', params: { commands: 'true' }, rawParams: { commands: 'true' } }).argv;
+  assert.equal(plain.includes('--command-name'), false, 'commands without placeholders keep hyperfine\'s own names');
+});
+
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 

@@ -18,7 +18,7 @@ const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value])
 const byName = (r, n) => r.metrics.find((m) => m.name === n);
 const sortByName = (xs = []) => [...xs].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-const CASES = ['zero', 'one', 'many', 'failed-down', 'failed-thresholds', 'latency', 'throughput', 'custom-trends'];
+const CASES = ['zero', 'one', 'many', 'failed-down', 'failed-thresholds', 'latency', 'throughput', 'custom-trends', 'custom-metrics'];
 
 const RUN = { id: 'fixture-run', startedAt: '2026-11-22T03:26:08.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'fixture', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'fixture', memoryBytes: 0, labels: [] };
@@ -176,8 +176,8 @@ describe('k6 adapter: handleSummary data', () => {
 });
 
 describe('k6 adapter: custom metrics', () => {
-  test('maps bl_ trends and listed trends to <name>.mean/.min/.max/.pN with ns for time and bytes for sizes', () => {
-    const r = parse('custom-trends.json', { trends: 'traversal_duration' });
+  test('keeps every custom trend as <name>.mean/.min/.max/.pN, ns for time trends and bytes for sizes, a bl_ prefix dropped', () => {
+    const r = parse('custom-trends.json');
     const traversal = r.metrics.filter((m) => m.name.startsWith('traversal_duration.'));
     assert.deepEqual(traversal.map((m) => [m.name, m.value, m.unit, m.better]), [
       ['traversal_duration.mean', 2542166.22, 'ns', 'lower'],
@@ -205,9 +205,67 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(json('custom-trends.json').metrics.bl_page_errors, undefined);
   });
 
-  test('leaves out a trend that is not bl_ prefixed unless the job lists it', () => {
-    const r = parse('custom-trends.json');
-    assert.equal(r.metrics.some((m) => m.name.startsWith('traversal_duration')), false);
+  test('keeps one custom metric of each k6 type under the name k6 gives it, with its unit and direction', () => {
+    const r = parse('custom-metrics.json');
+    const custom = r.metrics.filter((m) => /^(json_parse_ms|body_bytes|items_read|parse_errors|parsed_ok|last_item_count)\b/.test(m.name));
+    assert.deepEqual(custom.map((m) => [m.name, m.value, m.unit, m.better]).sort(), [
+      ['body_bytes.max', 43, 'bytes', 'lower'],
+      ['body_bytes.mean', 43, 'bytes', 'lower'],
+      ['body_bytes.min', 43, 'bytes', 'lower'],
+      ['body_bytes.p50', 43, 'bytes', 'lower'],
+      ['body_bytes.p90', 43, 'bytes', 'lower'],
+      ['body_bytes.p95', 43, 'bytes', 'lower'],
+      ['body_bytes.p99', 43, 'bytes', 'lower'],
+      ['body_bytes.p99.9', 43, 'bytes', 'lower'],
+      ['items_read', 123, 'count', 'higher'],
+      // A Trend made with isTime true: k6 reports ms (7.658...), benchline keeps ns.
+      ['json_parse_ms.max', 21000000, 'ns', 'lower'],
+      ['json_parse_ms.mean', 7658536.585, 'ns', 'lower'],
+      ['json_parse_ms.min', 3000000, 'ns', 'lower'],
+      ['json_parse_ms.p50', 6000000, 'ns', 'lower'],
+      ['json_parse_ms.p90', 17000000, 'ns', 'lower'],
+      ['json_parse_ms.p95', 19000000, 'ns', 'lower'],
+      ['json_parse_ms.p99', 20600000, 'ns', 'lower'],
+      ['json_parse_ms.p99.9', 20960000, 'ns', 'lower'],
+      ['last_item_count', 3, 'count', 'higher'],
+      ['parse_errors', 0, 'count', 'lower'],
+      ['parsed_ok', 1, 'ratio', 'higher'],
+    ]);
+    assert.deepEqual(r.notes, []);
+    assert.deepEqual(r.distributions.map((d) => [d.name, d.unit, d.count]), [['latency', 'ns', 41], ['json_parse_ms', 'ns', 41], ['body_bytes', 'bytes', 41]]);
+    assert.equal(byName(r, 'vus'), undefined, "k6's built-in gauges are not custom metrics");
+  });
+
+  test('a Trend made without isTime stays a plain number even when its name ends in _ms', () => {
+    const data = json('custom-metrics.json');
+    data.metrics.json_parse_ms.contains = 'default';
+    const m = byName(k6.parse(JSON.stringify(data)), 'json_parse_ms.p95');
+    assert.deepEqual([m.value, m.unit], [19, 'count']);
+  });
+
+  test('the job param better turns a custom metric\'s direction, and refuses anything but lower or higher', () => {
+    const r = parse('custom-metrics.json', { better: 'last_item_count=lower,body_bytes=higher' });
+    assert.equal(byName(r, 'last_item_count').better, 'lower');
+    assert.equal(byName(r, 'body_bytes.p95').better, 'higher');
+    throwsParse(() => parse('custom-metrics.json', { better: 'items_read=up' }), /k6 param better: "items_read=up" is neither lower nor higher/);
+  });
+
+  test('keeps a custom metric with capitals or spaces under a lower-case name and says so', () => {
+    const data = json('custom-metrics.json');
+    data.metrics['Items Read'] = data.metrics.items_read;
+    delete data.metrics.items_read;
+    const r = k6.parse(JSON.stringify(data));
+    assert.equal(byName(r, 'items_read').value, 123);
+    assert.deepEqual(r.notes, ['k6 metric Items Read is kept as items_read: benchline metric names are lower case letters, digits and _']);
+  });
+
+  test('refuses a custom metric that would take the name of one benchline derives from k6\'s built-ins', () => {
+    const data = json('custom-metrics.json');
+    data.metrics.requests = data.metrics.items_read;
+    throwsParse(() => k6.parse(JSON.stringify(data)), /k6 metric requests would be kept as "requests", which this summary already has .*; rename the k6 metric/);
+  });
+
+  test('a metric the job lists in trends but the summary lacks gets a note', () => {
     assert.deepEqual(parse('many.json', { trends: ['traversal_duration'] }).notes, ['k6 metric traversal_duration (listed in trends) is not in the summary']);
   });
 

@@ -16,7 +16,7 @@ test('bench runs a suite, prints the variant and seed reports, writes every repo
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /BENCHLINE PERFORMANCE REPORT/);
   assert.match(r.stdout, /WRK · peak/);
-  assert.match(r.stdout, /cache-on vs cache-off: /);
+  assert.match(r.stdout, /cache-on vs cache-off \(paired, 3 rounds\): /, 'orders-api interleaves its variants, so they pair');
   assert.match(r.stdout, /history: .+ \(2 added, 0 already there\)/);
   assert.match(r.stdout, /site: open .+index\.html/);
   assert.match(r.stderr, /\[6\/6\] orders-api\.cache-on\.wrk\.peak · trial 3\/3/, 'progress names job and trial');

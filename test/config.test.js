@@ -46,12 +46,13 @@ test('parameters resolve suite < variant < job < profile < command line', () => 
   assert.equal(ab.params.requests, 7);
 });
 
-test('the matrix has the shape of a GitHub strategy.matrix include list', () => {
+test('the matrix has the shape of a GitHub strategy.matrix include list, with trials only where they are fixed', () => {
   const m = toMatrix(planJobs(parseConfig(yaml), { variant: ['on'] }));
   assert.deepEqual(m, { include: [
-    { id: 'api.on.wrk.peak', jobs: 'api.on.wrk.peak', suite: 'api', subject: 'api', variant: 'on', tool: 'wrk', scenario: 'peak', profile: 'quick', trials: 3 },
+    { id: 'api.on.wrk.peak', jobs: 'api.on.wrk.peak', suite: 'api', subject: 'api', variant: 'on', tool: 'wrk', scenario: 'peak', profile: 'quick', trials: 0 },
     { id: 'api.on.ab.keepalive', jobs: 'api.on.ab.keepalive', suite: 'api', subject: 'api', variant: 'on', tool: 'ab', scenario: 'keepalive', profile: 'quick', trials: 2 },
   ] });
+  assert.equal(toMatrix(planJobs(parseConfig(yaml), { variant: ['on'], trials: 7 })).include[0].trials, 7, '--trials fixes every entry');
 });
 
 test('interleaved variants share one matrix entry, so they run side by side on one runner', () => {
@@ -95,4 +96,15 @@ test('the shipped bench.config.yaml is valid and every suite names an existing s
     assert.ok(existsSync(`subjects/${suite.subject}/subject.yaml`), `suite ${name}: subjects/${suite.subject}/subject.yaml`);
     for (const job of suite.jobs) if (job.script) assert.ok(existsSync(job.script), `suite ${name}: ${job.script}`);
   }
+});
+
+test('a judge list may not name a metric that restates a run parameter, and rounds need rising looks with one share of alpha each', () => {
+  assert.throws(() => parseConfig(yaml.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        judge: [throughput, bytes_received]'), 'x.yaml'),
+    /^\w*Error: x\.yaml: suites\.api\.jobs\[0\] judge lists bytes_received, which restates a run parameter/);
+  const withCompare = (c) => parseConfig(`${yaml}compare:\n  rounds: ${c}\n`, 'x.yaml');
+  assert.throws(() => withCompare('{ looks: [8, 8] }'), /x\.yaml: compare\.rounds\.looks must rise \(8, 8\)/);
+  assert.throws(() => withCompare('{ looks: [8, 12], weights: [0.5, 0.3] }'), /x\.yaml: compare\.rounds\.weights must give one share of alpha per look and sum to 1/);
+  assert.deepEqual(withCompare('{ looks: [6, 10] }').compare.rounds, { looks: [6, 10], weights: [0.5, 0.5] }, 'weights default to equal shares');
+  assert.deepEqual(parseConfig(yaml).compare.rounds, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] });
+  assert.deepEqual(parseConfig(yaml).compare.budget, { job: 150, run: 540 });
 });

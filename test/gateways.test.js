@@ -14,13 +14,14 @@ import { runJobs } from '../ci/runner.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { locate } from '../ci/tools.js';
-import { render, markdown, model, distribution, wrkOutputs } from '../subjects/gateways/report.js';
+import { allowedCpus, pinningInfo, planSplit } from '../ci/cpuset.js';
+import { render, markdown, model, distribution, rankTiers, wrkOutputs } from '../subjects/gateways/report.js';
 
 const ROOT = resolve('.');
 const FIX = join(ROOT, 'test', 'fixtures', 'wrk');
 const LUA = join(ROOT, 'loadtests', 'wrk', 'json.lua');
 const BACKENDS = ['backend-1', 'backend-2', 'backend-3'];
-const NATIVE = { nginx: 'nginx', haproxy: 'haproxy', bun: 'bun-gateway' };
+const NATIVE = { nginx: 'nginx', haproxy: 'haproxy', bun: 'bun-gateway', envoy: 'envoy' };
 
 // ---------------------------------------------------------------- helpers
 
@@ -137,19 +138,25 @@ describe('the gateways subject on loopback', { timeout: 60000 }, () => {
 });
 
 describe('the gateways suite through the runner', { timeout: 60000 }, () => {
-  test('one short trial per gateway measures nginx, HAProxy and Bun evenly with no errors and lists Envoy as skipped', async () => {
+  test('one short trial per gateway measures nginx, HAProxy, Bun and Envoy evenly with no errors, and names no winner from one trial', async () => {
     const out = mkdtempSync(join(tmpdir(), 'benchline-gateways-run-'));
     try {
       const jobs = planJobs(config, { suite: ['gateways'], trials: 1, param: ['duration=1s', 'connections=20'] });
       const { dir, run } = await runJobs(jobs, { config, out, progress: false });
-      assert.deepEqual(run.jobs.map((j) => [j.variant, j.status]), [['nginx', 'ok'], ['haproxy', 'ok'], ['bun', 'ok'], ['envoy', 'skipped']]);
+      assert.deepEqual(run.jobs.map((j) => [j.variant, j.status]), [['nginx', 'ok'], ['haproxy', 'ok'], ['bun', 'ok'], ['envoy', 'ok']]);
       const loaded = loadResultsDir(dir);
       const m = model({ suite: 'gateways', docs: loaded.byRole.local, run: loaded.run, config });
       assert.deepEqual(m.measured.map((g) => [g.variant, g.errors, g.distribution.names, g.distribution.even]), [
-        ['nginx', 0, BACKENDS, true], ['haproxy', 0, BACKENDS, true], ['bun', 0, BACKENDS, true],
+        ['nginx', 0, BACKENDS, true], ['haproxy', 0, BACKENDS, true], ['bun', 0, BACKENDS, true], ['envoy', 0, BACKENDS, true],
       ]);
-      assert.deepEqual(m.ranking.map((g) => g.medal), ['🏆', '🥈', '🥉']);
-      assert.match(render({ suite: 'gateways', docs: loaded.byRole.local, run: loaded.run, config }), /\n  Envoy: skipped: Envoy has no package for these machines/);
+      assert.deepEqual(m.ranking.map((g) => [g.medal, g.tied]), [['🏆', true], ['🏆', true], ['🏆', true], ['🏆', true]]);
+      assert.doesNotMatch(render({ suite: 'gateways', docs: loaded.byRole.local, run: loaded.run, config }), /Winner/);
+      // wrk and the gateway's processes ran on separate cores, and every document says which.
+      const split = planSplit('auto', allowedCpus());
+      for (const d of loaded.byRole.local) {
+        assert.deepEqual(d.runner.pinning, pinningInfo(split));
+        assert.ok(d.load.every((l) => l.toolCores === (split.tool?.length || allowedCpus().length)), JSON.stringify(d.load));
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -179,12 +186,29 @@ describe('the gateways manifest and config', () => {
     }
   });
 
-  test('the suite plans nginx, haproxy and bun on the backends plus their gateway, and envoy as skipped with its reason', () => {
+  test('the Envoy template renders into a config that envoy --mode validate accepts, round robin over the three backends', () => {
+    const manifest = loadManifest(ROOT, 'gateways');
+    const run = mkdtempSync(join(tmpdir(), 'benchline-gateways-envoy-'));
+    try {
+      const vars = { dir: manifest.dir, run, ports: { backend1: 18081, backend2: 18082, backend3: 18083, gateway: 18080 }, tool: (n) => locate(n).path, env: {} };
+      const t = manifest.processes.envoy.templates[0];
+      writeFileSync(substitute(t.to, vars, 'envoy'), substitute(readFileSync(join(manifest.dir, t.from), 'utf8'), vars, t.from));
+      const text = readFileSync(join(run, 'envoy.yaml'), 'utf8');
+      assert.match(text, /lb_policy: ROUND_ROBIN/);
+      assert.match(text, /port_value: 18082/);
+      const envoy = spawnSync(locate('envoy').path, ['--mode', 'validate', '-c', join(run, 'envoy.yaml'), '--disable-hot-restart'], { encoding: 'utf8' });
+      assert.equal(envoy.status, 0, `${envoy.stdout}${envoy.stderr}`);
+      assert.match(`${envoy.stdout}${envoy.stderr}`, /configuration '.*envoy\.yaml' OK/);
+    } finally {
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+
+  test('the suite plans nginx, haproxy, bun and envoy, each on the backends plus its gateway, none skipped', () => {
     const jobs = planJobs(config, { suite: ['gateways'] });
     assert.deepEqual(jobs.map((j) => j.id), ['gateways.nginx.wrk.round-robin', 'gateways.haproxy.wrk.round-robin', 'gateways.bun.wrk.round-robin', 'gateways.envoy.wrk.round-robin']);
-    assert.deepEqual(jobs.map((j) => j.processes.at(-1)), ['nginx', 'haproxy', 'bun-gateway', 'backend-3']);
-    assert.deepEqual(jobs.map((j) => Boolean(j.skip)), [false, false, false, true]);
-    assert.match(jobs[3].skip, /^Envoy has no package for these machines; it runs only in docker-compose/);
+    assert.deepEqual(jobs.map((j) => j.processes.at(-1)), ['nginx', 'haproxy', 'bun-gateway', 'envoy']);
+    assert.deepEqual(jobs.map((j) => Boolean(j.skip)), [false, false, false, false]);
     assert.deepEqual(jobs[0].params, { path: '/', backends: BACKENDS, threads: 2, connections: 50, duration: '3s' });
     assert.deepEqual(planJobs(config, { suite: ['gateways'], profile: 'full' })[0].params, { path: '/', backends: BACKENDS, threads: 8, connections: 150, duration: '30s' });
   });
@@ -224,9 +248,45 @@ describe('the gateways report', () => {
     assert.match(text, /\n  Bun gateway  33\.33% \(40,060\)  33\.33% \(40,058\)  33\.33% \(40,059\) {10}0\.00% {11}✓\n/);
   });
 
-  test('render() ranks the gateways by median requests/sec with the seed\'s medals and names the winner', () => {
+  test('render() names no winner from three trials a gateway: they cannot show a significant difference, so all are tied', () => {
     const text = render({ suite: 'gateways', docs: healthy, config });
-    assert.match(text, /Performance Results Summary:\n\n🏆 Nginx: 32287\.93 RPS \(Winner\)\n🥈 HAProxy: 27840\.88 RPS\n🥉 Bun gateway: 12310\.77 RPS\n/);
+    assert.match(text, /Performance Results Summary:\n\n🏆 Nginx: 32287\.93 RPS \(tied\)\n🏆 HAProxy: 27840\.88 RPS \(tied\)\n🏆 Bun gateway: 12310\.77 RPS \(tied\)\n/);
+    assert.match(text, /\nNo winner: Nginx, HAProxy and Bun gateway are tied: 3 trials a gateway cannot show a significant difference; run 4 or more\.\n/);
+    assert.doesNotMatch(text, /Winner\)/);
+  });
+
+  test('rankTiers() separates gateways only where Mann-Whitney over five trials each says the throughput differs', () => {
+    const g = (label, samples) => ({ label, throughputMetric: { samples } });
+    const tiers = rankTiers([g('A', [105, 106, 107, 108, 109]), g('B', [100, 101, 102, 103, 104]), g('C', [99, 103.5, 100.5, 104.5, 101.5])]);
+    // A vs B: every A trial above every B trial, exact p = 2/252 = 0.0079; C overlaps B completely (p = 0.84).
+    assert.deepEqual(tiers.map((t) => t.members.map((m) => m.label)), [['A'], ['B', 'C']]);
+    assert.ok(Math.abs(tiers[1].p - 2 / 252) < 1e-12);
+    assert.equal(rankTiers([g('A', [5, 6, 7]), g('B', [1, 2, 3])]).length, 1, 'three trials a side can never reach p < 0.05');
+  });
+
+  test('render() names the winner when the first gateway is significantly ahead and says which ones are tied below it', () => {
+    const five = (base) => [0, 1, 2, 3, 4].map((i) => base + i * 10);
+    const docs = ['nginx', 'haproxy', 'bun'].map((v, i) => {
+      const d = structuredClone(healthy[i]);
+      const tp = d.metrics.find((m) => m.name === 'throughput');
+      tp.samples = five([40000, 20000, 20005][i]);
+      tp.value = tp.samples[2];
+      return d;
+    });
+    const text = render({ suite: 'gateways', docs, config });
+    assert.match(text, /🏆 Nginx: 40020\.00 RPS \(Winner\)\n🥈 Bun gateway: 20025\.00 RPS \(tied\)\n🥈 HAProxy: 20020\.00 RPS \(tied\)\n/);
+    assert.match(text, /\nBun gateway and HAProxy are tied: their throughputs differ by less than the trials can tell apart \(Mann-Whitney against Bun gateway: HAProxy p = 0\.\d\d; significant below 0\.05\)\.\n/);
+  });
+
+  test('the report says the Bun gateway stands in for BunGate, which was not measured', () => {
+    assert.match(render({ suite: 'gateways', docs: healthy, config }), /\nThe Bun gateway \(subjects\/gateways\/gateway\.js, round robin on Bun\.serve and fetch\) stands in for BunGate: the BunGate library is not available from the npm registry here, so BunGate itself was not measured\.\n/);
+  });
+
+  test('no gateway is ranked when wrk used all of its core: the figures are wrk\'s ceiling', () => {
+    const docs = healthy.map((h) => ({ ...structuredClone(h), load: [1, 2, 3].map(() => ({ seconds: 3, tool: 0.97, subject: 0.9, other: 0.05, toolCores: 1 })) }));
+    const text = render({ suite: 'gateways', docs, config });
+    assert.match(text, /\nNo ranking: the load tool was the bottleneck \(Nginx: wrk used 0\.97 of its 1 core; HAProxy: wrk used 0\.97 of its 1 core; Bun gateway: wrk used 0\.97 of its 1 core\), so these figures are wrk's ceiling, not the gateways'\.\n/);
+    assert.doesNotMatch(text, /🏆/);
   });
 
   test('a backend stopped mid-trial shows as errors and a failed even split for that gateway, which loses its medal while the others keep theirs', () => {
@@ -241,20 +301,20 @@ describe('the gateways report', () => {
     assert.equal(d.maxDeviation, Math.abs(73688 / 258770 - 1 / 3) * 3);
     assert.equal(d.even, false);
     assert.match(text, /\n  Nginx {8}35\.76% \(92,539\)  28\.48% \(73,688\)  35\.76% \(92,543\) {9}14\.57% {11}✗\n/);
-    assert.match(text, /🏆 HAProxy: 27840\.88 RPS \(Winner\)\n🥈 Bun gateway: 12310\.77 RPS\n✗ Nginx: 30099\.81 RPS \(not ranked: 18,856 errors\)\n/);
+    assert.match(text, /🏆 HAProxy: 27840\.88 RPS \(tied\)\n🏆 Bun gateway: 12310\.77 RPS \(tied\)\n✗ Nginx: 30099\.81 RPS \(not ranked: 18,856 errors\)\n/);
   });
 
-  test('envoy is listed as skipped with the reason from run.json, or from the config when there is no run', () => {
+  test('a gateway without a result is listed with the reason from run.json, or as missing when there is no run', () => {
     const run = { jobs: [{ suite: 'gateways', variant: 'envoy', tool: 'wrk', status: 'skipped', reason: 'no Envoy here' }] };
     assert.match(render({ suite: 'gateways', docs: healthy, config, run }), /Not measured\n  Envoy: skipped: no Envoy here\n/);
-    assert.match(render({ suite: 'gateways', docs: healthy, config }), /  Envoy: skipped: Envoy has no package for these machines; it runs only in docker-compose/);
+    assert.match(render({ suite: 'gateways', docs: healthy, config }), /  Envoy: missing: no result document in this run/);
   });
 
   test('a gateway whose job failed is listed with the runner\'s reason and the others are still ranked', () => {
     const run = { jobs: [{ suite: 'gateways', variant: 'nginx', tool: 'wrk', status: 'failed', reason: 'gateways/backend-2 (local) died during trial 3 (exit SIGTERM)' }] };
     const text = render({ suite: 'gateways', docs: healthy.slice(1), config, run });
     assert.match(text, /  Nginx: failed: gateways\/backend-2 \(local\) died during trial 3 \(exit SIGTERM\)\n/);
-    assert.match(text, /🏆 HAProxy: 27840\.88 RPS \(Winner\)\n🥈 Bun gateway: 12310\.77 RPS\n/);
+    assert.match(text, /🏆 HAProxy: 27840\.88 RPS \(tied\)\n🏆 Bun gateway: 12310\.77 RPS \(tied\)\n/);
     assert.doesNotMatch(text, /🥉/);
   });
 
@@ -273,15 +333,18 @@ describe('the gateways report', () => {
     const head = ['nginx', 'haproxy', 'bun'].map((v) => docFrom(v, trials(v), { ...RUN, role: 'head' }));
     const comparisons = compare(base, head, config.compare);
     const text = render({ suite: 'gateways', docs: head, config, comparisons });
-    // The same three trials on both sides: no change in any median, but three trials are too few to prove it.
-    assert.match(text, /Against base: no regressions, 3 unchanged, 9 inconclusive\n/);
+    // The same three trials on both sides: no change in any median, but three paired rounds can never be significant;
+    // wrk's judged metrics get that verdict, the rest are information.
+    assert.match(text, /Against base: no regressions, 6 inconclusive\n/);
     assert.ok(text.includes([
-      '  Nginx          throughput   +0.0%    [-7.1%, +7.7%]  inconclusive',
-      '  Nginx        latency.mean   +0.0%  [-13.3%, +15.4%]  inconclusive',
-      '  Nginx         latency.p99   +0.0%  [-31.9%, +46.9%]  inconclusive',
-      '  Nginx              errors   +0.0%                 –     no change',
-      '  HAProxy        throughput   +0.0%  [-26.4%, +35.9%]  inconclusive',
+      '  Nginx          throughput   +0.0%               –  inconclusive',
+      '  Nginx        latency.mean   +0.0%               –   information',
+      '  Nginx         latency.p99   +0.0%               –  inconclusive',
+      '  Nginx              errors   +0.0%  [+0.0%, +0.0%]   information',
+      '  HAProxy        throughput   +0.0%               –  inconclusive',
     ].join('\n')), text);
+    const nginx = comparisons.comparisons.find((c) => c.variant === 'nginx' && c.metric === 'throughput');
+    assert.match(nginx.reason, /^3 rounds can never be significant/);
   });
 
   test('markdown() gives the same tables as GitHub markdown and escapes labels that come from the config', () => {
@@ -290,9 +353,9 @@ describe('the gateways report', () => {
     const md = markdown({ suite: 'gateways', docs: healthy, config: cfg });
     assert.match(md, /^\| Gateway \| Requests\/sec \| 95% CI \| Latency avg \| Latency p99 \| Errors \(all trials\) \| Failed responses \|$/m);
     assert.match(md, /^\| Nginx &lt;b&gt;\\\|x\\\|&lt;\/b&gt; \| 32,287\.93 \|/m);
-    assert.match(md, /^- 🏆 Nginx &lt;b&gt;\\\|x\\\|&lt;\/b&gt;: 32287\.93 RPS \(Winner\)$/m);
-    assert.match(md, /^- 🥈 HAProxy: 27840\.88 RPS$/m);
-    assert.match(md, /^- Envoy: skipped: Envoy has no package/m);
+    assert.match(md, /^- 🏆 Nginx &lt;b&gt;\\\|x\\\|&lt;\/b&gt;: 32287\.93 RPS \(tied\)$/m);
+    assert.match(md, /^- 🏆 HAProxy: 27840\.88 RPS \(tied\)$/m);
+    assert.match(md, /^- Envoy: missing: no result document/m);
   });
 
   test('wrkOutputs() collects every trial\'s full wrk output per gateway for the detailed-results artifact', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { locate, ROOT } from '../ci/tools.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { buildResult } from '../ci/result.js';
-import { render, markdown, summarySentence, roundPercent, abFigures } from '../subjects/orders-api/report.js';
+import { render, markdown, summarySentence, roundPercent, abFigures, findingSentence } from '../subjects/orders-api/report.js';
 
 const BUN = locate('bun')?.path;
 const SERVER = join(ROOT, 'subjects', 'orders-api', 'server.js');
@@ -73,17 +73,17 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
   test('logs one ready line naming its URL, cache mode, database and body size', () => {
     const lines = off.log().trim().split('\n');
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 db=\S+off\.db items=44 body=5270B$/);
+    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 db=\S+off\.db items=44 order_lines=1000 body=5272B$/);
   });
 
   test('answers /health with 200, the live SQLite row count and its cache mode', async () => {
     const res = await fetch(`${on.url}/health`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-backend'), 'orders-api');
-    assert.deepEqual(await res.json(), { status: 'ok', items: 44, cache: 'on', workUs: 0 });
+    assert.deepEqual(await res.json(), { status: 'ok', items: 44, orderLines: 1000, cache: 'on', workUs: 0 });
   });
 
-  test('serves the same 5,270-byte items list with the cache on and off', async () => {
+  test('serves the same 5,272-byte items list with the cache on and off', async () => {
     const bodies = [];
     for (const s of [off, on, off, on]) {
       const res = await fetch(`${s.url}${ITEMS}`);
@@ -92,19 +92,26 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
       assert.equal(res.headers.get('x-backend'), 'orders-api');
       bodies.push(Buffer.from(await res.arrayBuffer()));
     }
-    assert.deepEqual(bodies.map((b) => b.length), [5270, 5270, 5270, 5270]);
+    assert.deepEqual(bodies.map((b) => b.length), [5272, 5272, 5272, 5272]);
     for (const b of bodies.slice(1)) assert.ok(b.equals(bodies[0]), 'bodies differ between requests or cache modes');
     const { items } = JSON.parse(bodies[0]);
     assert.equal(items.length, 44);
-    assert.deepEqual(items[0], { id: 1, sku: 'SKU-01007', name: 'Smart Headset', category: 'audio', price: 10.01, quantity: 116, status: 'active' });
+    // 116 received, 38 taken by its order lines.
+    assert.deepEqual(items[0], { id: 1, sku: 'SKU-01007', name: 'Smart Headset', category: 'audio', price: 10.01, quantity: 78, status: 'active' });
     assert.deepEqual(items.map((i) => i.id), Array.from({ length: 44 }, (_, i) => i + 1));
   });
 
-  test('serves exactly the rows stored in its SQLite database file', async () => {
-    const rows = sqlite(join(tmp, 'off.db'), 'SELECT id, sku, name, category, price, quantity, status FROM items ORDER BY id');
-    const { items } = await (await fetch(`${off.url}${ITEMS}`)).json();
-    assert.equal(rows.length, 44);
-    assert.deepEqual(items, rows);
+  test('serves each item\'s stock as received less its order lines, computed from the rows in its SQLite database file', async () => {
+    const items = sqlite(join(tmp, 'off.db'), 'SELECT id, sku, name, category, price, quantity, status FROM items ORDER BY id');
+    const sold = Object.fromEntries(sqlite(join(tmp, 'off.db'), 'SELECT item_id AS id, SUM(qty) AS n FROM order_lines GROUP BY item_id').map((r) => [r.id, r.n]));
+    assert.equal(sqlite(join(tmp, 'off.db'), 'SELECT COUNT(*) AS n FROM order_lines')[0].n, 1000);
+    const expected = items.map((r) => {
+      const left = r.quantity - (sold[r.id] || 0);
+      return { ...r, quantity: Math.max(0, left), status: left > 0 ? r.status : 'backorder' };
+    });
+    const served = (await (await fetch(`${off.url}${ITEMS}`)).json()).items;
+    assert.deepEqual(served, expected);
+    assert.ok(expected.some((r, i) => r.quantity !== items[i].quantity), 'the order lines change some stock');
   });
 
   test('queries SQLite on every request with the cache off, and keeps the first answer with it on', async () => {
@@ -113,8 +120,8 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
     sqlite(join(tmp, 'on.db'), 'UPDATE items SET quantity = 9999 WHERE id = 1 RETURNING id');
     const fromOff = (await (await fetch(`${off.url}${ITEMS}`)).json()).items[0].quantity;
     const fromOn = (await (await fetch(`${on.url}${ITEMS}`)).json()).items[0].quantity;
-    assert.equal(fromOff, 9999);
-    assert.equal(fromOn, 116);
+    assert.equal(fromOff, 9999 - 38);
+    assert.equal(fromOn, 78);
   });
 
   test('answers unknown routes with 404 and writes with 405, both as JSON', async () => {
@@ -231,6 +238,49 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     ];
     const text = render({ suite: 'orders-api', docs, config: CONFIG });
     assert.ok(text.includes('Using caching decreased throughput from 5,240.66 r/s to 1,807.73 r/s (~65% decrease) and increased total test time from 0.954s to 2.766s (~190% increase). Median latency rose from 20ms to 50ms (~150% increase) and mean time per request rose from 19.082ms to 55.318ms (~190% increase).'), text);
+  });
+
+  const five = (name) => [1, 2, 3, 4, 5].map((i) => `orders-api-${name}-${i}.txt`);
+
+  test('shows every ab line of the seed\'s output: transferred bytes, transfer rate, time per request across all requests, Connection Times', () => {
+    const docs = [abDoc('cache-off', five('orderlines-cache-off')), abDoc('cache-on', five('orderlines-cache-on'))];
+    const text = render({ suite: 'orders-api', docs, config: CONFIG });
+    assert.match(text, /\n {2}Total transferred +27,025,000 bytes +27,025,000 bytes\n/);
+    assert.match(text, /\n {2}HTML transferred +26,360,000 bytes +26,360,000 bytes\n/);
+    assert.match(text, /\n {2}Time per request +0\.997 \[ms\] \(mean, across all concurrent requests\) +0\.261 \[ms\] \(mean, across all concurrent requests\)\n/);
+    assert.match(text, /\n {2}Transfer rate +5,295\.52 \[Kbytes\/sec\] received +20,185\.60 \[Kbytes\/sec\] received\n/);
+    assert.match(text, /Connection Times \(ms\), cache-off\n +min +mean +\[\+\/-sd\] +median +max\n.*\n {2}Connect: +0 +2 +3\.9 +1 +56\n {2}Processing: +3 +87 +53\.4 +75 +421\n {2}Waiting: +1 +81 +45 +72 +274\n {2}Total: +9 +98 +52\.8 +80 +424\n/);
+    assert.match(text, /Connection Times \(ms\), cache-on\n.*\n.*\n {2}Connect: +0 +10 +8\.5 +8 +41\n/);
+    const md = markdown({ suite: 'orders-api', docs, config: CONFIG });
+    assert.match(md, /\n\| Total: \| 9 \| 98 \| 52\.8 \| 80 \| 424 \|\n/);
+  });
+
+  test('says the reference\'s finding reproduces when caching raises throughput significantly and by a large margin (5 trials a side, every cached one faster)', () => {
+    const docs = [abDoc('cache-off', five('orderlines-cache-off')), abDoc('cache-on', five('orderlines-cache-on'))];
+    const f = findingSentence(docs[0], docs[1]);
+    assert.equal(f.reproduced, true);
+    assert.equal(f.text, "The reference's finding reproduces: caching raised throughput by +281.2%, a significant change (Mann-Whitney p < 0.05 over 5 and 5 trials); the reference measured +80%.");
+    assert.ok(render({ suite: 'orders-api', docs, config: CONFIG }).includes(`(~75% decrease).\n${f.text}\n`));
+  });
+
+  test('says plainly that the finding does not reproduce when the two sides cannot be told apart', () => {
+    // The same five captured trials on both sides: no difference at all.
+    const f = findingSentence(abDoc('cache-off', five('orderlines-cache-off')), abDoc('cache-on', five('orderlines-cache-off')));
+    assert.equal(f.reproduced, false);
+    assert.equal(f.text, "The reference's finding does not reproduce: the throughput change with the cache (+0.0%) is not significant (Mann-Whitney p ≥ 0.05 over 5 and 5 trials); the reference measured +80%.");
+  });
+
+  test('says three trials a side cannot test the finding (the captures from before the order lines: +6%)', () => {
+    const docs = [abDoc('cache-off', ['orders-api-cache-off-1.txt', 'orders-api-cache-off-2.txt', 'orders-api-cache-off-3.txt']), abDoc('cache-on', ['orders-api-cache-on-1.txt', 'orders-api-cache-on-2.txt', 'orders-api-cache-on-3.txt'])];
+    assert.match(render({ suite: 'orders-api', docs, config: CONFIG }), /\nNot tested: 3 and 3 trials cannot show a significant difference \(run at least 4 a side\); the change was \+6\.2% \(the reference's: \+80%\)\.\n/);
+  });
+
+  test('says the load tool was the bottleneck instead of a finding when ab used all of its core', () => {
+    const docs = [abDoc('cache-off', five('orderlines-cache-off')), abDoc('cache-on', five('orderlines-cache-on'))];
+    docs[1].load = [0.99, 0.98, 0.97, 0.99, 0.96].map((tool) => ({ seconds: 1.3, tool, subject: 0.5, other: 0.1, toolCores: 1 }));
+    const f = findingSentence(docs[0], docs[1]);
+    assert.equal(f.reproduced, undefined);
+    assert.equal(f.text, "Not tested: the load tool was the bottleneck (cache-on: ab used 0.98 of its 1 core), so these figures are ab's ceiling, not the API's; this run can neither confirm nor refute the reference's finding.");
   });
 
   test('names the failed job and its reason instead of a sentence when one side has no ab result', () => {

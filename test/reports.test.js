@@ -15,7 +15,7 @@ import { parse as parseAb } from '../ci/adapters/ab.js';
 import { render as renderConsole } from '../ci/reports/console.js';
 import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/comment.js';
 import { render as renderSummary } from '../ci/reports/summary.js';
-import { mdEscape, pairItems, smallestP, sortComparisons, textTable } from '../ci/reports/format.js';
+import { mdEscape, pairItems, pairMethod, smallestP, smallestPairedP, sortComparisons, textTable, variantsPaired } from '../ci/reports/format.js';
 import { loadResultsDir, loadDocuments } from '../ci/results-dir.js';
 import report from '../ci/commands/report.js';
 import compareCommand from '../ci/commands/compare.js';
@@ -24,76 +24,101 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MS = 1e6;
 const RUNNER = { name: 'bench-1', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU', memoryBytes: 24 * 1024 ** 3, labels: [] };
 
+// ab reports percentiles in whole milliseconds: their resolution, as the ab adapter records it.
+const RESOLUTION = { 'latency.p50': 1e6, 'latency.p99': 1e6 };
+
 /**
  * A schema-valid result document from per-trial samples ({ 'name' or 'name@case': [trial values] }),
  * built through the same buildResult the runner uses. Numbers follow the seed's ab report (orders-api).
+ * Documents of one run id with as many trials pair round by round, as base and head of `benchline run --base` do.
  */
-function doc({ suite = 'orders-api', variant, tool = 'ab', version = '2.3', scenario = 'keepalive', role = 'local', commit = 'a'.repeat(40), metrics, params = { requests: 20000, concurrency: 50 } }) {
+function doc({ suite = 'orders-api', variant, tool = 'ab', version = '2.3', scenario = 'keepalive', role = 'local', commit = 'a'.repeat(40), runId = '20261122T101500Z-abc123', metrics, params = { requests: 20000, concurrency: 50 }, judge }) {
   const keys = Object.keys(metrics);
   const n = metrics[keys[0]].length;
   const trials = Array.from({ length: n }, (_, i) => ({
     metrics: keys.map((k) => {
       const [name, c] = k.split('@');
-      return metric(name, metrics[k][i], c ? { case: c } : {});
+      return metric(name, metrics[k][i], { ...(c ? { case: c } : {}), ...(tool === 'ab' && RESOLUTION[name] ? { resolution: RESOLUTION[name] } : {}) });
     }),
   }));
   return buildResult({
-    run: { id: '20261122T101500Z-abc123', startedAt: '2026-11-22T10:15:00.000Z', commit, ref: 'main', trigger: 'local', role },
-    runner: RUNNER, suite, subject: suite, variant, scenario, tool: { name: tool, version }, params, trials,
+    run: { id: runId, startedAt: '2026-11-22T10:15:00.000Z', commit, ref: 'main', trigger: 'local', role },
+    runner: RUNNER, suite, subject: suite, variant, scenario, tool: { name: tool, version }, params, trials, judge,
   }, 'test document');
 }
 
 const ms = (xs) => xs.map((x) => x * MS);
+const zeros = (n) => new Array(n).fill(0);
+// Eight rounds a side: the seed's first figure, then the spread of a quiet machine.
 const OFF = {
-  throughput: [15241.97, 15180.2, 15302.5, 15120.8, 15275.3],
-  'latency.mean': ms([65.608, 65.1, 66.2, 65.9, 65.3]),
-  'latency.p50': ms([55, 55, 54, 56, 55]),
-  'latency.p99': ms([262, 250, 270, 262, 255]),
-  errors: [0, 0, 0, 0, 0],
+  throughput: [15241.97, 15180.2, 15302.5, 15120.8, 15275.3, 15210.4, 15330.1, 15190.6],
+  'latency.mean': ms([65.608, 65.1, 66.2, 65.9, 65.3, 65.7, 65.4, 66.0]),
+  'latency.p50': ms([55, 55, 54, 56, 55, 55, 54, 56]),
+  'latency.p99': ms([262, 250, 270, 262, 255, 258, 266, 260]),
+  errors: zeros(8),
+  error_rate: zeros(8),
 };
 const ON = {
-  throughput: [27436.34, 27310.1, 27502.9, 27390.6, 27450.2],
-  'latency.mean': ms([36.448, 36.1, 36.9, 36.5, 36.2]),
-  'latency.p50': ms([22, 22, 21, 23, 22]),
-  'latency.p99': ms([235, 240, 230, 236, 250]),
-  errors: [0, 0, 0, 0, 0],
+  throughput: [27436.34, 27310.1, 27502.9, 27390.6, 27450.2, 27380.5, 27520.7, 27360.9],
+  'latency.mean': ms([36.448, 36.1, 36.9, 36.5, 36.2, 36.6, 36.3, 36.7]),
+  'latency.p50': ms([22, 22, 21, 23, 22, 22, 21, 23]),
+  'latency.p99': ms([235, 240, 230, 236, 250, 238, 232, 244]),
+  errors: zeros(8),
+  error_rate: zeros(8),
 };
 const CONFIG = {
-  compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: { 'latency.p99': 0.1 } },
+  compare: { confidence: 0.95, alpha: 0.05 },
   suites: { 'orders-api': { description: 'In-memory cache on GET /api/order/all-items', variants: { 'cache-off': {}, 'cache-on': {} }, jobs: [{ tool: 'ab', scenario: 'keepalive' }] } },
 };
 const RUN = { schema: 'benchline/run@1', id: '20261122T101500Z-abc123', startedAt: '2026-11-22T10:15:00.000Z', profile: 'quick', base: { ref: 'main', commit: 'c'.repeat(40) }, head: { commit: 'b'.repeat(40), dirty: false } };
 
-const scaled = (m, name, f) => ({ ...m, [name]: m[name].map((x) => x * f) });
+/** Per-round factors: head_i = base_i × f × (1 + jitter_i); small alternating jitter keeps every round on one side of f. */
+const JITTER = [0.004, -0.003, 0.002, -0.001, 0.003, -0.002, 0.001, -0.004];
+const NOISE = [0.06, -0.05, 0.07, -0.04, 0.05, -0.06, 0.04, -0.03];
+const shifted = (m, name, f, jitter = JITTER) => ({ ...m, [name]: m[name].map((x, i) => x * f * (1 + jitter[i])) });
 
-/** Base and head documents of both variants; on head, cache-on lost 10% throughput and cache-off got 20% faster at p50. */
+/**
+ * Base and head of both variants from one run (8 paired rounds). The judged metrics of ab are throughput,
+ * latency.mean and error_rate: cache-on lost 10% throughput (regression), cache-off's mean latency fell 20%
+ * (improvement), cache-on's mean latency moved ±3-7% per round (inconclusive), cache-off's throughput moved
+ * ±0.2% (no change), error_rate stayed 0 (no change). p50 and p99 are information only: cache-off's p50 fell 20%
+ * without a verdict.
+ */
 function pr() {
   const base = [doc({ variant: 'cache-off', role: 'base', metrics: OFF }), doc({ variant: 'cache-on', role: 'base', metrics: ON })];
-  const head = [doc({ variant: 'cache-off', role: 'head', metrics: scaled(OFF, 'latency.p50', 0.8) }), doc({ variant: 'cache-on', role: 'head', metrics: scaled(ON, 'throughput', 0.9) })];
+  const off = shifted(shifted(OFF, 'latency.mean', 0.8), 'throughput', 1, JITTER.map((j) => j / 2));
+  const on = shifted(shifted(ON, 'throughput', 0.9), 'latency.mean', 1, NOISE);
+  const head = [doc({ variant: 'cache-off', role: 'head', metrics: { ...off, 'latency.p50': OFF['latency.p50'].map((x) => x * 0.8) } }), doc({ variant: 'cache-on', role: 'head', metrics: on })];
   return { base, head, result: compare(base, head, CONFIG.compare) };
 }
 
-test('renders each tool/scenario as a metric-by-variant table in config order, like the seed report', () => {
+test('renders each tool/scenario as a metric-by-variant table in config order, like the seed report, and says what ± is', () => {
   const out = renderConsole({ docs: [doc({ variant: 'cache-on', metrics: ON }), doc({ variant: 'cache-off', metrics: OFF })], config: CONFIG });
   assert.ok(out.startsWith('╔══'), 'opens with the banner box');
   assert.match(out, /║ {21}BENCHLINE PERFORMANCE REPORT {21}║/);
   assert.match(out, /^ORDERS-API {2}In-memory cache on GET \/api\/order\/all-items$/m);
-  assert.match(out, /^AB · keepalive {2}\(ab 2\.3, 5 trials; requests=20000 concurrency=50\)$/m);
+  assert.match(out, /^AB · keepalive {2}\(ab 2\.3, 8 trials; requests=20000 concurrency=50\)$/m);
   const table = out.slice(out.indexOf('  Metric'), out.indexOf('\n\n', out.indexOf('  Metric')));
+  // Medians of the eight trials: throughput (15,210.4 + 15,241.97) / 2 and (27,390.6 + 27,436.34) / 2.
   assert.equal(table, [
     '  Metric             cache-off         cache-on',
     '  ───────────  ───────────────  ───────────────',
-    '  Throughput   15,242 /s ±0.8%  27,436 /s ±0.5%',
-    '  Latency avg   65.61 ms ±0.9%   36.45 ms ±1.2%',
+    '  Throughput   15,226 /s ±0.5%  27,413 /s ±0.3%',
+    '  Latency avg   65.65 ms ±0.5%   36.47 ms ±0.8%',
     '  Latency p50      55 ms ±1.8%      22 ms ±4.5%',
-    '  Latency p99     262 ms ±4.6%     236 ms ±5.9%',
+    '  Latency p99     261 ms ±2.3%     237 ms ±3.0%',
     '  Errors                     0                0',
+    '  (1 more metric in the result documents)',
   ].join('\n'));
+  assert.equal(out.match(/^ {2}±: half-width of the 95% bootstrap interval of the median over the block's trials, relative to the median$/gm).length, 1, 'the ± legend once');
+  assert.equal(out.match(/^ {2}Metric /gm).length, 1, 'each table once');
 });
 
-test('summarizes cache-on against cache-off in the seed wording: 60.0% faster, 80.0% higher', () => {
+test('summarizes cache-on against cache-off in the seed wording, naming the latency it uses: Latency p50 60.0% faster, 80.0% higher', () => {
   const out = renderConsole({ docs: [doc({ variant: 'cache-off', metrics: OFF }), doc({ variant: 'cache-on', metrics: ON })], config: CONFIG });
-  assert.match(out, /^ {2}cache-on vs cache-off: ✓ Latency: 60\.0% faster · ✓ Throughput: 80\.0% higher$/m);
+  assert.match(out, /^ {2}cache-on vs cache-off \(8 \+ 8 trials, unpaired\): ✓ Latency p50: 60\.0% faster · ✓ Throughput: 80\.0% higher$/m);
+  const k6 = (variant, mean) => doc({ suite: 'catalog', variant, tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.mean': ms(mean) } });
+  assert.equal(pairItems(k6('a', [40, 41, 42, 43]), k6('b', [10, 11, 12, 13]))[0].text, '✓ Latency avg: 72.3% faster', 'without p50 the mean is used and named');
 });
 
 test('compares three variants pairwise in the seed order (b vs a, c vs a, c vs b) and marks a worse one with ✗, an unproven one with ≈', () => {
@@ -103,14 +128,15 @@ test('compares three variants pairwise in the seed order (b vs a, c vs a, c vs b
   const config = { suites: { catalog: { variants: { hateoas: {}, stream: {}, grpc: {} } } } };
   const lines = renderConsole({ docs: [c, b, a], config }).split('\n').filter((l) => l.includes(' vs '));
   assert.deepEqual(lines, [
-    '  stream vs hateoas: ✓ Latency: 72.4% faster · ✓ Size: 77.3% smaller',
-    '  grpc vs hateoas: ✓ Latency: 81.2% faster · ✓ Size: 86.1% smaller',
-    '  grpc vs stream: ✓ Latency: 31.7% faster · ✓ Size: 38.6% smaller',
+    '  stream vs hateoas (5 + 5 trials, unpaired): ✓ Latency p50: 72.4% faster · ✓ Size: 77.3% smaller',
+    '  grpc vs hateoas (5 + 5 trials, unpaired): ✓ Latency p50: 81.2% faster · ✓ Size: 86.1% smaller',
+    '  grpc vs stream (5 + 5 trials, unpaired): ✓ Latency p50: 31.7% faster · ✓ Size: 38.6% smaller',
   ]);
   const worse = pairItems(b, a).find((i) => i.metric === 'latency.p50');
-  assert.equal(worse.text, '✗ Latency: 262.6% slower');
+  assert.equal(worse.text, '✗ Latency p50: 262.6% slower');
+  assert.equal(worse.method, 'unpaired');
   const noisy = doc({ suite: 'catalog', variant: 'stream', tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.p50': ms([30, 60, 45, 35, 50]) } });
-  assert.equal(pairItems(a, noisy)[0].text, '≈ Latency: 4.4% slower (not significant)');
+  assert.equal(pairItems(a, noisy)[0].text, '≈ Latency p50: 4.4% slower (not significant)');
 });
 
 test('says when too few trials can never show significance, however large the difference, and tests from 4 a side', () => {
@@ -118,26 +144,103 @@ test('says when too few trials can never show significance, however large the di
   assert.ok(Math.abs(smallestP(4, 4) - 2 / 70) < 1e-12);
   assert.equal(smallestP(1, 5), 2 / 6);
   assert.equal(smallestP(1, 1), 1);
+  assert.equal(smallestPairedP(5), 0.0625);
+  assert.equal(smallestPairedP(6), 0.03125);
   const mk = (variant, values) => doc({ suite: 'catalog', variant, tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.p50': ms(values) } });
   const slow = mk('hateoas', [40, 41, 42]);
   const fast = mk('stream', [10, 11, 12]);
-  assert.equal(pairItems(slow, fast)[0].text, '≈ Latency: 73.2% faster (3 and 3 trials cannot show significance; run more)');
-  assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43]), mk('stream', [10, 11, 12, 13]))[0].text, '✓ Latency: 72.3% faster');
+  assert.equal(pairItems(slow, fast)[0].text, '≈ Latency p50: 73.2% faster (3 and 3 trials cannot show significance; run more)');
+  assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43]), mk('stream', [10, 11, 12, 13]))[0].text, '✓ Latency p50: 72.3% faster');
+  // Paired, five rounds: the signed-rank test cannot go below 2/2^5 = 0.0625, so even a 4x difference stays undecided.
+  assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43, 44]), mk('stream', [10, 11, 12, 13, 14]), { paired: true })[0].text, '≈ Latency p50: 71.4% faster (5 paired rounds cannot show significance; run more)');
 });
 
-test('lists head-vs-base verdicts with regressions first, their interval, and why', () => {
+// ---------------------------------------------------------------- variants in rounds
+
+/** Two variants of an interleaved suite: trial t of each ran in round t of one run. */
+function rounds(refValues, otherValues, { runId, metric: name = 'latency.p50', unit = ms } = {}) {
+  const mk = (variant, values) => doc({ suite: 'catalog', variant, tool: 'k6', version: 'v1.8.1', scenario: 'page', runId, metrics: { [name]: unit(values) } });
+  return [mk('hateoas', refValues), mk('stream', otherValues)];
+}
+
+test('judges variants of an interleaved suite from paired rounds: a decided difference gets ✓/✗, the rest ≈ with the reason', () => {
+  // A drifting machine: the reference climbs from 40 to 54 ms; the other variant is 3% faster in every round.
+  const drift = [40, 42, 44, 46, 48, 50, 52, 54];
+  const [ref, faster] = rounds(drift, drift.map((x, i) => x * 0.97 * (1 + JITTER[i])));
+  const paired = pairItems(ref, faster, { paired: true });
+  assert.equal(paired[0].text, '✓ Latency p50: 2.9% faster');
+  assert.deepEqual([paired[0].method, paired[0].verdict, paired[0].rounds, paired[0].p], ['paired', 'improvement', 8, 2 / 256]);
+  // The same numbers judged as two independent sets: the drift swamps 3% (Mann-Whitney sees overlapping sets).
+  assert.equal(pairItems(ref, faster)[0].text, '≈ Latency p50: 2.9% faster (not significant)');
+  // Within ±2% every round: no change, said as such.
+  const [r2, same] = rounds(drift, drift.map((x, i) => x * (1 + JITTER[i])));
+  const flat = pairItems(r2, same, { paired: true })[0];
+  assert.equal(flat.text, '≈ Latency p50: 0.1% slower (no difference beyond ±2.0%)');
+  assert.equal(flat.verdict, 'no change');
+  // Noisy rounds: undecided, with how many more rounds would likely settle it.
+  const [r3, noisy] = rounds(drift, drift.map((x, i) => x * (1 + NOISE[i])));
+  assert.match(pairItems(r3, noisy, { paired: true })[0].text, /^≈ Latency p50: \d+\.\d% (faster|slower) \(undecided; about \d+ more rounds would likely settle it\)$/);
+  // ab percentiles in whole milliseconds: equal in every round is below the tool's resolution, not "no change".
+  const abDoc = (variant) => doc({ variant, runId: 'r-ab', metrics: { 'latency.p50': ms([22, 22, 21, 23, 22, 22, 21, 23]) } });
+  assert.equal(pairItems(abDoc('cache-off'), abDoc('cache-on'), { paired: true })[0].text, '≈ Latency p50: same (below the tool\'s resolution)');
+});
+
+test('pairs variants only when the suite interleaves them and both documents come from one run with as many trials', () => {
+  const drift = [40, 42, 44, 46, 48, 50, 52, 54];
+  const [ref, other] = rounds(drift, drift.map((x) => x * 0.9));
+  assert.equal(variantsPaired(ref, other, true), true);
+  assert.equal(variantsPaired(ref, other, false), false, 'variants run one after the other do not pair by trial number');
+  assert.equal(variantsPaired(ref, { ...other, run: { ...other.run, id: 'another-run' } }, true), false);
+  assert.equal(variantsPaired(ref, rounds(drift, drift.slice(0, 7))[1], true), false, 'a variant stopped early has fewer trials');
+  assert.equal(pairMethod(ref, other, true), 'paired, 8 rounds');
+  assert.equal(pairMethod(ref, other, false), '8 + 8 trials, unpaired');
+  const config = { suites: { catalog: { interleave: 'variants', variants: { hateoas: {}, stream: {} } } } };
+  const out = renderConsole({ docs: [ref, other], config });
+  assert.match(out, /^ {2}stream vs hateoas \(paired, 8 rounds\): ✓ Latency p50: 10\.0% faster$/m);
+  assert.match(renderSummary({ docs: [ref, other], config }), /^- \*\*stream\*\* vs \*\*hateoas\*\* <sub>\(paired, 8 rounds\)<\/sub>: ✓ Latency p50: 10\.0% faster$/m);
+});
+
+test('lists head-vs-base judged metrics with verdicts (regressions first), why, and the information-only metrics compactly', () => {
   const { head, result } = pr();
   const out = renderConsole({ run: RUN, docs: head, comparisons: result, failures: [], config: CONFIG });
   assert.match(out, /^Head bbbbbbb · base ccccccc \(main\)$/m);
-  assert.match(out, /^HEAD VS BASE {2}1 regression, 1 improvement, 7 unchanged, 1 inconclusive$/m);
+  assert.match(out, /^HEAD VS BASE {2}1 regression, 1 improvement, 3 unchanged, 1 inconclusive$/m);
+  assert.match(out, /^ {2}6 judged metrics \(each job's key metrics; 4 tested together, Benjamini-Hochberg at 5%\); 6 more shown as information\.$/m);
   const rows = out.split('\n').filter((l) => /^ {2}orders-api\//.test(l));
-  assert.equal(rows.length, 10);
-  assert.equal(rows[0], '  orders-api/cache-on/ab/keepalive   Throughput   27,436 /s  24,693 /s  -10.0%   [-10.4%, -9.6%]  regression');
-  assert.equal(rows[1], '  orders-api/cache-off/ab/keepalive  Latency p50      55 ms      44 ms  -20.0%  [-21.5%, -18.5%]  improvement');
-  assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Throughput: p=0\.0079 < 0\.05, interval -10\.4%\.\.-9\.6% excludes 0, \|change\| ≥ 3\.0%$/m);
-  assert.match(out, /^ {2}Inconclusive: the interval is wider than the metric's minimum effect/m);
+  assert.deepEqual(rows, [
+    '  orders-api/cache-on/ab/keepalive   Throughput   27,413 /s  24,703 /s  -10.0%   [-10.3%, -9.7%]  8 paired  regression',
+    '  orders-api/cache-off/ab/keepalive  Latency avg   65.65 ms   52.52 ms  -20.0%  [-20.2%, -19.8%]  8 paired  improvement',
+    '  orders-api/cache-on/ab/keepalive   Latency avg   36.47 ms   36.68 ms   +0.4%    [-5.0%, +6.0%]  8 paired  inconclusive',
+    '  orders-api/cache-off/ab/keepalive  Throughput   15,226 /s  15,234 /s   +0.0%    [-0.1%, +0.1%]  8 paired  no change',
+    '  orders-api/cache-off/ab/keepalive  Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]  8 paired  no change',
+    '  orders-api/cache-on/ab/keepalive   Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]  8 paired  no change',
+  ], 'judged metrics only, each once');
+  // Eight rounds all on one side: the exact signed-rank p is 2 / 2^8.
+  assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Throughput: regression, p=0\.0078, a discovery in the family; interval -10\.3%\.\.-9\.7% excludes 0; \|change\| ≥ 2\.0%$/m);
+  assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, too noisy: interval -5\.0%\.\.\+6\.0% is wider than ±2\.0% \(p=0\.\d+\); about \d+ more rounds would likely settle it$/m);
+  assert.match(out, /^ {2}Information only \(6 metrics, change shown, no verdict: not a job's key metric, or a restated run parameter\):$/m);
+  assert.match(out, /^ {4}orders-api\/cache-off\/ab\/keepalive: Latency p50 -20\.0%, Latency p99 \+0\.0%, Errors \+0\.0%$/m);
+  assert.doesNotMatch(out, /Latency p50 .*improvement/, 'an information-only metric gets no verdict however large its change');
   assert.doesNotMatch(out, /\x1b\[/, 'no colour codes unless asked');
   assert.match(renderConsole({ docs: head, comparisons: result, config: CONFIG, color: true }), /\x1b\[31mregression\x1b\[0m/);
+});
+
+test('shows a judged metric whose change is below the tool\'s resolution as such, outside the verdict counts', () => {
+  const judge = ['throughput', 'latency.p50'];
+  const base = doc({ variant: 'cache-on', role: 'base', metrics: ON, judge });
+  const head = doc({ variant: 'cache-on', role: 'head', metrics: shifted(ON, 'throughput', 1, JITTER.map((j) => j / 2)), judge });
+  const result = compare([base], [head], CONFIG.compare);
+  const p50 = result.comparisons.find((c) => c.metric === 'latency.p50');
+  assert.equal(p50.verdict, 'below resolution');
+  assert.deepEqual(result.counts, { regression: 0, improvement: 0, inconclusive: 0, 'no change': 1 });
+  const out = renderConsole({ docs: [head], comparisons: result, config: CONFIG });
+  assert.match(out, /^HEAD VS BASE {2}no regressions, 1 unchanged$/m);
+  assert.match(out, /^ {2}2 judged metrics \(each job's key metrics; 1 tested together, Benjamini-Hochberg at 5%\), 1 below the tool's resolution \(no verdict\); 4 more shown as information\.$/m);
+  assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive {2}Latency p50 +22 ms +22 ms +\+0\.0% +\[\+0\.0%, \+0\.0%\] +8 paired {2}below resolution$/m);
+  assert.match(out, /Latency p50: below resolution, the change is smaller than the tool's resolution \(1000000 ns\); it cannot be judged/);
+  const body = renderComment({ comparisons: result });
+  assert.match(body, /^2 judged metrics: 1 no change · 1 below the tool's resolution \(no verdict\); 4 more metrics shown as information\./m);
+  assert.match(body, /\| orders-api\/cache-on\/ab\/keepalive \| Latency p50 \| 22 ms \| 22 ms \| \+0\.0% \| the change is smaller than the tool&#39;s resolution/);
 });
 
 test('lists failed and skipped jobs with their reasons and the end of their logs', () => {
@@ -168,71 +271,146 @@ test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3
   const out = renderConsole({ docs: [mk('cache-off'), mk('cache-on')], config: CONFIG });
   // Requests per second in the captured files: off 8101.14, 5240.66, 4702.50; on 7394.48, 5097.39, 5563.02.
   assert.match(out, /^ {2}Throughput +5,241 \/s ±\d+\.\d% +5,563 \/s ±\d+\.\d%$/m);
-  assert.match(out, /≈ Throughput: 6\.2% higher \(3 and 3 trials cannot show significance; run more\)/);
+  assert.match(out, /cache-on vs cache-off \(3 \+ 3 trials, unpaired\): .*≈ Throughput: 6\.2% higher \(3 and 3 trials cannot show significance; run more\)/);
   assert.match(out, /\(\d+ more metrics in the result documents\)/);
+  // The same trials as paired rounds of an interleaved suite: three pairs cannot show significance either.
+  const interleaved = { ...CONFIG, suites: { 'orders-api': { ...CONFIG.suites['orders-api'], interleave: 'variants' } } };
+  assert.match(renderConsole({ docs: [mk('cache-off'), mk('cache-on')], config: interleaved }), /cache-on vs cache-off \(paired, 3 rounds\): .*≈ Throughput: 6\.2% higher \(3 paired rounds cannot show significance; run more\)/);
 });
 
-test('renders the PR comment: marker, headline, one verdict table by importance, folded no-change rows, failures, commits', () => {
+const SITE = 'https://acme.github.io/app/';
+const RUN_URL = 'https://github.com/acme/app/actions/runs/42';
+
+test('renders the PR comment decision first: headline, findings with change, interval and trend link, counts, per-job tables, folded details, commits', () => {
   const { head, result } = pr();
-  const body = renderComment({ run: RUN, docs: head, comparisons: result, failures: [{ id: 'orders-api.cache-on.wrk.peak', status: 'failed', reason: 'wrk exited 1' }] });
-  assert.ok(body.startsWith(`${MARKER}\n\n### benchline: ⚠️ 1 regression, 1 improvement, 7 unchanged, 1 inconclusive, 1 failed job\n`));
-  const lines = body.split('\n');
-  const first = lines.findIndex((l) => l.startsWith('| benchmark |'));
-  assert.equal(lines[first + 2], '| orders-api/cache-on/ab/keepalive | Throughput | 27,436 /s | 24,693 /s | **-10.0%** | [-10.4%, -9.6%] | 🔴 regression |');
-  assert.equal(lines[first + 3], '| orders-api/cache-off/ab/keepalive | Latency p50 | 55 ms | 44 ms | **-20.0%** | [-21.5%, -18.5%] | 🟢 improvement |');
-  assert.equal(lines[first + 4], '| orders-api/cache-on/ab/keepalive | Latency p50 | 22 ms | 22 ms | +0.0% | [-4.5%, +4.8%] | ❔ inconclusive |');
-  assert.equal(lines[first + 5], '', 'no-change rows are not in the main table');
-  assert.match(body, /<details><summary>7 metrics with no change<\/summary>\n\n\| benchmark \|/);
-  assert.equal(body.match(/⚪ no change/g).length, 7);
-  assert.match(body, /#### ❗ 1 job did not produce results\n\n- orders-api.cache-on.wrk.peak failed: wrk exited 1/);
+  const body = renderComment({ run: RUN, docs: head, comparisons: result, site: SITE, runUrl: RUN_URL, failures: [{ id: 'orders-api.cache-on.wrk.peak', status: 'failed', reason: 'wrk exited 1' }] });
+  const parts = body.split('\n\n');
+  assert.equal(parts[0], MARKER);
+  assert.equal(parts[1], '### benchline: ⚠️ 1 regression, 1 improvement, 3 unchanged, 1 inconclusive, 1 failed job');
+  assert.equal(parts[2], [
+    '- 🔴 [orders-api/cache-on/ab/keepalive · **Throughput**](https://acme.github.io/app/#/trend/orders-api%2Fab%2Fkeepalive%2Fthroughput): **-10.0%** [-10.3%, -9.7%], 27,413 /s → 24,703 /s (p=0.0078, 8 rounds)',
+    '- 🟢 [orders-api/cache-off/ab/keepalive · **Latency avg**](https://acme.github.io/app/#/trend/orders-api%2Fab%2Fkeepalive%2Flatency.mean): **-20.0%** [-20.2%, -19.8%], 65.65 ms → 52.52 ms (p=0.0078, 8 rounds)',
+  ].join('\n'), 'regressions, then improvements; information-only p50 (-20%) is not a finding');
+  assert.equal(parts[3], '6 judged metrics: 1 regression · 1 improvement · 1 inconclusive · 3 no change; 6 more metrics shown as information. Judged together at a 5% false discovery rate (Benjamini-Hochberg), so an unchanged pull request is flagged at most 5% of the time.');
+  assert.equal(parts[4], `[workflow run](${RUN_URL}) · [trend site](${SITE})`);
+  assert.equal(parts[5], '#### ❗ 1 job did not produce results');
+  assert.equal(parts[6], '- orders-api.cache-on.wrk.peak failed: wrk exited 1');
+  assert.equal(parts[7], '**orders-api/cache-on/ab/keepalive** · 8 rounds', 'the job with the regression first');
+  assert.equal(parts[8], [
+    '| metric | base | head | change | interval | verdict |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    '| Throughput | 27,413 /s | 24,703 /s | -10.0% | [-10.3%, -9.7%] | 🔴 regression |',
+    '| Latency avg | 36.47 ms | 36.68 ms | +0.4% | [-5.0%, +6.0%] | ❔ inconclusive |',
+    '| Error rate | 0 % | 0 % | +0.0% | [+0.0%, +0.0%] | ⚪ no change |',
+  ].join('\n'));
+  assert.equal(parts[9], '**orders-api/cache-off/ab/keepalive** · 8 rounds');
+  assert.match(parts[10], /^\| metric .*\n.*\n\| Latency avg \| 65\.65 ms \| 52\.52 ms \| -20\.0% \| \[-20\.2%, -19\.8%\] \| 🟢 improvement \|\n\| Throughput \| 15,226 \/s \| 15,234 \/s \| \+0\.0% \| \[-0\.1%, \+0\.1%\] \| ⚪ no change \|\n\| Error rate \|/);
+  assert.equal(parts[11], '<details><summary>1 inconclusive metric: why, and what would settle it</summary>');
+  assert.match(parts[12], /^- orders-api\/cache-on\/ab\/keepalive · Latency avg: too noisy&#58; interval -5\.0%\.\.\\\+6\.0% is wider than ±2\.0% \\\(p=0\.\d+\\\); about \d+ more rounds would likely settle it$/);
+  assert.equal(parts[14], '<details><summary>6 metrics shown as information (no verdict)</summary>');
+  const info = parts[15].split('\n');
+  assert.equal(info.length, 8, 'header, rule and the six information-only metrics');
+  assert.equal(info[2], '| orders-api/cache-off/ab/keepalive | Latency p50 | 55 ms | 44 ms | -20.0% | information only&#58; not one of this job&#39;s judged metrics |');
   assert.match(body, /<sub>Runner: bench-1 · linux x64 · 2 × Test CPU<br>Commits: base `ccccccc` \(main\) → head `bbbbbbb`<br>Run: 20261122T101500Z-abc123 · profile quick<\/sub>\n$/);
+  assert.ok(body.split('\n').length <= 60, `fits about 60 lines (${body.split('\n').length})`);
+});
+
+test('says how many rounds were left out as disturbed by other work, in the findings and the console table', () => {
+  // Round 3's head trial ran beside a neighbour's burst (0.9 cores of other work against 0.05 on its base trial).
+  const withLoad = (d, busy) => ({ ...d, load: d.metrics[0].samples.map((_, i) => ({ seconds: 5, tool: 0.9, subject: 0.8, other: i === busy ? 0.9 : 0.05 })) });
+  const { base, head } = pr();
+  const result = compare(base.map((d) => withLoad(d, -1)), head.map((d) => withLoad(d, 2)), CONFIG.compare);
+  const regression = result.comparisons.find((c) => c.verdict === 'regression');
+  assert.equal(regression.disturbed, 1);
+  const body = renderComment({ comparisons: result });
+  assert.match(body, /^- 🔴 orders-api\/cache-on\/ab\/keepalive · \*\*Throughput\*\*: \*\*-10\.0%\*\* \[-10\.\d%, -9\.\d%\], 27,413 \/s → 24,703 \/s \(p=0\.016, 8 rounds, 1 disturbed left out\)$/m, 'seven calm rounds on one side: p = 2 / 2^7');
+  assert.match(renderConsole({ docs: head, comparisons: result, config: CONFIG }), /^ {2}orders-api\/cache-on\/ab\/keepalive +Throughput .* 8 paired \(-1\) {2}regression$/m);
 });
 
 test('headlines a clean pull request with ✅ no regressions, and says so when no base was measured', () => {
   const { base } = pr();
   const clean = compare(base, base.map((d) => ({ ...d, run: { ...d.run, role: 'head' } })), CONFIG.compare);
-  assert.match(renderComment({ run: RUN, docs: base, comparisons: clean }), /^### benchline: ✅ no regressions, 9 unchanged, 1 inconclusive$/m);
+  const body = renderComment({ run: RUN, docs: base, comparisons: clean });
+  assert.match(body, /^### benchline: ✅ no regressions, 6 unchanged$/m);
+  assert.doesNotMatch(body, /^- [🔴🟢]/mu, 'no findings');
+  assert.match(body, /^6 judged metrics: 6 no change; 6 more metrics shown as information\./m);
   assert.match(renderComment({ docs: base }), /^### benchline: measured 2 benchmarks, no base to compare against$/m);
 });
 
-test('escapes markdown and HTML in benchmark names that come from a pull request', () => {
+/** A judged comparison as compare() gives it (8 paired rounds). */
+const judgedEntry = (over) => ({
+  suite: 'orders-api', subject: 'orders-api', variant: 'cache-on', tool: 'wrk', scenario: 's', metric: 'latency.p99', unit: 'ns', better: 'lower',
+  judged: true, method: 'paired', base: { value: 1e6, n: 8 }, head: { value: 1.1e6, n: 8 }, change: 0.1, lower: 0.08, upper: 0.12, p: 0.0078,
+  level: 0.95, minEffect: 0.02, discovery: true, verdict: 'regression', reason: 'r', ...over,
+});
+
+test('escapes markdown and HTML in benchmark names that come from a pull request, in findings, tables, links and details', () => {
   const evil = '<img src=x onerror=alert(1)> | @octocat [x](javascript:alert(1)) `code` **b**\n# h';
-  const c = { suite: 'orders-api', subject: 'orders-api', variant: 'cache-on', tool: 'hyperfine', scenario: 'cli', case: evil, metric: 'duration', unit: 'ns', better: 'lower', base: { value: 1e6, n: 5 }, head: { value: 2e6, n: 5 }, change: 1, lower: 0.9, upper: 1.1, p: 0.0079, minEffect: 0.03, verdict: 'regression', reason: 'r' };
-  const body = renderComment({ comparisons: { comparisons: [c], unmatched: [] } });
-  const row = body.split('\n').find((l) => l.includes('🔴'));
-  assert.equal(row.split(/(?<!\\)\|/).length, 9, 'no extra table cells: every | inside the name is escaped');
-  assert.ok(!body.includes('<img') && !body.includes('@octocat') && !body.includes('](javascript') && !body.includes('`code`') && !body.includes('**b**'));
+  const list = [
+    judgedEntry({ tool: 'hyperfine', scenario: 'cli', case: evil, metric: 'duration', reason: 'r' }),
+    judgedEntry({ variant: evil, verdict: 'inconclusive', discovery: false, reason: `too noisy ${evil}`, moreRounds: 12 }),
+    { ...judgedEntry({ scenario: evil, metric: 'latency.p50' }), judged: false, verdict: null, reason: 'information only' },
+  ];
+  const body = renderComment({ comparisons: { comparisons: list, unmatched: [], family: { size: 2, alpha: 0.05, method: 'Benjamini-Hochberg' } }, site: SITE });
+  const finding = body.split('\n').find((l) => l.startsWith('- 🔴'));
+  assert.ok(finding, 'the regression is a finding');
+  const url = finding.slice(finding.indexOf('](') + 2, finding.indexOf('): '));
+  assert.ok(url.startsWith(`${SITE}#/trend/`) && /^[A-Za-z0-9%._~:/#-]+$/.test(url), `the link target is fully encoded: ${url}`);
+  const row = body.split('\n').find((l) => l.includes('🔴 regression'));
+  assert.equal(row.split(/(?<!\\)\|/).length, 8, 'no extra table cells: every | inside the name is escaped');
+  for (const bad of ['<img', '@octocat', '](javascript', '`code`', '**b**', '\n# h']) assert.ok(!body.includes(bad), `no raw ${JSON.stringify(bad)}`);
   assert.equal(mdEscape('a<b>&@c:d|e'), 'a&lt;b&gt;&amp;&#64;c&#58;d\\|e');
 });
 
-test('keeps a comment with 6,000 compared metrics under 65,536 characters, dropping no-change rows first and saying how many', () => {
-  const mk = (i, verdict) => ({ suite: 'orders-api', subject: 'orders-api', variant: `v${i % 7}`, tool: 'wrk', scenario: `s${i}`, metric: 'latency.p99', unit: 'ns', better: 'lower', base: { value: 1e6, n: 5 }, head: { value: 1.1e6, n: 5 }, change: 0.1, lower: 0.08, upper: 0.12, p: 0.0079, minEffect: 0.03, verdict, reason: 'r' });
-  const list = Array.from({ length: 6000 }, (_, i) => mk(i, i < 40 ? 'regression' : i < 60 ? 'improvement' : i < 400 ? 'inconclusive' : 'no change'));
-  const body = renderComment({ run: RUN, comparisons: { comparisons: list, unmatched: [] } });
+test('keeps a comment with 6,000 compared metrics under 65,536 characters, cutting details first, then job tables of the least notable jobs, regressions last', () => {
+  const better = { head: { value: 0.9e6, n: 8 }, change: -0.1, lower: -0.12, upper: -0.08 };
+  const mk = (i, verdict) => judgedEntry({ variant: `v${i % 7}`, scenario: `s${i}`, verdict, discovery: verdict === 'regression' || verdict === 'improvement', ...(verdict === 'improvement' ? better : {}) });
+  const list = Array.from({ length: 6000 }, (_, i) => mk(i, i < 40 ? 'regression' : i < 60 ? 'improvement' : i < 400 ? 'inconclusive' : 'no change')).reverse();
+  const comparisons = { comparisons: list, unmatched: [], family: { size: 6000, alpha: 0.05, method: 'Benjamini-Hochberg' } };
+  const body = renderComment({ run: RUN, comparisons });
   assert.ok(body.length <= GITHUB_LIMIT, `length ${body.length}`);
   assert.ok(body.length > GITHUB_LIMIT - 3000, 'uses the room it has');
-  assert.equal(body.match(/🔴 regression/g).length, 40);
-  assert.equal(body.match(/🟢 improvement/g).length, 20);
-  assert.equal(body.match(/❔ inconclusive/g).length, 340);
-  const kept = body.match(/⚪ no change/g).length;
-  assert.match(body, new RegExp(`Left out to fit GitHub's comment size limit: ${(5600 - kept).toLocaleString('en-US')} no change rows\\.`));
-  assert.match(body, /<details><summary>5,600 metrics with no change<\/summary>/);
-  assert.match(body, /### benchline: ⚠️ 40 regressions, 20 improvements, 5,600 unchanged, 340 inconclusive/);
-  const tight = renderComment({ comparisons: { comparisons: list, unmatched: [] }, limit: 8000 });
-  assert.ok(tight.length <= 8000);
-  assert.equal(tight.match(/🔴 regression/g).length, 40, 'regressions are the last rows to go');
-  assert.equal((tight.match(/⚪ no change/g) || []).length, 0);
-  assert.match(tight, /Left out to fit GitHub's comment size limit: \d+ inconclusive rows, 5,600 no change rows\./);
+  assert.match(body, /^### benchline: ⚠️ 40 regressions, 20 improvements, 5,600 unchanged, 340 inconclusive$/m);
+  assert.equal(body.match(/^- 🔴 /gmu).length, 40, 'every regression is a finding');
+  assert.equal(body.match(/^- 🟢 /gmu).length, 20);
+  assert.match(body, /^6,000 judged metrics: 40 regressions · 20 improvements · 340 inconclusive · 5,600 no change\. Judged together/m);
+  const tables = body.match(/^\*\*orders-api\/v\d\/wrk\/s\d+\*\* · 8 rounds$/gm).length;
+  assert.ok(tables > 60 && tables < 6000, `${tables} job tables kept`);
+  assert.equal(body.match(/\| 🔴 regression \|/g).length, 40, 'the jobs with regressions come first and are kept');
+  assert.equal(body.match(/\| 🟢 improvement \|/g).length, 20);
+  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the inconclusive and information sections and ${(6000 - tables).toLocaleString('en-US')} job tables\\. The job summary and the results artifact have every row\\._`));
+  assert.doesNotMatch(body, /<details>/);
+  // Tighter than the findings: improvements go before regressions, and the note says how many findings were cut.
+  const tight = renderComment({ comparisons, limit: 6000 });
+  assert.ok(tight.length <= 6000, `length ${tight.length}`);
+  const red = (tight.match(/^- 🔴 /gmu) || []).length;
+  const green = (tight.match(/^- 🟢 /gmu) || []).length;
+  assert.ok(red > 0 && green < 20, `${red} regressions and ${green} improvements kept`);
+  assert.ok(green === 0 || red === 40, 'no improvement is kept while a regression is cut');
+  assert.match(tight, new RegExp(`and the last ${60 - red - green} findings\\.`));
+  assert.doesNotMatch(tight, /^\*\*orders-api/m, 'no job tables');
 });
 
-test('writes the job summary with variant tables, pairwise lines, the verdict table and a suite renderer override', () => {
+test('writes the job summary with variant tables, pairwise lines, and head vs base split like the comment', () => {
   const { head, result } = pr();
   const md = renderSummary({ run: RUN, docs: head, comparisons: result, config: CONFIG });
-  assert.match(md, /^## benchline: ⚠️ 1 regression, 1 improvement, 7 unchanged, 1 inconclusive$/m);
-  assert.match(md, /^\| metric \| cache-off \| cache-on \|\n\| --- \| ---: \| ---: \|\n\| Throughput \| 15,242 \/s <sub>±0\.8%<\/sub> \| 24,693 \/s <sub>±0\.5%<\/sub> \|$/m);
-  assert.match(md, /^- \*\*cache-on\*\* vs \*\*cache-off\*\*: ✓ Latency: 50\.0% faster · ✓ Throughput: 62\.0% higher$/m);
-  assert.match(md, /^### Head vs base$/m);
-  assert.match(md, /\| orders-api\/cache-on\/ab\/keepalive \| Throughput \| 27,436 \/s \| 24,693 \/s \| \*\*-10\.0%\*\* \|/);
+  assert.match(md, /^## benchline: ⚠️ 1 regression, 1 improvement, 3 unchanged, 1 inconclusive$/m);
+  assert.match(md, /^\| metric \| cache-off \| cache-on \|\n\| --- \| ---: \| ---: \|\n\| Throughput \| 15,234 \/s <sub>±0\.\d%<\/sub> \| 24,703 \/s <sub>±0\.\d%<\/sub> \|$/m);
+  assert.match(md, /^- \*\*cache-on\*\* vs \*\*cache-off\*\* <sub>\(8 \+ 8 trials, unpaired\)<\/sub>: ✓ Latency p50: 50\.0% faster · ✓ Throughput: 62\.2% higher$/m);
+  assert.equal(md.match(/^<sub>±: half-width of the 95% bootstrap interval of the median over the trials, relative to the median\./gm).length, 1, 'the ± legend once');
+  const section = md.slice(md.indexOf('### Head vs base'));
+  const rows = section.split('\n').filter((l) => l.startsWith('| orders-api/'));
+  assert.deepEqual(rows.map((r) => r.split(' | ').slice(1, 2).concat(r.split(' | ').at(-1))), [
+    ['Throughput', '🔴 regression |'], ['Latency avg', '🟢 improvement |'], ['Latency avg', '❔ inconclusive |'],
+    ['Throughput', '⚪ no change |'], ['Error rate', '⚪ no change |'], ['Error rate', '⚪ no change |'],
+    ['Latency p50', 'information only&#58; not one of this job&#39;s judged metrics |'], ['Latency p99', 'information only&#58; not one of this job&#39;s judged metrics |'],
+    ['Errors', 'information only&#58; not one of this job&#39;s judged metrics |'], ['Latency p50', 'information only&#58; not one of this job&#39;s judged metrics |'],
+    ['Latency p99', 'information only&#58; not one of this job&#39;s judged metrics |'], ['Errors', 'information only&#58; not one of this job&#39;s judged metrics |'],
+  ], 'judged metrics with verdicts, no change folded, information-only metrics last without a verdict');
+  assert.match(section, /<details><summary>3 judged metrics with no change<\/summary>/);
+  assert.match(section, /^6 judged metrics: 1 regression · 1 improvement · 1 inconclusive · 3 no change; 6 more metrics shown as information\./m);
+  assert.match(section, /- orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, too noisy: .*about \d+ more rounds would likely settle it/);
+  assert.match(section, /<details><summary>6 metrics shown as information \(no verdict\)<\/summary>/);
   const custom = renderSummary({ run: RUN, docs: head, config: CONFIG, suiteMarkdown: { 'orders-api': '### Orders API, the seed table\n' } });
   assert.match(custom, /### Orders API, the seed table/);
   assert.doesNotMatch(custom, /\| metric \| cache-off/);
@@ -324,8 +502,14 @@ test('benchline compare prints verdicts as JSON and exits 1 on a regression only
   const plain = cli(['compare', root, '--config', config]);
   assert.equal(plain.status, 0, plain.stderr);
   const json = JSON.parse(plain.stdout);
-  assert.deepEqual(json.counts, { regression: 1, improvement: 1, inconclusive: 1, 'no change': 7 });
-  assert.equal(json.comparisons.length, 10);
+  assert.deepEqual(json.counts, { regression: 1, improvement: 1, inconclusive: 1, 'no change': 3 });
+  assert.equal(json.comparisons.length, 12);
+  assert.deepEqual(json.family, { size: 4, alpha: 0.05, method: 'Benjamini-Hochberg' }, 'throughput and mean latency of both jobs; error_rate is zero throughout');
+  const throughput = json.comparisons.find((c) => c.variant === 'cache-on' && c.metric === 'throughput');
+  assert.deepEqual([throughput.judged, throughput.method, throughput.verdict, throughput.discovery, throughput.level, throughput.p], [true, 'paired', 'regression', true, 0.95, 2 / 256]);
+  const p50 = json.comparisons.find((c) => c.variant === 'cache-off' && c.metric === 'latency.p50');
+  assert.deepEqual([p50.judged, p50.verdict], [false, null], 'information only, however large its change');
+  assert.equal(json.comparisons.find((c) => c.verdict === 'inconclusive').moreRounds > 0, true);
   const failing = cli(['compare', join(dir, 'docs/base'), join(dir, 'docs/head'), '--fail-on-regression', '--config', config]);
   assert.equal(failing.status, 1);
   assert.deepEqual(JSON.parse(failing.stdout).counts, json.counts);
@@ -338,7 +522,7 @@ test('benchline report renders console, comment, summary and suite formats of a 
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const consoleOut = cli(['report', root, '--config', config]);
   assert.equal(consoleOut.status, 0, consoleOut.stderr);
-  assert.match(consoleOut.stdout, /HEAD VS BASE {2}1 regression, 1 improvement, 7 unchanged, 1 inconclusive/);
+  assert.match(consoleOut.stdout, /HEAD VS BASE {2}1 regression, 1 improvement, 3 unchanged, 1 inconclusive/);
   assert.match(consoleOut.stdout, /✗ orders-api\.cache-on\.wrk\.peak \(failed\): wrk exited 1/);
   const read = async (format) => {
     const file = join(root, `${format}.out`);

@@ -8,7 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, trialOrder, trialTimeout, laneRounds } from '../ci/runner.js';
+import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget } from '../ci/runner.js';
+import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
 
@@ -26,12 +27,45 @@ const isAlive = (pid) => {
 };
 const out = () => mkdtempSync(join(tmpdir(), 'benchline-runner-'));
 
-test('ABAB order alternates base and head; random order is a seeded shuffle of each pair', () => {
-  assert.deepEqual(trialOrder(['base', 'head'], 2).map((t) => t.role), ['base', 'head', 'base', 'head']);
-  const r = trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role);
-  assert.deepEqual(r, trialOrder(['base', 'head'], 50, 'random', 9).map((t) => t.role));
-  for (let i = 0; i < r.length; i += 2) assert.notEqual(r[i], r[i + 1]);
-  assert.ok(r.filter((x, i) => i % 2 === 0 && x === 'head').length > 10, 'head goes first in some pairs');
+test('within a round base goes first under abab, and under random a seeded coin decides, so head leads about half the rounds', () => {
+  assert.deepEqual(roundOrder(['base', 'head'], 'abab'), ['base', 'head']);
+  const rounds = (seed) => { const r = rng(seed); return Array.from({ length: 200 }, () => roundOrder(['base', 'head'], 'random', r)); };
+  assert.deepEqual(rounds(9), rounds(9), 'the same seed gives the same order');
+  const headFirst = rounds(9).filter((p) => p[0] === 'head').length;
+  assert.ok(headFirst > 70 && headFirst < 130, `head led ${headFirst} of 200 rounds`);
+  assert.deepEqual(roundOrder(['local'], 'random', () => 0), ['local']);
+});
+
+test('an A/B job without fixed trials plans sequential looks; fixed trials and single-side runs plan one look', () => {
+  const rounds = { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] };
+  assert.deepEqual(roundPlan({ trials: 5 }, { ab: true, rounds }), { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 });
+  assert.deepEqual(roundPlan({ trials: 4, fixedTrials: true }, { ab: true, rounds }), { adaptive: false, looks: [4], weights: [1], max: 4 });
+  assert.deepEqual(roundPlan({ trials: 5 }, { ab: false, rounds }), { adaptive: false, looks: [5], weights: [1], max: 5 });
+});
+
+test('the run budget is shared evenly between sequential lanes, each at most budget.job', () => {
+  assert.equal(laneBudget({ job: 150, run: 540 }, 8), 67.5);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 2), 150);
+  assert.equal(laneBudget({ job: 150, run: 540 }, 0), 150);
+});
+
+test('a sequential job stops at a look where it is decided, before a round that would overrun a budget, and at its last look', () => {
+  const plan = { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 };
+  const budget = { job: 100, run: 1000, lane: 100 };
+  const at = (t, spentMs, decided, now = 0) => stopReason({ plan, spentMs }, t, { now, runStarted: 0, budget, decidedAt: () => decided });
+  assert.equal(at(8, 8000, true), 'decided');
+  assert.equal(at(9, 9000, true), null, 'decisions are taken only at planned looks');
+  assert.equal(at(8, 8000, false), null);
+  assert.equal(at(10, 95000, false), 'budget', 'a 9.5 s round would take the job past 100 s');
+  assert.equal(at(10, 10000, false, 999500), 'budget', 'the run budget counts every job');
+  assert.equal(at(5, 95000, false), null, 'a lane is not stopped for its own budget before its first look');
+  assert.equal(at(3, 3000, false, 999500), 'budget', 'the run budget stops a lane from 3 rounds on');
+  assert.equal(at(2, 2000, false, 999500), null);
+  assert.equal(at(10, 10000, false, 998000), null);
+  assert.equal(at(20, 20000, false), 'most rounds');
+  const fixed = { adaptive: false, looks: [4], weights: [1], max: 4 };
+  assert.equal(stopReason({ plan: fixed, spentMs: 1e9 }, 3, { now: 1e9, runStarted: 0, budget, decidedAt: () => true }), null, 'fixed trials ignore budgets and looks');
+  assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, decidedAt: () => false }), 'rounds');
 });
 
 test('a trial may take three times its duration plus a minute, or the job timeout', () => {
@@ -79,10 +113,9 @@ test('a run writes schema-valid results for good jobs and clear failures for bad
   assert.equal(readFileSync(join(dir, '..', 'latest', 'run.json'), 'utf8'), readFileSync(join(dir, 'run.json'), 'utf8'));
 });
 
-test('interleaved jobs run in rounds, each round starting one lane later, lanes with fewer trials dropping out', () => {
-  assert.deepEqual(laneRounds([2, 2, 2]).map((r) => r.lanes), [[0, 1, 2], [1, 2, 0]]);
-  assert.deepEqual(laneRounds([3, 1]), [{ trial: 1, lanes: [0, 1] }, { trial: 2, lanes: [0] }, { trial: 3, lanes: [0] }]);
-  assert.deepEqual(laneRounds([]), []);
+test('interleaved jobs run in rounds, each round starting one lane later', () => {
+  assert.deepEqual([1, 2, 3, 4].map((t) => rotation(['a', 'b', 'c'], t)), [['a', 'b', 'c'], ['b', 'c', 'a'], ['c', 'a', 'b'], ['a', 'b', 'c']]);
+  assert.deepEqual(rotation([], 3), []);
   const groups = jobGroups([{ id: 'a', group: 'g' }, { id: 'b' }, { id: 'c', group: 'g' }, { id: 'd', group: 'h' }]);
   assert.deepEqual(groups.map((g) => g.map((j) => j.id)), [['a', 'c'], ['b'], ['d']]);
 });
@@ -156,6 +189,7 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   const cfgText = readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests', resolve('loadtests'));
   writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  cfg.compare.rounds = { looks: [3, 4], weights: [0.5, 0.5] };
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
   const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -166,6 +200,12 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   assert.equal(head.run.role, 'head');
   assert.equal(base.run.commit, head.run.commit);
   assert.equal(head.run.dirty, true, 'the config edit after the commit makes head dirty');
+  assert.equal(base.trials, head.trials, 'both sides ran the same rounds');
+  assert.ok([3, 4].includes(head.trials), `stopped at a planned look (${head.trials} rounds)`);
+  assert.deepEqual(head.sequential, { looks: [3, 4], weights: [0.5, 0.5], stopped: head.trials === 3 ? 'decided' : 'most rounds' });
+  assert.deepEqual(head.judge, ['throughput', 'latency.p50', 'latency.p99', 'error_rate']);
+  assert.equal(head.load.length, head.trials, 'every trial records the CPU it took');
+  for (const l of head.load) assert.ok(l.seconds > 0.5 && l.tool > 0 && l.subject >= 0 && l.other >= 0, JSON.stringify(l));
   assert.equal(run.base.ref, 'HEAD');
   const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
   assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');
@@ -189,4 +229,78 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
   assert.equal(code, 130);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(isAlive(pid), false, 'the subject was stopped');
+});
+
+test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
+  const repo = out();
+  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  const step = (side) => `#!/bin/sh\n# records which checkout's binary ran, from where, with which port\necho "${side} $(pwd) $2" >> "$1"\n`;
+  execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nports: [http]\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), [
+    'version: 1',
+    'defaults: { suites: [cli], profile: quick }',
+    'profiles: { quick: { trials: 2 } }',
+    'suites:',
+    '  cli:',
+    '    subject: step',
+    '    variants: { only: {} }',
+    '    jobs:',
+    '      - tool: hyperfine',
+    '        scenario: step',
+    '        trials: 2',
+    '        params:',
+    '          commands: ["./bin/step ${run}/cwd.txt ${port.http}", "${dir}/bin/step ${run}/dir.txt ${port.http}", "${tool.hyperfine} --version"]',
+    '          names: [relative, dir, tool]',
+    '          runs: 2',
+    '          warmup: 0',
+    '',
+  ].join('\n'));
+  writeFileSync(join(repo, 'bin', 'step'), step('base'), { mode: 0o755 });
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  writeFileSync(join(repo, 'bin', 'step'), step('head'), { mode: 0o755 });
+  g('commit', '-qam', 'head');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  for (const role of ['base', 'head']) {
+    for (const file of ['cwd.txt', 'dir.txt']) {
+      const lines = readFileSync(join(dir, 'raw', role, 'cli.only.hyperfine.step', file), 'utf8').trim().split('\n');
+      assert.equal(lines.length, 4, `${role} ${file}: 2 trials x 2 runs`);
+      for (const line of lines) {
+        const [ran, cwd, port] = line.split(' ');
+        assert.equal(ran, role, `${role} side ran its own bin/step (${file})`);
+        assert.equal(cwd === repo, role === 'head', `${role} side ran in its own checkout: ${cwd}`);
+        assert.match(port, /^\d+$/);
+      }
+    }
+    const doc = JSON.parse(readFileSync(join(dir, run.jobs[0].docs[role]), 'utf8'));
+    assert.ok(doc.metrics.some((m) => m.case === 'tool' && m.name === 'time.mean'), 'the ${tool.hyperfine} command ran');
+    assert.match(doc.params.commands, /\$\{dir\}\/bin\/step/, 'the result keeps the params as configured, not one side\'s paths');
+  }
+});
+
+test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "${HOME}/x", runs: 1 } }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
+});
+
+test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
+  writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
+  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), "// A script without handleSummary.\nexport const options = { iterations: 1 };\nexport default function () {}\n");
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: bare, script: loadtests/no-summary.js }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /^k6 wrote no output file \(trial 1, exit 0\): the script .*no-summary\.js must export a handleSummary\(data\) that writes JSON\.stringify\(data\) to the file named by __ENV\.BENCHLINE_SUMMARY/);
 });

@@ -3,6 +3,9 @@ import { ParseError } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'ab';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): throughput and the mean time per request (ab's percentiles are whole milliseconds), and errors. */
+export const judged = Object.freeze(['throughput', 'latency.mean', 'error_rate']);
 export const binary = 'ab';
 export const produce = 'ab -n 1000 -c 10 http://127.0.0.1:PORT/path > out.txt 2>&1';
 
@@ -106,6 +109,11 @@ export function parse(text, opts = {}) {
     metric('errors', errors),
     metric('error_rate', complete > 0 ? Math.min(1, errors / complete) : 1),
   ];
+  // "HTML transferred" (bodies only) and the mean time per request across all concurrent requests (wall time / requests):
+  // two of ab's report lines the seeds quote.
+  const html = numberField(src, 'HTML transferred');
+  if (html !== undefined) metrics.push(metric('body_bytes_received', html));
+  if (acrossTime) metrics.push(metric('time_per_request', Math.round(Number(acrossTime[1]) * MS)));
   // The body size of the first response ("Document Length"): the seed's payload-size row.
   const documentLength = numberField(src, 'Document Length');
   if (documentLength !== undefined) metrics.push(metric('response_bytes', documentLength));
@@ -114,14 +122,16 @@ export function parse(text, opts = {}) {
   for (const [row, family] of Object.entries(ROWS)) {
     const r = table[row];
     if (!r) continue;
-    const stats = family === 'latency' ? { min: r.min, stdev: r.sd } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
-    for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS)));
+    // Total's mean and median are the table's own (latency.mean and p50 come from other lines of the report).
+    const stats = family === 'latency' ? { min: r.min, total_mean: r.mean, stdev: r.sd, total_median: r.median } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
+    // ab prints this table in whole milliseconds (only the standard deviation has a decimal).
+    for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS), k === 'stdev' ? {} : { resolution: MS }));
   }
 
   const pct = percentageTable(src);
   const distributions = [];
-  for (const { p, ms } of pct) metrics.push(metric(p === 100 ? 'latency.max' : `latency.p${p}`, ms * MS));
-  if (!pct.length && table.Total) metrics.push(metric('latency.max', table.Total.max * MS));
+  for (const { p, ms } of pct) metrics.push(metric(p === 100 ? 'latency.max' : `latency.p${p}`, ms * MS, { resolution: MS }));
+  if (!pct.length && table.Total) metrics.push(metric('latency.max', table.Total.max * MS, { resolution: MS }));
   if (pct.length) distributions.push({ name: 'latency', unit: 'ns', count: complete, percentiles: pct.map(({ p, ms }) => ({ p, value: ms * MS })) });
 
   const version = /This is ApacheBench, Version ([\d.]+)/.exec(src);

@@ -19,6 +19,9 @@ import { ParseError, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'ghz';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): throughput and typical and tail latency, and errors. */
+export const judged = Object.freeze(['throughput', 'latency.p50', 'latency.p99', 'error_rate']);
 export const binary = 'ghz';
 export const produce = 'ghz --insecure --call pkg.Service/Method -n 1000 -c 10 -O json -o out.json 127.0.0.1:PORT';
 

@@ -15,6 +15,9 @@ import { ParseError, whereJsonBroke } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'grpc-client';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): the rate the client moved data at, and failed calls. */
+export const judged = Object.freeze(['transfer_rate', 'errors']);
 export const binary = 'java';
 export const produce = 'java -jar subjects/grpc-streaming/target/grpc-streaming.jar client netty 127.0.0.1:PORT 1000 500 > out.json (build it with mvn -q package in subjects/grpc-streaming)';
 

@@ -3,6 +3,9 @@ import { ParseError, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'hyperfine';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): the mean wall time of each command. */
+export const judged = Object.freeze(['time.mean']);
 export const binary = 'hyperfine';
 export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
 
@@ -133,7 +136,8 @@ function parameterScan(v) {
 /**
  * The command line of one trial; hyperfine writes its JSON to ctx.outFile. params: runs, warmup,
  * commands (list or one string) or, without commands, the job's script file run with params.args;
- * names (--command-name, one per command), parameterList, parameterScan, prepare, ignoreFailure (-i),
+ * names (--command-name, one per command; by default the commands as configured when they hold
+ * placeholders, see ctx.rawParams), parameterList, parameterScan, prepare, ignoreFailure (-i),
  * shell ('none' runs commands without a shell).
  */
 export function command(ctx) {
@@ -142,8 +146,11 @@ export function command(ctx) {
   let commands = [...asList(p.commands), ...asList(p.command)];
   if (!commands.length && ctx.script) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
   if (!commands.length) throw new Error('hyperfine: the job needs params.commands (or a script file to time)');
-  const names = asList(p.names);
+  let names = asList(p.names);
   if (names.length && names.length !== commands.length) throw new Error(`hyperfine: ${names.length} names for ${commands.length} commands`);
+  // A command with placeholders (${dir}/bin/app) reads differently on each side: name it as configured, so base and head cases match.
+  const raw = ctx.rawParams ? [...asList(ctx.rawParams.commands), ...asList(ctx.rawParams.command)] : [];
+  if (!names.length && raw.length === commands.length && raw.some((c, i) => c !== commands[i])) names = raw;
   const argv = [ctx.bin || binary, '--style', 'basic', '--export-json', ctx.outFile,
     '--runs', String(count(p.runs ?? 10, 'runs', 1)), '--warmup', String(count(p.warmup ?? 1, 'warmup', 0))];
   if (p.ignoreFailure === true) argv.push('-i');

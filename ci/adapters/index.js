@@ -6,12 +6,14 @@
 //   produce    one line telling a user how to make output this adapter reads (used in errors)
 //   params?    every job parameter command() reads, when that set is closed: `--param` may set these
 //              although the config does not (other keys must appear in the config to be overridden)
+//   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)
 //   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
 //              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.
 //   command(ctx) -> { argv, env?, output: 'stdout' | 'file' }
-//              pure: the command line of one trial. ctx = { bin, params, target, script, outFile,
-//              root, timeoutSeconds }; target = { url, host, port, ...named ports }; `script` is the
+//              pure: the command line of one trial. ctx = { bin, params, rawParams, target, script, outFile,
+//              root, subjectDir, timeoutSeconds }; params have their placeholders filled for the side
+//              (rawParams as configured); target = { url, host, port, ...named ports }; `script` is the
 //              job's loadtests file resolved to an absolute path; with output 'file' the tool must
 //              write its machine-readable output to ctx.outFile.
 import * as k6 from './k6.js';

@@ -5,6 +5,9 @@ import { metric } from '../metrics.js';
 import { toNs } from '../units.js';
 
 export const name = 'jmh';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): the score of each benchmark (time per operation or operations per second, by mode). */
+export const judged = Object.freeze(['time.mean', 'throughput']);
 export const binary = 'java';
 export const produce = 'java -jar benchmarks.jar -rf json -rff out.json';
 

@@ -13,19 +13,27 @@
 // on them), those are used instead of the whole-test metric, so requests made by setup() (the
 // readiness probe) are not measured. opts.k6Scenario names another scenario.
 //
-// Custom metrics: a k6 metric named `bl_<x>`, or any name listed in opts.trends, becomes
-//   Trend   -> <x>.mean, <x>.min, <x>.max, <x>.p50, and <x>.p<N> for every percentile k6 reported
-//   Counter -> <x>            Rate -> <x> (ratio)           Gauges are not mapped.
-// Units: k6 `contains: "time"` -> ns, `"data"` -> bytes, otherwise bytes when the name ends in
-// _bytes or _size (k6 scripts cannot mark a custom metric as data), otherwise count. The
-// --summary-export format does not say what a metric contains, so there a name ending in
-// _duration, _time or _latency is time; opts.contains = { name: 'time'|'data'|'default' } overrides.
-// Direction: trends lower is better; counters and rates higher, unless the name ends in
-// _error(s), _failure(s) or _failed; names ci/metrics.js knows keep their registered meaning.
+// Custom metrics: every metric a script defines (anything that is not one of k6's built-in
+// metrics) is kept under the name k6 gives it; a `bl_` prefix is dropped (`bl_traversal` ->
+// `traversal.*`, the shipped catalog scripts use it to reach registered names). Submetrics
+// (`name{tag:value}`) are threshold selectors and are not kept. Per k6 type:
+//   Trend   -> <name>.mean, .min, .max, .p50, and .p<N> for every percentile k6 reported, plus a distribution
+//   Counter -> <name> (the count)   Rate -> <name> (ratio)   Gauge -> <name> (its last value)
+// Units: k6 `contains: "time"` (a Trend made with isTime true; k6 reports it in ms) -> ns,
+// `"data"` -> bytes, otherwise bytes when the name ends in _bytes or _size (scripts cannot mark
+// a custom metric as data), otherwise count. The --summary-export format does not say what a
+// metric contains, so there a name ending in _duration, _time, _latency or _ms is time;
+// opts.contains = { name: 'time'|'data'|'default' } overrides.
+// Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
+// _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
+// keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
 import { ParseError, parseJson } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
 
 export const name = 'k6';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): latency at the script's load (a fixed arrival rate in benchmarks) and failed requests; a closed-model script may add throughput with `judge:`. */
+export const judged = Object.freeze(['latency.p50', 'latency.p95', 'latency.p99', 'error_rate']);
 export const binary = 'k6';
 export const produce = 'k6 run --summary-export out.json script.js, or a script whose handleSummary() writes JSON.stringify(data) '
   + '(loadtests/k6/lib/summary.js does, to the file named by -e BENCHLINE_SUMMARY=out.json)';
@@ -34,11 +42,13 @@ export const produce = 'k6 run --summary-export out.json script.js, or a script 
 export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'count'];
 
 /** Job parameters the adapter itself reads; they are not passed to the script. */
-export const ADAPTER_PARAMS = Object.freeze(['summary', 'trends', 'k6Scenario', 'contains']);
+export const ADAPTER_PARAMS = Object.freeze(['summary', 'trends', 'k6Scenario', 'contains', 'better']);
 
 const DEFAULT_SCENARIO = 'bench';
 const TIME_BUILTINS = /^(http_req_(duration|blocked|connecting|tls_handshaking|sending|waiting|receiving)|iteration_duration|grpc_req_duration|ws_(connecting|session_duration|ping)|browser_.*|webvitals?_.*)$/;
 const DATA_BUILTINS = new Set(['data_received', 'data_sent']);
+// Every built-in metric of k6 v1 (core, HTTP, gRPC, WebSockets, browser); anything else in a summary is a script's own.
+const BUILTIN = /^(vus|vus_max|iterations|iteration_duration|dropped_iterations|data_received|data_sent|checks(_\w+)?|http_reqs|http_req_\w+|grpc_\w+|ws_\w+|browser_\w+|webvitals?_\w+)$/;
 const KNOWN_BUILTINS = ['iterations', 'iteration_duration', 'data_received', 'data_sent', 'vus', 'vus_max', 'http_reqs', 'http_req_duration', 'checks', 'checks_total', 'grpc_req_duration', 'dropped_iterations'];
 
 const fail = (reason) => { throw new ParseError(reason, produce); };
@@ -91,7 +101,7 @@ function registryContains(n) {
 }
 
 function nameHintContains(n) {
-  if (/_(duration|time|latency)$/.test(n)) return 'time';
+  if (/_(duration|time|latency|ms)$/.test(n)) return 'time';
   if (/_(bytes|size)$/.test(n)) return 'data';
   return 'default';
 }
@@ -183,18 +193,19 @@ function trendMetrics(prefix, values, unit, better) {
 
 const badName = /_(errors?|failures?|failed)$/;
 
-/** The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped. */
-function customMetrics(k6Name, m, metricName) {
+/** The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped; `better` overrides the direction. */
+function customMetrics(k6Name, m, metricName, better) {
   const known = describeMetric(metricName);
-  const check = (unit, better) => {
-    if (known && (known.unit !== unit || known.better !== better)) {
-      fail(`k6 metric ${k6Name} maps to "${metricName}", which benchline registers as ${known.unit}/${known.better} but k6 reports it as ${unit}/${better}; rename the k6 metric`);
+  const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
+  const check = (unit, dir) => {
+    if (known && (known.unit !== unit || known.better !== dir)) {
+      fail(`k6 metric ${k6Name} maps to "${metricName}", which benchline registers as ${known.unit}/${known.better} but k6 reports it as ${unit}/${dir}; rename the k6 metric`);
     }
   };
   if (m.type === 'trend') {
     if (m.values.count === 0) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
     const unit = unitOf(m.contains, k6Name);
-    const r = { metrics: trendMetrics(metricName, m.values, unit, 'lower') };
+    const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower') };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
     if (unit !== 'count') {
       r.distribution = { name: metricName, unit, percentiles: percentiles(m.values, unit) };
@@ -202,23 +213,30 @@ function customMetrics(k6Name, m, metricName) {
     }
     return r;
   }
-  if (m.type === 'counter') {
-    const unit = m.contains === 'data' ? 'bytes' : m.contains === 'time' ? 'ns' : 'count';
-    const better = known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
-    check(unit, better);
-    return { metrics: [metric(metricName, convert(m.values.count, unit), { unit, better })] };
+  if (m.type === 'counter' || m.type === 'gauge') {
+    const unit = unitOf(m.contains, k6Name);
+    const dir = direction(unit);
+    check(unit, dir);
+    return { metrics: [metric(metricName, convert(m.type === 'counter' ? m.values.count : m.values.value, unit), { unit, better: dir })] };
   }
   if (m.type === 'rate') {
     if (!m.values.total) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
-    const better = known?.better ?? (badName.test(k6Name) ? 'lower' : 'higher');
-    check('ratio', better);
-    return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better })] };
+    const dir = better ?? known?.better ?? (badName.test(k6Name) ? 'lower' : 'higher');
+    check('ratio', dir);
+    return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better: dir })] };
   }
-  return { metrics: [], note: `k6 ${m.type || 'untyped'} metric ${k6Name} is not mapped (only trends, counters and rates are)` };
+  return { metrics: [], note: `k6 ${m.type || 'untyped'} metric ${k6Name} is not mapped (k6 has trends, counters, rates and gauges)` };
 }
 
-/** opts.contains as an object, or from a job param such as "page_time=time,blob=data". */
-function containsMap(v) {
+/** benchline's name for a custom k6 metric: k6's own, without a bl_ prefix, lower case letters, digits and _ only. */
+export function customName(k6Name) {
+  const base = k6Name.startsWith('bl_') ? k6Name.slice(3) : k6Name;
+  const clean = base.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  return /^[a-z]/.test(clean) ? clean : `k6_${clean}`;
+}
+
+/** opts.contains / opts.better as an object, or from a job param such as "page_time=time,blob=data". */
+function nameMap(v) {
   if (isObj(v)) return v;
   if (typeof v !== 'string') return {};
   return Object.fromEntries(v.split(',').map((pair) => pair.split('=').map((s) => s.trim())).filter(([k, c]) => k && c));
@@ -228,7 +246,8 @@ const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',
 
 /**
  * One k6 summary -> { metrics, distributions, toolVersion?, notes, thresholdsFailed, format }.
- * opts (the job's params may be passed as is): trends (array or comma list), k6Scenario, contains.
+ * opts (the job's params may be passed as is): trends (names the job expects: a note when one is
+ * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher").
  */
 export function parse(text, opts = {}) {
   if (typeof text !== 'string' || !text.trim()) fail('the file is empty; k6 writes the summary only when the run reaches its end');
@@ -236,7 +255,7 @@ export function parse(text, opts = {}) {
   if (/^\{"(type|metric)":/.test(head) && head.includes('\n{')) fail("this is k6's --out json sample stream (one JSON object per line), not an end-of-test summary");
   if (!head.startsWith('{') && /http_req_duration|iterations\.*:/.test(head)) fail("this is k6's text summary, not JSON");
   const doc = parseJson(text, produce);
-  const { format, metrics: all, durationMs, toolVersion } = readSummary(doc, { contains: containsMap(opts.contains) });
+  const { format, metrics: all, durationMs, toolVersion } = readSummary(doc, { contains: nameMap(opts.contains) });
   if (!KNOWN_BUILTINS.some((n) => all.has(n))) {
     fail(`none of k6's built-in metrics (${KNOWN_BUILTINS.slice(0, 4).join(', ')}, ...) are in the file; this is not a k6 summary`);
   }
@@ -302,21 +321,24 @@ export function parse(text, opts = {}) {
   if (received) out.push(metric('bytes_received', received.count ?? 0));
 
   const trends = new Set(listOf(opts.trends));
+  const better = nameMap(opts.better);
+  for (const [k, v] of Object.entries(better)) {
+    if (v !== 'lower' && v !== 'higher') fail(`k6 param better: "${k}=${v}" is neither lower nor higher`);
+  }
+  const builtinNames = new Set(out.map((x) => x.name));
   for (const [k6Name, m] of all) {
-    if (k6Name.includes('{')) continue;
-    const custom = k6Name.startsWith('bl_') ? k6Name.slice(3) : trends.has(k6Name) ? k6Name : undefined;
-    if (custom === undefined) continue;
-    if (!/^[a-z][a-z0-9_]*$/.test(custom)) {
-      notes.push(`k6 metric ${k6Name} is not mapped: benchline metric names are lower case letters, digits and _`);
-      continue;
-    }
+    if (k6Name.includes('{') || BUILTIN.test(k6Name)) continue;
+    const custom = customName(k6Name);
+    if (custom !== k6Name && custom !== k6Name.slice(3)) notes.push(`k6 metric ${k6Name} is kept as ${custom}: benchline metric names are lower case letters, digits and _`);
     let r;
     try {
-      r = customMetrics(k6Name, m, custom);
+      r = customMetrics(k6Name, m, custom, better[k6Name] ?? better[custom]);
     } catch (e) {
       if (e instanceof ParseError) throw e;
       fail(`k6 metric ${k6Name}: ${e.message}`);
     }
+    const clash = r.metrics.find((x) => builtinNames.has(x.name) || out.some((y) => y.name === x.name));
+    if (clash) fail(`k6 metric ${k6Name} would be kept as "${clash.name}", which this summary already has (from k6's built-in metrics or another custom metric); rename the k6 metric`);
     out.push(...r.metrics);
     if (r.distribution) distributions.push(r.distribution);
     if (r.note) notes.push(r.note);
@@ -333,6 +355,19 @@ export function parse(text, opts = {}) {
   if (distributions.length) result.distributions = distributions;
   if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
   return result;
+}
+
+/**
+ * Why a trial left no summary file and how to fix the script (the k6 script contract, docs/config.md), or
+ * undefined when k6 stopped early (107: setup() threw, e.g. the readiness probe), which its stderr explains.
+ */
+export function noOutput(ctx = {}) {
+  // 0: the run ended; 99: thresholds crossed, the summary is still due.
+  if (ctx.exitCode !== undefined && ctx.exitCode !== 0 && ctx.exitCode !== 99) return undefined;
+  if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
+  return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `
+    + '__ENV.BENCHLINE_SUMMARY (return { [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) }, or export { handleSummary } from loadtests/k6/lib/index.js), '
+    + "or set the job param summary: export to use k6's --summary-export";
 }
 
 /** UPPER_SNAKE name of a job parameter: maxVus -> MAX_VUS, p95Ms -> P95_MS. */

@@ -4,6 +4,9 @@ import { metric } from '../metrics.js';
 import { parseDuration, parseSize } from '../units.js';
 
 export const name = 'wrk';
+
+/** Metrics that get a verdict by default (a job's `judge:` replaces them): peak throughput and typical and tail latency at that load, and whether errors appeared. */
+export const judged = Object.freeze(['throughput', 'latency.p50', 'latency.p99', 'error_rate']);
 export const binary = 'wrk';
 export const produce = 'wrk -t2 -c50 -d5s --latency -s loadtests/wrk/json.lua http://127.0.0.1:PORT/path > out.txt';
 

@@ -27,7 +27,9 @@ export default async function bench(opts) {
   const { dir, run, config } = await runSelected(opts);
   const data = reportData(dir, config, { seed: opts.seed });
   const texts = await writeReports(dir, data);
-  process.stdout.write(`${texts.console}\n${texts.suite}`);
+  // The suites' own reports after the console one; generic suite tables are in the console report already.
+  const own = await renderReport('suite', data, { generic: false });
+  process.stdout.write(own ? `${texts.console}\n${own}` : texts.console);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, texts.summary);
   const rel = (p) => relative(process.cwd(), p) || '.';
   process.stdout.write(`\nresults: ${rel(dir)} (report.txt, suite-report.txt, comment.md, summary.md, exports)\n`);

@@ -13,7 +13,7 @@ import * as commentReport from '../reports/comment.js';
 import * as summaryReport from '../reports/summary.js';
 
 const DEFAULT_CONFIG = 'bench.config.yaml';
-const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, metrics: {} }, suites: {} };
+const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }, suites: {} };
 
 /**
  * The configuration for thresholds and suite order. Without the default file (results copied
@@ -21,7 +21,7 @@ const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.03, me
  */
 export function loadSettings(path = DEFAULT_CONFIG, { warn = (m) => process.stderr.write(`${m}\n`) } = {}) {
   if (path === DEFAULT_CONFIG && !existsSync(path)) {
-    warn(`benchline: no ${DEFAULT_CONFIG} here; using the default thresholds (alpha 0.05, confidence 0.95, minEffect 3%)`);
+    warn(`benchline: no ${DEFAULT_CONFIG} here; using the default thresholds (alpha 0.05, confidence 0.95, minEffect 2%)`);
     return structuredClone(FALLBACK);
   }
   return loadConfig(path);
@@ -37,13 +37,29 @@ export function writeOutput(file, text) {
  * Everything a renderer needs from a results folder: this run's documents (head, else
  * local/main), the head-vs-base comparison when the run measured a base, and failed jobs.
  */
-export function reportData(dir, config, { seed = 1 } = {}) {
+export function reportData(dir, config, { seed = 1, env = process.env } = {}) {
   const loaded = loadResultsDir(dir);
   const role = primaryRole(loaded.byRole);
   const docs = role ? loaded.byRole[role] : [];
   const { base, head } = loaded.byRole;
   const comparisons = base?.length && head?.length ? compare(base, head, config.compare, { seed }) : undefined;
-  return { run: loaded.run, docs, comparisons, failures: loaded.failures, config, dir: loaded.dir };
+  return { run: loaded.run, docs, comparisons, failures: loaded.failures, config, dir: loaded.dir, ...links(config, env) };
+}
+
+/**
+ * Where a report may link to: the workflow run (GitHub Actions' environment) and the trend site (defaults.site,
+ * else BENCHLINE_SITE_URL, else the repository's GitHub Pages address).
+ */
+export function links(config, env = process.env) {
+  const server = env.GITHUB_SERVER_URL || 'https://github.com';
+  const repo = /^[\w.-]+\/[\w.-]+$/.test(env.GITHUB_REPOSITORY || '') ? env.GITHUB_REPOSITORY : null;
+  const runUrl = repo && /^\d+$/.test(env.GITHUB_RUN_ID || '') ? `${server}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  let site = config?.defaults?.site || env.BENCHLINE_SITE_URL;
+  if (!site && repo && server === 'https://github.com') {
+    const [owner, name] = repo.split('/');
+    site = name.toLowerCase() === `${owner.toLowerCase()}.github.io` ? `https://${name}/` : `https://${owner}.github.io/${name}/`;
+  }
+  return { runUrl, site: /^https?:\/\//.test(site || '') ? site : undefined, failOnRegression: config?.compare?.failOnRegression };
 }
 
 /**
@@ -76,8 +92,11 @@ export function suiteInput(data, suite) {
   return { suite, docs, comparisons, run: data.run, config: data.config };
 }
 
-/** Renders one format from reportData(); `color` only affects the console format. */
-export async function renderReport(format, data, { color = false } = {}) {
+/**
+ * Renders one format from reportData(); `color` only affects the console format. `generic: false` leaves out of
+ * the suite format the suites without their own renderer (the console format already shows their generic tables).
+ */
+export async function renderReport(format, data, { color = false, generic = true } = {}) {
   switch (format) {
     case 'console':
       return consoleReport.render({ ...data, color });
@@ -95,8 +114,10 @@ export async function renderReport(format, data, { color = false } = {}) {
       const parts = [];
       for (const s of suiteBlocks(data.docs, data.config)) {
         const mod = await loadSuiteRenderer(data.config, s.suite);
-        parts.push(mod ? mod.render(suiteInput(data, s.suite)).trimEnd() : `${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
+        if (mod) parts.push(mod.render(suiteInput(data, s.suite)).trimEnd());
+        else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
       }
+      if (!generic) return parts.length ? `${parts.join('\n\n')}\n` : '';
       if (!parts.length) parts.push('No result documents: every job failed or was skipped.');
       return `${parts.join('\n\n')}\n`;
     }

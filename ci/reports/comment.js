@@ -1,7 +1,6 @@
 // The sticky pull-request comment: headline, one verdict table (no-change rows folded), failures, runner and commits.
 import {
-  benchmarkName, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict,
-  headline, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark,
+  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -27,8 +26,63 @@ export const row = (c) => `| ${[
   verdictMark(c.verdict),
 ].join(' | ')} |`;
 
-// The groups in order of importance: when the comment is too long, rows go from the end of this list first.
+// The verdicts in order of importance: when the comment is too long, what shows the later ones goes first.
 const GROUPS = ['regression', 'improvement', 'inconclusive', 'no change'];
+// Where the findings go among the comment's parts.
+const FINDINGS = Symbol('findings');
+
+const jobName = (c) => [c.suite, c.variant, c.tool, c.scenario].join('/');
+const metricName = (c) => `${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)}`;
+
+/** Where a series' trend lives on the site: its chart under #/trend/ (the site's own route), or null without a site. */
+export function trendUrl(site, c) {
+  if (!site) return null;
+  const metric = c.case ? `${c.case}::${c.metric}` : c.metric;
+  // Parentheses and quotes too: a name from a pull request must not end the markdown link early.
+  const path = encodeURIComponent([c.suite, c.tool, c.scenario, metric].join('/')).replace(/[()'!*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${site.replace(/\/?$/, '/')}#/trend/${path}`;
+}
+
+/** One line of the decision: what changed, by how much, how sure, with a link to its trend. */
+export function findingLine(c, site) {
+  const rounds = c.method === 'paired' ? `${c.head.n} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
+  const url = trendUrl(site, c);
+  const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
+  return `- ${c.verdict === 'regression' ? '🔴' : '🟢'} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (p=${c.p.toPrecision(2)}, ${rounds})`;
+}
+
+/**
+ * The counts line under the decision: every judged metric accounted for (those below a tool's resolution have no
+ * verdict but are judged metrics), how many more are information only, and what the family was.
+ * `info` is { count: metrics without a verdict, below: of those, judged ones below resolution }.
+ */
+export function countsLine(counts, comparisons, info) {
+  const verdicts = GROUPS.reduce((n, g) => n + counts[g], 0);
+  const fam = comparisons?.family;
+  const parts = GROUPS.filter((g) => counts[g]).map((g) => (g === 'regression' || g === 'improvement' ? plural(counts[g], g) : `${counts[g].toLocaleString('en-US')} ${g}`));
+  if (info.below) parts.push(`${info.below} below the tool's resolution (no verdict)`);
+  const family = fam?.size ? ` Judged together at a ${Math.round(fam.alpha * 100)}% false discovery rate (${fam.method}), so an unchanged pull request is flagged at most ${Math.round(fam.alpha * 100)}% of the time.` : '';
+  const more = info.count - info.below ? `; ${plural(info.count - info.below, 'more metric')} shown as information` : '';
+  return `${plural(verdicts + info.below, 'judged metric')}: ${parts.join(' · ') || 'none'}${more}.${family}`;
+}
+
+/** Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict. */
+function jobTables(list) {
+  const jobs = new Map();
+  for (const c of sortComparisons(list)) {
+    if (!jobs.has(jobName(c))) jobs.set(jobName(c), []);
+    jobs.get(jobName(c)).push(c);
+  }
+  return [...jobs].map(([name, cs]) => {
+    const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds` : '';
+    return `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
+  });
+}
+
+/** The information-only metrics (and those below a tool's resolution) folded in one table with why there is no verdict. */
+export function infoDetails(rows) {
+  return `<details><summary>${plural(rows.length, 'metric')} shown as information (no verdict)</summary>\n\n${mdTable(['benchmark', 'metric', 'base', 'head', 'change', 'why no verdict'], rows.map((c) => [mdEscape(jobName(c)), mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), mdEscape(c.reason, { max: 120 })]), ['left', 'left', 'right', 'right', 'right', 'left'])}\n\n</details>`;
+}
 
 function footer({ run, docs }) {
   const doc = docs?.[0];
@@ -55,74 +109,81 @@ function failuresSection(failures) {
   return `#### ❗ ${plural(failures.length, 'job')} did not produce results\n\n${lines.join('\n')}`;
 }
 
-/**
- * Assembles the body from the rows kept per group; `omitted` counts rows left out per group.
- * The main table holds regressions, improvements and inconclusive; no-change rows are folded.
- */
-function assemble({ title, kept, omitted, failures, foot, intro }) {
-  const parts = [MARKER, title];
-  if (intro) parts.push(intro);
-  const main = [...kept.regression, ...kept.improvement, ...kept.inconclusive];
-  if (main.length) parts.push([headerText, ...main].join('\n'));
-  if (kept['no change'].length) {
-    parts.push(`<details><summary>${plural(kept['no change'].length + omitted['no change'], 'metric')} with no change</summary>\n\n${[headerText, ...kept['no change']].join('\n')}\n\n</details>`);
-  } else if (omitted['no change']) {
-    parts.push(`${plural(omitted['no change'], 'metric')} with no change.`);
-  }
-  const left = GROUPS.filter((g) => omitted[g]).map((g) => `${plural(omitted[g], `${g} row`)}`);
-  if (left.length) parts.push(`_Left out to fit GitHub's comment size limit: ${left.join(', ')}. The job summary and the results artifact have every row._`);
-  if (failures) parts.push(failures);
-  if (foot) parts.push(foot);
-  return `${parts.join('\n\n')}\n`;
+/** Links to the workflow run and the trend site, when known. */
+function linksLine({ runUrl, site }) {
+  const parts = [];
+  if (runUrl) parts.push(`[workflow run](${runUrl})`);
+  if (site) parts.push(`[trend site](${site})`);
+  return parts.length ? parts.join(' · ') : '';
 }
 
 /**
- * The PR comment markdown. `comparisons` is compare()'s result (or its list); without one (no
- * base measured) the comment says so. The body always fits `limit` characters: rows are dropped
- * from the least important group first and counted in a note.
+ * The PR comment markdown, decision first: the regressions and improvements with change and interval, one line
+ * of counts, links, then a short table per job with its judged metrics; inconclusive reasons and information-only
+ * metrics inside <details>. `comparisons` is compare()'s result; without one (no base measured) the comment says
+ * so. The body always fits `limit` characters: detail sections go first, then job tables, counted in a note.
  */
-export function render({ run, docs = [], comparisons, failures = [], limit = GITHUB_LIMIT }) {
-  const list = comparisonList(comparisons);
+export function render({ run, docs = [], comparisons, failures = [], limit = GITHUB_LIMIT, runUrl, site, failOnRegression }) {
+  const all = comparisonList(comparisons);
+  const list = judgedOnly(all).filter((c) => GROUPS.includes(c.verdict));
+  const info = { count: all.length - list.length, below: all.filter((c) => c.verdict === 'below resolution').length };
   const counts = countVerdicts(list);
   const failText = failuresSection(failures);
   const foot = footer({ run, docs });
-  let title;
-  let intro = '';
+  const links = linksLine({ runUrl, site });
+  const parts = [MARKER];
+  const tail = [];
+  let findings = [];
   if (!comparisons) {
-    title = `### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`;
-    intro = 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.';
-  } else if (!list.length) {
-    title = `### benchline: nothing to compare${failures.length ? ` (${plural(failures.length, 'job')} failed)` : ''}`;
-    intro = 'No metric was measured on both base and head.';
+    parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
+  } else if (!all.length) {
+    parts.push(`### benchline: nothing to compare${failures.length ? ` (${plural(failures.length, 'job')} failed)` : ''}`, 'No metric was measured on both base and head.');
   } else {
-    title = `### benchline: ${headline(counts)}${failures.length ? `, ${plural(failures.length, 'failed job')}` : ''}`;
+    parts.push(`### benchline: ${headline(counts)}${failures.length ? `, ${plural(failures.length, 'failed job')}` : ''}`);
+    const groups = groupByVerdict(list);
+    findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
+    parts.push(FINDINGS, countsLine(counts, comparisons, info));
+    if (counts.regression && failOnRegression) parts.push('This check fails because a judged metric regressed (`compare.failOnRegression`).');
   }
   const unmatched = comparisons?.unmatched?.length;
-  if (unmatched) intro = [intro, `${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`].filter(Boolean).join(' ');
-
-  const groups = groupByVerdict(list);
-  const rows = Object.fromEntries(GROUPS.map((g) => [g, groups[g].map(row)]));
-  const kept = Object.fromEntries(GROUPS.map((g) => [g, rows[g]]));
-  const omitted = Object.fromEntries(GROUPS.map((g) => [g, 0]));
-  let body = assemble({ title, kept, omitted, failures: failText, foot, intro });
+  if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
+  if (links) parts.push(links);
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) parts.push(`⚠️ ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.map((x) => `${mdEscape(x.name)} (${mdEscape(x.why)})`).join(', ')}: those verdicts describe the tool, not the subject.`);
+  if (failText) parts.push(failText);
+  const tables = jobTables(list);
+  const inconclusive = list.filter((c) => c.verdict === 'inconclusive');
+  const details = [];
+  if (inconclusive.length) details.push(`<details><summary>${plural(inconclusive.length, 'inconclusive metric')}: why, and what would settle ${inconclusive.length === 1 ? 'it' : 'them'}</summary>\n\n${inconclusive.map((c) => `- ${mdEscape(jobName(c))} · ${mdEscape(metricName(c))}: ${mdEscape(c.reason, { max: 400 })}`).join('\n')}\n\n</details>`);
+  const infoRows = all.filter((c) => !list.includes(c));
+  if (infoRows.length) details.push(infoDetails(infoRows));
+  if (foot) tail.push(foot);
+  // Findings are one part so that the size limit can cut them last; an empty list leaves no blank part.
+  const build = (t, d, note, shown = findings) => `${[...parts.flatMap((p) => (p !== FINDINGS ? [p] : shown.length ? [shown.join('\n')] : [])), ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;
+  let body = build(tables, details);
   if (body.length <= limit) return body;
-
-  // Too long: keep the longest prefix of rows, in order of importance, that fits. Rows are sized
-  // up front so this is one pass, then verified (the omission note and <details> wrapper vary a little).
-  const ordered = GROUPS.flatMap((g) => rows[g].map((text) => ({ g, text })));
-  const fixed = assemble({ title, kept: Object.fromEntries(GROUPS.map((g) => [g, []])), omitted: { ...counts }, failures: failText, foot, intro }).length;
-  let budget = limit - fixed - 2 * (headerText.length + 200);
-  let keep = 0;
-  while (keep < ordered.length && budget - (ordered[keep].text.length + 1) >= 0) {
-    budget -= ordered[keep].text.length + 1;
-    keep += 1;
-  }
-  for (;;) {
-    const k = Object.fromEntries(GROUPS.map((g) => [g, []]));
-    for (const r of ordered.slice(0, keep)) k[r.g].push(r.text);
-    const o = Object.fromEntries(GROUPS.map((g) => [g, rows[g].length - k[g].length]));
-    body = assemble({ title, kept: k, omitted: o, failures: failText, foot, intro });
-    if (body.length <= limit || keep === 0) return body;
-    keep -= 1;
-  }
+  // Too long: drop the detail sections, then job tables from the end (the least notable jobs), then findings from
+  // the end (improvements before regressions), and say so. The length grows with what is kept: search for the most.
+  const leftOut = (keep, cut) => {
+    const what = [details.length ? 'the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
+    return `_Left out to fit GitHub's comment size limit: ${what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0]}. The job summary and the results artifact have every row._`;
+  };
+  // The largest k in 0..n for which fits(k), or -1.
+  const most = (n, fits) => {
+    let lo = -1;
+    let hi = n;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi + 1) / 2);
+      if (fits(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const withTables = (keep) => build(tables.slice(0, keep), [], leftOut(keep, 0));
+  const keepTables = most(tables.length, (k) => withTables(k).length <= limit);
+  if (keepTables >= 0) return withTables(keepTables);
+  const withFindings = (keep) => build([], [], leftOut(0, findings.length - keep), findings.slice(0, keep));
+  const keepFindings = most(findings.length - 1, (k) => withFindings(k).length <= limit);
+  body = withFindings(Math.max(0, keepFindings));
+  return body.slice(0, limit);
 }

@@ -1,10 +1,9 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  benchmarkName, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread,
-  formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs,
+  benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
 } from './format.js';
 
-const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', reset: '\x1b[0m' };
+const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
 const paint = (text, verdict, color) => (color && ANSI[verdict] ? `${ANSI[verdict]}${text}${ANSI.reset}` : text);
 
 const WIDTH = 74;
@@ -27,9 +26,23 @@ function header(run, docs) {
   return lines.join('\n');
 }
 
-/** One suite: a table per tool/scenario with variants as columns, then the variant-vs-variant lines. */
-export function renderSuite(s, { alpha = 0.05 } = {}) {
+/** The legend of the ± column: what the half-width is, at the confidence the documents' intervals were made at. */
+function spreadLegend(blocks) {
+  const levels = new Set();
+  for (const b of blocks) for (const r of b.rows) for (const m of Object.values(r.cells)) if (formatSpread(m)) levels.add(m.confidence ?? 0.95);
+  if (!levels.size) return [];
+  const level = [...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ');
+  return [`  ±: half-width of the ${level} bootstrap interval of the median over the block's trials, relative to the median`,
+    '     (how far the median could move on a rerun; a table cell is the median over trials).'];
+}
+
+/**
+ * One suite: a table per tool/scenario with variants as columns, then the variant-vs-variant lines (paired when
+ * the suite interleaves its variants, see format.js pairItems), then the legend of ± and of the marks.
+ */
+export function renderSuite(s, { alpha = 0.05, compare = {} } = {}) {
   const out = [rule(WIDTH), `${s.suite.toUpperCase()}${s.description ? `  ${s.description}` : ''}`, rule(WIDTH)];
+  let pairLines = 0;
   for (const b of s.blocks) {
     const params = formatParams(b.params);
     out.push('', `${b.tool.toUpperCase()} · ${b.scenario}  (${b.tool} ${b.toolVersion}, ${b.trials} trial${b.trials === 1 ? '' : 's'}${params ? `; ${params}` : ''})`, rule(WIDTH, '─'));
@@ -44,35 +57,77 @@ export function renderSuite(s, { alpha = 0.05 } = {}) {
     const pairs = variantPairs(b.variants);
     if (pairs.length) out.push('');
     for (const [ref, other] of pairs) {
-      const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha });
-      if (items.length) out.push(`  ${other} vs ${ref}: ${items.map((i) => i.text).join(' · ')}`);
+      const saturated = bottleneckLine([b.byVariant[ref], b.byVariant[other]]);
+      if (saturated) {
+        out.push(`  ${other} vs ${ref}: ${saturated}`);
+        pairLines += 1;
+        continue;
+      }
+      const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha, paired: s.interleaved, compare });
+      if (!items.length) continue;
+      pairLines += 1;
+      out.push(`  ${other} vs ${ref} (${pairMethod(b.byVariant[ref], b.byVariant[other], s.interleaved)}): ${items.map((i) => i.text).join(' · ')}`);
     }
   }
+  const legend = spreadLegend(s.blocks);
+  if (pairLines) legend.push('  ✓ better, ✗ worse: a decided difference; ≈ not decided (the note says why). Paired: trial t of both variants ran in round t.');
+  if (legend.length) out.push('', ...legend);
   return out.join('\n');
 }
 
-/** The head-vs-base table, regressions first, plus anything that could not be compared. */
-export function renderComparisons(list, { color = false, unmatched = [] } = {}) {
-  const counts = countVerdicts(list);
-  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false })}`, rule(WIDTH)];
-  const rows = sortComparisons(list).map((c) => [
+/** Counts and the family of a head-vs-base comparison in words. */
+function familyLine(list, family) {
+  const judged = list.filter((c) => c.judged !== false);
+  const below = judged.filter((c) => c.verdict === 'below resolution').length;
+  const info = list.length - judged.length;
+  const fam = family?.size ? `; ${family.size} tested together, ${family.method} at ${+(family.alpha * 100).toFixed(1)}%` : '';
+  return `  ${judged.length} judged metric${judged.length === 1 ? '' : 's'} (each job's key metrics${fam})${below ? `, ${below} below the tool's resolution (no verdict)` : ''}; ${info} more shown as information.`;
+}
+
+/** Information-only metrics, compactly: one line per job with each metric's change. */
+function infoLines(list, max = 20) {
+  const jobs = new Map();
+  for (const c of list) {
+    const key = benchmarkName({ ...c, case: undefined });
+    if (!jobs.has(key)) jobs.set(key, []);
+    jobs.get(key).push(`${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)} ${formatChange(c)}`);
+  }
+  const lines = [...jobs].slice(0, max).map(([job, items]) => `    ${job}: ${items.join(', ')}`);
+  if (jobs.size > max) lines.push(`    and ${jobs.size - max} more jobs (comparisons.json has every one)`);
+  return lines;
+}
+
+/**
+ * The head-vs-base section: the judged metrics with their verdicts (regressions first), why each regression and
+ * improvement was called, why each inconclusive one was not and how many more rounds would likely settle it, then
+ * the information-only metrics compactly, and anything that could not be compared.
+ */
+export function renderComparisons(list, { color = false, unmatched = [], family } = {}) {
+  const judged = list.filter((c) => c.judged !== false && c.verdict !== null);
+  const info = list.filter((c) => !judged.includes(c));
+  const counts = countVerdicts(judged);
+  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false })}`, rule(WIDTH), familyLine(list, family), ''];
+  const trials = (c) => (c.method === 'paired' ? `${c.head.n} paired${c.disturbed ? ` (-${c.disturbed})` : ''}` : `${c.base.n} + ${c.head.n}`);
+  const rows = sortComparisons(judged).map((c) => [
     benchmarkName(c),
     metricLabel(c.metric),
     formatValue(c.base.value, c.unit),
     formatValue(c.head.value, c.unit),
     formatChange(c),
     formatInterval(c),
+    trials(c),
     paint(c.verdict, c.verdict, color),
   ]);
-  out.push(textTable(['Benchmark', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { align: ['left', 'left', 'right', 'right', 'right', 'right', 'left'] }));
-  const regressions = sortComparisons(list).filter((c) => c.verdict === 'regression');
-  if (regressions.length) {
+  out.push(textTable(['Benchmark', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Trials', 'Verdict'], rows, { align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'] }));
+  out.push('  Base, Head: medians over trials. Change: head vs base (paired: the Hodges-Lehmann estimate of the per-round ratios).',
+    '  Interval: where the change lies at the stated level. Trials: paired rounds (-N: disturbed rounds left out), or base + head.');
+  const why = sortComparisons(judged).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement' || c.verdict === 'inconclusive' || c.verdict === 'below resolution');
+  if (why.length) {
     out.push('', '  Why:');
-    for (const c of regressions) out.push(`    ${benchmarkName(c)} ${metricLabel(c.metric)}: ${c.reason}`);
+    for (const c of why) out.push(`    ${benchmarkName(c)} ${metricLabel(c.metric)}: ${c.verdict}, ${c.reason}`);
   }
-  if (counts.inconclusive) {
-    out.push('', `  Inconclusive: the interval is wider than the metric's minimum effect (or there were fewer than 3 trials);`,
-      '  more trials narrow it, and comparisons need 4 or more a side before Mann-Whitney can reach p < 0.05.');
+  if (info.length) {
+    out.push('', `  Information only (${info.length} metric${info.length === 1 ? '' : 's'}, change shown, no verdict: not a job's key metric, or a restated run parameter):`, ...infoLines(info));
   }
   if (unmatched.length) {
     out.push('', '  Not compared (present on one side only):');
@@ -100,10 +155,12 @@ export function renderFailures(failures) {
 export function render({ run, docs = [], comparisons, failures = [], config = {}, color = false, detail = false }) {
   const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs)];
   const alpha = config.compare?.alpha ?? 0.05;
-  for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha }));
+  for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
-  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [] }));
+  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
+  const saturated = bottleneckDocs(docs);
+  if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   if (failures.length) parts.push('', renderFailures(failures));
   return `${parts.join('\n')}\n`;
 }

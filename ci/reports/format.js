@@ -1,15 +1,21 @@
 // Shared helpers for every renderer (generic and per suite): ordering, labels, percents, text and markdown tables.
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
-import { mannWhitney } from '../stats.js';
-import { VERDICTS, MIN_TRIALS } from '../compare.js';
+import { benjaminiHochberg, mannWhitney } from '../stats.js';
+import { VERDICTS, MIN_TRIALS, decide, disturbedRounds, metricStats, MAX_OTHER_GAP } from '../compare.js';
+import { toolSaturation } from '../cpuset.js';
 
 export { formatValue, VERDICTS };
 
 // ---------------------------------------------------------------- numbers and words
 
 /** Signed percent of a fraction: 0.0999 -> "+10.0%". */
-export const pct = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x >= 0 ? '+' : '-'}${Math.abs(x * 100).toFixed(digits)}%`);
+export function pct(x, digits = 1) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  const size = Math.abs(x * 100).toFixed(digits);
+  // A change that rounds to zero reads +0.0%, never -0.0%.
+  return `${x >= 0 || Number(size) === 0 ? '+' : '-'}${size}%`;
+}
 
 /** Unsigned percent of a fraction: 0.598 -> "59.8%". */
 export const pctAbs = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${Math.abs(x * 100).toFixed(digits)}%`);
@@ -19,8 +25,8 @@ export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')
 /** The change of a comparison, or a dash when the base was zero. */
 export const formatChange = (c) => pct(c.change);
 
-/** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one. */
-export const formatInterval = (c) => (c.lower === null || c.lower === undefined ? '–' : `[${pct(c.lower)}, ${pct(c.upper)}]`);
+/** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one (or when too few rounds bound it). */
+export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `[${pct(c.lower)}, ${pct(c.upper)}]` : '–');
 
 /** Relative half-width of a metric's interval ("±1.2%"), or '' when the metric has none. */
 export function formatSpread(m) {
@@ -62,7 +68,7 @@ const ORDER = [
 
 // Metrics kept in the documents but left out of variant tables: breakdowns and by-products that
 // would bury the seeds' rows (throughput, latency avg/p50/p95/p99/min/max, errors).
-const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.p(66|75|80|98)$/, /^(requests|iterations|bytes_received|bytes_sent|error_rate)$/];
+const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.(p(66|75|80|98)|total_mean|total_median)$/, /^(requests|iterations|bytes_received|body_bytes_received|bytes_sent|error_rate|time_per_request)$/];
 
 /** True for metrics that variant tables leave out unless asked for every metric. */
 export const isDetail = (name) => DETAIL.some((re) => re.test(name));
@@ -84,7 +90,7 @@ const VERDICT_RANK = Object.fromEntries(VERDICTS.map((v, i) => [v, i]));
  */
 export function sortComparisons(comparisons) {
   return comparisons.map((c, i) => [c, i]).sort(([a, ia], [b, ib]) => {
-    const byVerdict = VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict];
+    const byVerdict = (VERDICT_RANK[a.verdict] ?? 9) - (VERDICT_RANK[b.verdict] ?? 9);
     if (byVerdict) return byVerdict;
     const byDetail = Number(isDetail(a.metric)) - Number(isDetail(b.metric));
     if (byDetail) return byDetail;
@@ -99,7 +105,7 @@ export function sortComparisons(comparisons) {
 /** Comparisons grouped by verdict, each group in sortComparisons order. */
 export function groupByVerdict(comparisons) {
   const groups = Object.fromEntries(VERDICTS.map((v) => [v, []]));
-  for (const c of sortComparisons(comparisons)) groups[c.verdict].push(c);
+  for (const c of sortComparisons(comparisons)) groups[c.verdict]?.push(c);
   return groups;
 }
 
@@ -134,7 +140,8 @@ export function againstBaseLines(comparisons, label = (c) => `${c.variant} ${c.t
  * Documents grouped for variant tables: suites in config order, then their tool/scenario blocks
  * in job order, each with its variants in config order (the first is the reference) and one row
  * per metric (and case) holding the metric of every variant. Detail metrics (isDetail) are left
- * out unless `detail` is set; each block counts them in `hidden`.
+ * out unless `detail` is set; each block counts them in `hidden`. `interleaved` is true when the suite runs its
+ * variants in rounds (`interleave: variants`), so their comparisons may pair trials.
  */
 export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
   const suites = new Map();
@@ -184,7 +191,7 @@ export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
       b.params = first.params;
       b.trials = first.trials;
     }
-    return { suite, description: sc.description, variants, blocks };
+    return { suite, description: sc.description, interleaved: sc.interleave === 'variants', variants, blocks };
   });
 }
 
@@ -196,10 +203,12 @@ export const formatParams = (params = {}) => Object.entries(params).map(([k, v])
 
 // ---------------------------------------------------------------- variant against variant
 
-// Which metrics summarize a pair of variants, and the words for each direction of change.
+// Which metrics summarize a pair of variants (the first present of each list), and the words for each direction.
+// Latency and time items are labelled with the metric they use ("Latency p50"), since a suite may lack p50.
+// `duration` is not among them: it restates the run's length or count (see RESTATED in ci/compare.js).
 const HEADLINES = [
-  { label: 'Latency', names: ['latency.p50', 'latency.median', 'latency.mean', 'latency.avg'] },
-  { label: 'Time', names: ['duration', 'time.p50', 'time.median', 'time.mean', 'time.avg', 'traversal.total'] },
+  { label: null, names: ['latency.p50', 'latency.median', 'latency.mean', 'latency.avg'] },
+  { label: null, names: ['time.p50', 'time.median', 'time.mean', 'time.avg', 'traversal.total'] },
   { label: 'Throughput', names: ['throughput'] },
   { label: 'Size', names: ['response_bytes', 'message_bytes'] },
   { label: 'Allocation', names: ['alloc_per_op'] },
@@ -219,9 +228,20 @@ export function smallestP(n, k) {
   return Math.min(1, 2 / c);
 }
 
+/** The smallest two-sided p the exact signed-rank test can give for n paired rounds: 2 / 2^n (5 rounds: 0.0625). */
+export const smallestPairedP = (n) => Math.min(1, 2 / 2 ** n);
+
+/**
+ * Whether two variant documents ran in rounds: their suite interleaves variants (`interleave: variants`, trial t
+ * of every variant in round t), and both come from one run with as many trials. Without interleaving, trial i of
+ * one variant ran at another time than trial i of the other, and pairing them by index would not cancel drift.
+ */
+export const variantsPaired = (ref, doc, interleaved) => Boolean(interleaved && ref.run?.id && ref.run.id === doc.run?.id && ref.trials === doc.trials && ref.trials >= 2);
+
 /**
  * How `m` compares with the reference `ref`, in the seeds' wording: the fraction is relative to
  * the reference (55 ms -> 22 ms is "60.0% faster"; 15,242 -> 27,436 /s is "80.0% higher").
+ * Significance here is the unpaired Mann-Whitney test at alpha; pairItems adjusts it over a pair's metrics.
  */
 export function relativeDiff(ref, m, { alpha = 0.05 } = {}) {
   const [good, bad] = directionWords(m.unit, m.better);
@@ -230,36 +250,103 @@ export function relativeDiff(ref, m, { alpha = 0.05 } = {}) {
   const fraction = ref.value === 0 ? null : Math.abs(m.value - ref.value) / Math.abs(ref.value);
   let significant = true;
   let untestable = false;
+  let p = null;
   const [n, k] = [m.samples?.length ?? 0, ref.samples?.length ?? 0];
   if (n >= MIN_TRIALS && k >= MIN_TRIALS) {
     // Exact Mann-Whitney's smallest two-sided p is 2 / C(n+k, n) (3 + 3 trials: 0.1); below that
     // no difference, however large, can be significant, and the report says so instead.
     untestable = smallestP(n, k) >= alpha;
-    significant = !untestable && mannWhitney(m.samples, ref.samples).p < alpha;
+    p = mannWhitney(m.samples, ref.samples).p;
+    significant = !untestable && p < alpha;
   }
   const mark = same || !significant ? '≈' : isBetter ? '✓' : '✗';
-  return { fraction, word: same ? 'same' : isBetter ? good : bad, better: !same && isBetter, significant, untestable, mark };
+  return { fraction, word: same ? 'same' : isBetter ? good : bad, better: !same && isBetter, significant, untestable, p, mark };
 }
 
-/**
- * The headline items of variant `doc` against reference `ref`: one per headline metric present
- * in both (per case), e.g. { label: 'Latency', text: '✓ Latency: 59.8% faster' }.
- */
-export function pairItems(ref, doc, { alpha = 0.05 } = {}) {
+/** The headline metrics of `doc` present in `ref` too, per case: [{ label, name, case, m, r }]. */
+function headlineMetrics(ref, doc) {
   const refMetrics = new Map(ref.metrics.map((m) => [metricKey(m), m]));
   const cases = [...new Set(doc.metrics.map((m) => m.case ?? ''))];
-  const items = [];
+  const out = [];
   for (const c of cases) {
     for (const h of HEADLINES) {
       const name = h.names.find((n) => doc.metrics.some((m) => m.name === n && (m.case ?? '') === c) && refMetrics.has(c ? `${c}::${n}` : n));
       if (!name) continue;
-      const m = doc.metrics.find((x) => x.name === name && (x.case ?? '') === c);
-      const r = refMetrics.get(c ? `${c}::${name}` : name);
-      const d = relativeDiff(r, m, { alpha });
+      const label = h.label || metricLabel(name);
+      out.push({
+        name, case: c, label: c ? `${c} ${label.charAt(0).toLowerCase()}${label.slice(1)}` : label,
+        m: doc.metrics.find((x) => x.name === name && (x.case ?? '') === c), r: refMetrics.get(c ? `${c}::${name}` : name),
+      });
+    }
+  }
+  return { cases, refMetrics, out };
+}
+
+/** Verdicts of a pair's headline metrics from paired rounds: compare.js's rule, one Benjamini-Hochberg family per pair. */
+function pairedVerdicts(ref, doc, found, { alpha, compare: cfgIn }) {
+  const cfg = { confidence: 0.95, minEffect: 0.02, metrics: {}, ...cfgIn, alpha };
+  const disturbed = disturbedRounds(ref.load, doc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP);
+  const stats = found.map(({ m, r }) => metricStats(r, m, { paired: true, disturbed, cfg }));
+  const family = stats.filter((s) => !s.verdict);
+  const discovered = benjaminiHochberg(family.map((s) => s.p), alpha);
+  family.forEach((s, i) => Object.assign(s, { discovery: discovered[i] }, decide(s, discovered[i])));
+  const rounds = disturbed.length ? disturbed.filter((x) => !x).length : ref.trials;
+  return stats.map((s) => ({ ...s, rounds }));
+}
+
+/** The note after a paired item: only a decided difference goes without one. */
+function pairedNote(s) {
+  if (s.verdict === 'regression' || s.verdict === 'improvement') return '';
+  if (s.verdict === 'below resolution') return ' (below the tool\'s resolution)';
+  if (s.verdict === 'no change') return s.discovery ? ` (real but under ${pctAbs(s.minEffect)})` : ` (no difference beyond ±${pctAbs(s.minEffect)})`;
+  if (s.verdict === 'inconclusive') return s.moreRounds ? ` (undecided; about ${s.moreRounds} more rounds would likely settle it)` : ' (undecided)';
+  return '';
+}
+
+/**
+ * The headline items of variant `doc` against reference `ref`: one per headline metric present
+ * in both (per case), e.g. { label: 'Latency p50', text: '✓ Latency p50: 59.8% faster' }.
+ * With `paired` (the caller's word that the suite interleaves variants, see variantsPaired) and documents of one
+ * run with as many trials, each metric is judged like head against base: paired rounds, minimum effect
+ * (`compare` config), Benjamini-Hochberg over the pair's headline metrics; items then carry `method: 'paired'`,
+ * `verdict` and `rounds`. Otherwise the unpaired Mann-Whitney test, Benjamini-Hochberg over the pair's metrics.
+ * Only a decided difference gets ✓ or ✗; every other item is ≈ with a note saying why.
+ */
+export function pairItems(ref, doc, { alpha = 0.05, paired = false, compare = {} } = {}) {
+  const { cases, refMetrics, out: found } = headlineMetrics(ref, doc);
+  const isPaired = variantsPaired(ref, doc, paired);
+  const diffs = found.map(({ r, m }) => relativeDiff(r, m, { alpha }));
+  const verdicts = isPaired ? pairedVerdicts(ref, doc, found, { alpha, compare }) : null;
+  if (!isPaired) {
+    // The unpaired family: the pair's testable metrics, Benjamini-Hochberg at alpha.
+    const tested = diffs.filter((d) => d.p !== null && !d.untestable);
+    const discovered = benjaminiHochberg(tested.map((d) => d.p), alpha);
+    tested.forEach((d, i) => {
+      d.significant = discovered[i];
+      d.mark = d.word === 'same' || !d.significant ? '≈' : d.better ? '✓' : '✗';
+    });
+  }
+  const items = [];
+  let at = 0;
+  for (const c of cases) {
+    for (; at < found.length && found[at].case === c; at += 1) {
+      const { name, label, m, r } = found[at];
+      const d = diffs[at];
       const what = d.fraction === null ? `${formatValue(r.value, r.unit)} → ${formatValue(m.value, m.unit)}` : d.word === 'same' ? 'same' : `${pctAbs(d.fraction)} ${d.word}`;
-      const label = c ? `${c} ${h.label.toLowerCase()}` : h.label;
-      const note = d.untestable ? ` (${m.samples.length} and ${r.samples.length} trials cannot show significance; run more)` : d.significant ? '' : ' (not significant)';
-      items.push({ label, metric: name, case: c || undefined, ...d, what: `${what}${note}`, text: `${d.mark} ${label}: ${what}${note}` });
+      let note;
+      let extra = { method: 'unpaired' };
+      if (verdicts) {
+        const s = verdicts[at];
+        const decided = s.verdict === 'regression' || s.verdict === 'improvement';
+        d.significant = decided;
+        d.untestable = s.reason === 'too few trials' || smallestPairedP(s.rounds) >= alpha;
+        d.mark = decided ? (s.verdict === 'improvement' ? '✓' : '✗') : '≈';
+        note = d.untestable && !decided ? ` (${s.rounds} paired rounds cannot show significance; run more)` : pairedNote(s);
+        extra = { method: 'paired', verdict: s.verdict, rounds: s.rounds, p: s.p, change: s.change, lower: s.lower, upper: s.upper, reason: s.reason };
+      } else {
+        note = d.untestable ? ` (${m.samples.length} and ${r.samples.length} trials cannot show significance; run more)` : d.significant || d.word === 'same' ? '' : ' (not significant)';
+      }
+      items.push({ label, metric: name, case: c || undefined, ...d, ...extra, what: `${what}${note}`, text: `${d.mark} ${label}: ${what}${note}` });
     }
     const errs = doc.metrics.find((x) => x.name === 'errors' && (x.case ?? '') === c);
     const refErrs = refMetrics.get(c ? `${c}::errors` : 'errors');
@@ -272,11 +359,48 @@ export function pairItems(ref, doc, { alpha = 0.05 } = {}) {
   return items;
 }
 
+/** How a pair of variants was compared, for the line's heading: "paired, 8 rounds" or "5 + 5 trials, unpaired". */
+export function pairMethod(ref, doc, interleaved) {
+  return variantsPaired(ref, doc, interleaved) ? `paired, ${doc.trials} rounds` : `${ref.trials} + ${doc.trials} trials, unpaired`;
+}
+
 /** Every (reference, other) pair of variants in order: b vs a, c vs a, c vs b (the seeds' sections). */
 export function variantPairs(variants) {
   const pairs = [];
   for (let i = 0; i < variants.length; i += 1) for (let j = i + 1; j < variants.length; j += 1) pairs.push([variants[i], variants[j]]);
   return pairs;
+}
+
+// ---------------------------------------------------------------- load-tool saturation
+
+/** The words every report uses when a load tool ran out of cores. */
+export const BOTTLENECK = 'the load tool was the bottleneck';
+
+/**
+ * Why a document's figures do not describe its subject, or undefined: its load tool used (nearly) all the cores it may
+ * use in the median trial. "wrk used 0.98 of its 1 core", for a line that replaces a comparison.
+ */
+export function bottleneck(doc) {
+  const s = doc && toolSaturation(doc.load);
+  if (!s?.saturated) return undefined;
+  return `${doc.tool?.name ?? 'the tool'} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}`;
+}
+
+/**
+ * One line instead of a comparison of `docs` (variants, or base and head) when any of them was measured by a saturated
+ * load tool: "the load tool was the bottleneck (cache-off: ab used 0.97 of its 1 core); not compared". Else undefined.
+ */
+export function bottleneckLine(docs, label = (d) => d.variant) {
+  const hit = docs.filter(Boolean).map((d) => [d, bottleneck(d)]).filter(([, why]) => why);
+  if (!hit.length) return undefined;
+  return `${BOTTLENECK} (${hit.map(([d, why]) => `${label(d)}: ${why}`).join('; ')}); not compared`;
+}
+
+/** Every document of a run whose load tool saturated, with the reason: [{ doc, name, why }]. */
+export function bottleneckDocs(docs = []) {
+  const seen = new Set();
+  return docs.map((doc) => ({ doc, name: benchmarkName(doc), why: bottleneck(doc) }))
+    .filter((x) => x.why && !seen.has(`${x.name} ${x.why}`) && seen.add(`${x.name} ${x.why}`));
 }
 
 // ---------------------------------------------------------------- plain text
@@ -341,7 +465,10 @@ export function mdTable(head, rows, align) {
 }
 
 /** Verdict with a symbol for markdown. */
-export const verdictMark = (v) => ({ regression: '🔴 regression', improvement: '🟢 improvement', inconclusive: '❔ inconclusive', 'no change': '⚪ no change' }[v] || v);
+export const verdictMark = (v) => ({ regression: '🔴 regression', improvement: '🟢 improvement', inconclusive: '❔ inconclusive', 'no change': '⚪ no change', 'below resolution': '· below resolution' }[v] || (v === null ? 'information' : v));
+
+/** Judged comparisons only (verdicts); the rest are shown as information. */
+export const judgedOnly = (list) => list.filter((c) => c.judged !== false && c.verdict !== null);
 
 /** Short commit for display; only letters and digits survive, so it is safe inside a code span. */
 export const shortSha = (sha) => (sha ? String(sha).replace(/[^0-9A-Za-z]/g, '').slice(0, 7) : '–');
@@ -352,7 +479,7 @@ export const comparisonList = (x) => (Array.isArray(x) ? x : x?.comparisons || [
 /** Verdict counts of a comparison list (compare() gives them too; filtered lists need them again). */
 export function countVerdicts(list) {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
-  for (const c of list) counts[c.verdict] += 1;
+  for (const c of list) if (counts[c.verdict] !== undefined) counts[c.verdict] += 1;
   return counts;
 }
 

@@ -1,13 +1,13 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable,
-  pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, benchmarkName, metricLabel,
+  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod,
 } from './format.js';
-import { headerText, row } from './comment.js';
+import { countsLine, headerText, infoDetails, row } from './comment.js';
 
 /** The generic markdown of one suite: a table per tool/scenario (variants as columns) and the pairwise lines. */
-export function suiteMarkdown(s, { alpha = 0.05 } = {}) {
+export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
   const out = [`### ${mdEscape(s.suite)}${s.description ? ` · ${mdEscape(s.description)}` : ''}`];
+  const levels = new Set();
   for (const b of s.blocks) {
     const params = formatParams(b.params);
     out.push(`#### ${mdEscape(b.tool)} · ${mdEscape(b.scenario)}\n\n<sub>${mdEscape(`${b.tool} ${b.toolVersion}`)}, ${plural(b.trials, 'trial')}${params ? `; ${mdEscape(params)}` : ''}</sub>`);
@@ -19,13 +19,20 @@ export function suiteMarkdown(s, { alpha = 0.05 } = {}) {
     })]);
     out.push(mdTable(['metric', ...b.variants.map((v) => mdEscape(v))], rows));
     if (b.hidden) out.push(`<sub>${plural(b.hidden, 'more metric')} in the result documents</sub>`);
+    for (const r of b.rows) for (const m of Object.values(r.cells)) if (formatSpread(m)) levels.add(m.confidence ?? 0.95);
     const lines = [];
     for (const [ref, other] of variantPairs(b.variants)) {
-      const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha });
-      if (items.length) lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}**: ${items.map((i) => `${i.mark} ${mdEscape(i.label)}: ${htmlEscape(i.what)}`).join(' · ')}`);
+      const saturated = bottleneckLine([b.byVariant[ref], b.byVariant[other]]);
+      if (saturated) {
+        lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}**: ${htmlEscape(saturated)}`);
+        continue;
+      }
+      const items = pairItems(b.byVariant[ref], b.byVariant[other], { alpha, paired: s.interleaved, compare });
+      if (items.length) lines.push(`- **${mdEscape(other)}** vs **${mdEscape(ref)}** <sub>(${pairMethod(b.byVariant[ref], b.byVariant[other], s.interleaved)})</sub>: ${items.map((i) => `${i.mark} ${mdEscape(i.label)}: ${htmlEscape(i.what)}`).join(' · ')}`);
     }
     if (lines.length) out.push(lines.join('\n'));
   }
+  if (levels.size) out.push(`<sub>±: half-width of the ${[...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ')} bootstrap interval of the median over the trials, relative to the median. ✓/✗: a decided difference; ≈: not decided.</sub>`);
   return out.join('\n\n');
 }
 
@@ -35,7 +42,7 @@ export function suiteMarkdown(s, { alpha = 0.05 } = {}) {
  */
 export function render({ run, docs = [], comparisons, failures = [], config = {}, suiteMarkdown: custom = {}, detail = false }) {
   const list = comparisonList(comparisons);
-  const counts = countVerdicts(list);
+  const counts = countVerdicts(judgedOnly(list));
   const alpha = config.compare?.alpha ?? 0.05;
   const doc = docs[0];
   const title = comparisons && list.length ? headline(counts) : `measured ${plural(docs.length, 'benchmark')}`;
@@ -50,21 +57,26 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   if (doc) facts.push(`runner ${mdEscape(doc.runner.name)} (${doc.runner.cpus} × ${mdEscape(doc.runner.cpuModel)})`);
   if (facts.length) out.push(facts.join(' · '));
 
-  for (const s of suiteBlocks(docs, config, { detail })) out.push(custom[s.suite] ? custom[s.suite].trim() : suiteMarkdown(s, { alpha }));
+  for (const s of suiteBlocks(docs, config, { detail })) out.push(custom[s.suite] ? custom[s.suite].trim() : suiteMarkdown(s, { alpha, compare: config.compare }));
 
   if (comparisons) {
+    // The same split as the PR comment: judged metrics with verdicts, the others as information.
     out.push('### Head vs base');
-    const groups = groupByVerdict(list);
+    const judged = judgedOnly(list).filter((c) => VERDICTS.includes(c.verdict));
+    const info = list.filter((c) => !judged.includes(c));
+    const groups = groupByVerdict(judged);
     const main = [...groups.regression, ...groups.improvement, ...groups.inconclusive];
     if (main.length) out.push([headerText, ...main.map(row)].join('\n'));
     if (groups['no change'].length) {
-      out.push(`<details><summary>${plural(groups['no change'].length, 'metric')} with no change</summary>\n\n${[headerText, ...groups['no change'].map(row)].join('\n')}\n\n</details>`);
+      out.push(`<details><summary>${plural(groups['no change'].length, 'judged metric')} with no change</summary>\n\n${[headerText, ...groups['no change'].map(row)].join('\n')}\n\n</details>`);
     }
     if (!list.length) out.push('No metric was measured on both base and head.');
-    const why = [...groups.regression, ...groups.inconclusive];
+    else out.push(countsLine(countVerdicts(judged), comparisons, { count: info.length, below: info.filter((c) => c.verdict === 'below resolution').length }));
+    const why = [...groups.regression, ...groups.improvement, ...groups.inconclusive];
     if (why.length) {
-      out.push(`<details><summary>Why these verdicts</summary>\n\n${why.map((c) => `- ${mdEscape(benchmarkName(c))} ${mdEscape(metricLabel(c.metric))}: ${c.verdict}, ${htmlEscape(c.reason)}`).join('\n')}\n\n</details>`);
+      out.push(`<details><summary>Why these verdicts (and what would settle the inconclusive ones)</summary>\n\n${why.map((c) => `- ${mdEscape(benchmarkName(c))} ${mdEscape(metricLabel(c.metric))}: ${c.verdict}, ${htmlEscape(c.reason)}`).join('\n')}\n\n</details>`);
     }
+    if (info.length) out.push(infoDetails(info));
     const unmatched = comparisons.unmatched || [];
     if (unmatched.length) {
       out.push(`Not compared (measured on one side only):\n\n${unmatched.map((u) => `- ${mdEscape(benchmarkName(u))}${u.metric ? ` ${mdEscape(metricLabel(u.metric))}` : ''}: ${mdEscape(u.reason)}`).join('\n')}`);

@@ -54,6 +54,12 @@ export function runPath(run) {
 /** Site-relative path of a compacted month (YYYY-MM): archived runs are read from it instead of per-run files. */
 export const archivePath = (month) => `data/archive/${month}.js`;
 
+/** Site-relative path of a suite's report page (the newest run's report, rendered by the suite's own module). */
+export const reportPath = (suite) => `data/reports/${segment(suite)}.js`;
+
+/** Site-relative path of a file a suite report draws (a plot), beside its page. */
+export const reportFilePath = (suite, file) => `data/reports/${segment(suite)}/${segment(file)}`;
+
 /** Path of the small index every page loads first, and of the shared run table. */
 export const INDEX_PATH = 'data/index.js';
 export const RUNS_PATH = 'data/runs.js';

@@ -1,7 +1,9 @@
 // Lays the history model out as the site's data files: a small index, a run table, one file per series and per run; pure.
 import { formatValue } from '../units.js';
-import { minEffectFor } from '../compare.js';
+import { minEffectFor, RESTATED } from '../compare.js';
+import { metricRank } from '../reports/format.js';
 import { seriesChangePoints, TREND_ROLES } from './model.js';
+import { DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath } from './paths.js';
 
 /** A data file: a script that hands its payload to the page, so it loads from file:// as well as over HTTP. */
@@ -30,12 +32,14 @@ export function commitUrl(repoUrl, commit) {
 /**
  * Everything the site needs besides its code. Returns
  * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed }.
- * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions }.
+ * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns }.
+ * reports: { [suite]: { path, run } | { error } }, the suites' report pages (suite-pages.js).
+ * columns: { [suite]: sideBySide }, the suites' report modules' hooks that place a measurement in the variant view.
  * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
  * minMagnitude: the metric's compare.minEffect, minSegment: MIN_SEGMENT, and recheck: true).
  */
 export function siteData(model, options = {}) {
-  const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {} } = options;
+  const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {}, reports = {}, columns = {} } = options;
   const { runs, series } = model;
   const recentFrom = Math.max(0, runs.length - recentRuns);
 
@@ -81,30 +85,20 @@ export function siteData(model, options = {}) {
     for (const r of withSuite) {
       for (const j of r.jobs) if (j.suite === name && j.status === 'ok' && TREND_ROLES.includes(j.role)) newest.set(j.id, { run: r, job: j });
     }
-    const variantOrder = Object.keys(cfg.variants || {});
-    const variants = [...new Set([...variantOrder, ...[...newest.values()].map((x) => x.job.variant)])]
-      .filter((v) => [...newest.values()].some((x) => x.job.variant === v));
-    const rows = new Map();
-    for (const { run, job } of newest.values()) {
-      for (const m of job.metrics) {
-        const metric = m.case ? `${m.case}::${m.name}` : m.name;
-        const rk = `${job.tool}/${job.scenario}/${metric}`;
-        if (!rows.has(rk)) rows.set(rk, { tool: job.tool, scenario: job.scenario, metric, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, chart: chartId({ suite: name, tool: job.tool, scenario: job.scenario, metric }), cells: {} });
-        rows.get(rk).cells[job.variant] = { v: m.value, ...(m.lower !== undefined ? { lo: m.lower } : {}), ...(m.upper !== undefined ? { hi: m.upper } : {}), run: runRef(run) };
-      }
-    }
+    const table = variantTable(name, [...newest.values()], Object.keys(cfg.variants || {}), columns[name]);
     const changes = allChanges.filter((c) => c.suite === name);
     return {
       name,
       description: cfg.description || '',
       report: cfg.report || null,
+      ...(reports[name] ? { page: reports[name] } : {}),
       latest: { ...runRef(latest), ref: latest.ref, role: latest.role },
       status,
       failures,
       charts: [...charts.values()].filter((c) => c.suite === name).map((c) => c.id),
       changes: changes.slice(0, 20),
       regressions: changes.filter((c) => c.kind === 'regression' && c.runIndex >= recentFrom).slice(0, 20),
-      table: { variants, rows: [...rows.values()].sort((a, b) => (a.tool + a.scenario + a.metric < b.tool + b.scenario + b.metric ? -1 : 1)) },
+      table,
     };
   });
 
@@ -138,6 +132,8 @@ export function siteData(model, options = {}) {
     basePath,
     policy,
     compare: config?.compare || null,
+    // the rule change points were found with, for the overview's explanation
+    changeRule: { minSegment: changeOptions.minSegment ?? MIN_SEGMENT, maxPValue: changeOptions.maxPValue ?? CP_DEFAULTS.maxPValue },
     counts: { runs: runs.length, series: series.length, points: series.reduce((s, x) => s + x.points.v.length, 0), charts: charts.size },
     latest: latestRun ? { ...runRef(latestRun), ref: latestRun.ref } : null,
     problems: problems.map((p) => ({ path: p.path, message: p.message })),
@@ -149,6 +145,66 @@ export function siteData(model, options = {}) {
 
   const feed = atomFeed({ index, changes: allChanges.slice(0, 50), suites, basePath, repoUrl, generatedAt });
   return { index, runsTable, seriesFiles, runFiles, archiveFiles, feed };
+}
+
+/**
+ * A suite's variant view: one column per compared implementation, one row per tool, scenario and metric, holding the
+ * newest measurement of every job. Columns are the variants, unless the suite's report module says otherwise with
+ * sideBySide({ variant, tool, scenario, case, name }) -> { column, case, rank, caseRank } | undefined (rank orders
+ * the columns, caseRank the rows of one metric): serialization measures
+ * every codec in one variant, its cases (sbeSerialize, protobufSerialize ...) name the codec, and the hook turns
+ * them into codec columns and a Serialize row. Metrics that restate a run's parameters (compare.js RESTATED:
+ * duration, requests, bytes received ...) are not ranked: no column is best at them, as no PR is judged on them.
+ * newest: [{ run, job }]; variantOrder: the config's order.
+ * Returns { variants (column names, in order), rows: [{ tool, scenario, metric, name, case, unit, better, ranked, chart, cells }] }.
+ */
+export function variantTable(suite, newest, variantOrder = [], sideBySide) {
+  const rows = new Map();
+  const columns = new Map(); // name -> [rank, first seen]
+  for (const { run, job } of newest) {
+    for (const m of job.metrics) {
+      const metric = m.case ? `${m.case}::${m.name}` : m.name;
+      const placed = sideBySide?.({ variant: job.variant, tool: job.tool, scenario: job.scenario, case: m.case, name: m.name });
+      const column = placed?.column ?? job.variant;
+      const rowCase = placed ? placed.case : m.case;
+      const rank = placed?.rank ?? (variantOrder.includes(job.variant) ? variantOrder.indexOf(job.variant) : variantOrder.length);
+      if (!columns.has(column)) columns.set(column, [rank, columns.size]);
+      const rowMetric = rowCase ? `${rowCase}::${m.name}` : m.name;
+      const rk = `${job.tool}/${job.scenario}/${rowMetric}`;
+      const chart = chartId({ suite, tool: job.tool, scenario: job.scenario, metric });
+      if (!rows.has(rk)) {
+        rows.set(rk, { tool: job.tool, scenario: job.scenario, metric: rowMetric, name: m.name, ...(rowCase ? { case: rowCase } : {}), unit: m.unit, better: m.better, ranked: !RESTATED.includes(m.name), chart, cells: {}, caseRank: placed?.caseRank });
+      }
+      const row = rows.get(rk);
+      // pivoted rows gather cells of different series: each cell then links its own trend chart
+      row.cells[column] = { v: m.value, ...(m.lower !== undefined ? { lo: m.lower } : {}), ...(m.upper !== undefined ? { hi: m.upper } : {}), run: runRef(run), ...(placed ? { chart } : {}) };
+    }
+  }
+  const variants = [...columns.entries()].sort((a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1]).map(([c]) => c);
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...rows.values()].sort((a, b) => {
+    const [fa, na, sa] = rowOrder(a.name);
+    const [fb, nb, sb] = rowOrder(b.name);
+    return cmp(a.tool, b.tool) || cmp(a.scenario, b.scenario) || fa - fb || cmp(na, nb) || sa - sb || (a.caseRank ?? 0) - (b.caseRank ?? 0) || cmp(a.metric, b.metric);
+  });
+  for (const r of sorted) delete r.caseRank;
+  return { variants, rows: sorted };
+}
+
+const STAT_RANK = { mean: 0, avg: 0, median: 1.5, min: 3, max: 4, stdev: 5 };
+const UNKNOWN = metricRank('\u0000');
+
+/**
+ * Sort key of a metric row: [family rank, family, statistic rank]. A family's statistics stay together and read
+ * from typical to extreme (mean, p50, p90, p99, p99.9, min, max), also for families the registry does not know
+ * (k6's latency_deep.*, JMH's time.p99.99).
+ */
+export function rowOrder(name) {
+  const m = /^(.+)\.(mean|avg|median|min|max|stdev|p(\d+(?:\.\d+)?))$/.exec(name);
+  if (!m) return [metricRank(name), metricRank(name) < UNKNOWN ? '' : name, 0];
+  const family = m[1];
+  const known = Math.min(metricRank(`${family}.mean`), metricRank(`${family}.p50`), metricRank(`${family}.avg`));
+  return [known, known < UNKNOWN ? '' : family, m[3] !== undefined ? 1 + Number(m[3]) / 100 : STAT_RANK[m[2]]];
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;

@@ -2,10 +2,12 @@
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readStore } from './store.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
+import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { pruneEmptyDirs, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
@@ -13,6 +15,17 @@ import { insideDir } from '../names.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
 const MANIFEST = '.benchline-site.json';
+
+// The compare view bundles ci/compare.js, which reads each tool's judged metrics from its adapter; a few adapters
+// import node:path for building commands, which the page never does. Node built-ins become an empty module there,
+// so such a call would fail loudly instead of the bundle failing to build.
+const nodeBuiltinsStub = {
+  name: 'node-builtins-stub',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
 
 let bundled;
 /** The page's code as one classic script (modules do not load from file://), bundled once per process. */
@@ -28,8 +41,10 @@ async function bundle() {
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
+    plugins: [nodeBuiltinsStub],
   });
-  const css = readFileSync(join(ROOT, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
+  // Resolved like an import: installed as a dependency, uplot sits in the adopting project's node_modules, not ours.
+  const css = readFileSync(createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
   bundled = { js: r.outputFiles[0].text, css };
   return bundled;
 }
@@ -69,7 +84,12 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   for (const p of contents.problems) log(`skipped ${p.message}`);
   const model = buildModel({ docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), archives: contents.archives.map((a) => a.archive) });
   const generatedAt = new Date().toISOString();
-  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions });
+  // each suite's own report of its newest run, as a page; its module may also lay out the variant view
+  const modules = await loadReportModules(config);
+  for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
+  const reports = suiteReportPages(modules, { docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), config });
+  const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
+  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
   data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const code = await bundle();
 
@@ -98,6 +118,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
   for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
   for (const f of data.runFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of reports.files) put(f.path, f.text ?? dataScript(f.path, f.payload));
   // archived months go out as stored: their JSON text is already the payload
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
   for (const f of data.archiveFiles) {

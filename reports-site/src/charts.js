@@ -101,30 +101,75 @@ const ninesLabel = (v) => {
   return `${Number(p.toPrecision(6))}%`;
 };
 
-/** Latency percentile curves: lines = [{ label, percentiles: [{ p, value }] }]. */
+/**
+ * Labels of a log axis. Base 10: each power of ten, and its 2x and 5x while a decade has room. Base 2 (bytes):
+ * powers of two, every other one when there are many. Other ticks stay unlabelled.
+ */
+export function logTickLabels(splits, format, { decades = 1, base = 10 } = {}) {
+  if (base === 2) {
+    const step = splits.length > 8 ? 2 : 1;
+    return splits.map((v) => (v > 0 && Math.round(Math.log2(v)) % step === 0 ? format(v) : ''));
+  }
+  const mantissas = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
+  return splits.map((v) => {
+    if (!(v > 0)) return '';
+    const m = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+    return mantissas.includes(m) ? format(v) : '';
+  });
+}
+
+/** The powers of `base` around [lo, hi], at least one step apart. */
+export function decadeRange(lo, hi, base = 10) {
+  const log = (v) => Math.log(v) / Math.log(base);
+  const a = Math.floor(log(lo) + 1e-9);
+  return [base ** a, base ** Math.max(a + 1, Math.ceil(log(hi) - 1e-9))];
+}
+
+/**
+ * Latency percentile curves: lines = [{ label, percentiles: [{ p, value }] }]. Time is on a log axis: tails are
+ * orders of magnitude above the median, and on a linear axis everything under the largest value's scale reads 0.
+ */
 export function percentileChart(el, { lines, unit }) {
   const xs = [...new Set(lines.flatMap((l) => l.percentiles.map((q) => nines(q.p))))].sort((a, b) => a - b);
   const pos = new Map(xs.map((x, i) => [x, i]));
   const data = [xs];
   const series = [{ label: 'percentile', value: (u, v) => (v === null ? '–' : ninesLabel(v)) }];
+  let lo = Infinity;
+  let hi = 0;
   lines.forEach((l, k) => {
     const y = new Array(xs.length).fill(null);
-    for (const q of l.percentiles) y[pos.get(nines(q.p))] = q.value;
+    // a log axis has no 0: a zero percentile (a timer's resolution) is left out of the line, kept in the table
+    for (const q of l.percentiles) {
+      if (!(q.value > 0)) continue;
+      y[pos.get(nines(q.p))] = q.value;
+      lo = Math.min(lo, q.value);
+      hi = Math.max(hi, q.value);
+    }
     data.push(y);
     series.push({ label: l.label, stroke: COLORS[k % COLORS.length], width: 1.5, spanGaps: true, points: { show: true, size: 5 }, value: (u, v) => fmt(v, unit) });
   });
+  const decades = hi > 0 ? Math.log10(hi / lo) : 1;
+  // sizes step in powers of two (1 KiB, 2 KiB, 4 KiB ...), times in powers of ten
+  const base = unit === 'bytes' ? 2 : 10;
+  // what was drawn, with the time axis' labels as shown, for tests
+  const entry = { kind: 'percentiles', lines: lines.length, points: lines.reduce((s, l) => s + l.percentiles.length, 0), scale: 'log', ticks: [], el };
   const opts = {
     width: width(el),
-    height: 280,
-    scales: { x: { time: false } },
+    height: 320,
+    scales: {
+      x: { time: false },
+      // whole powers of the base around the data, so the axis starts and ends on a labelled power of ten
+      y: { distr: 3, log: base, range: () => (hi > 0 ? decadeRange(lo, hi, base) : [1, base]) },
+    },
     series,
     axes: [
-      { splits: () => [0, 0.30103, 1, 2, 3, 4, 5].filter((s) => s <= Math.max(...xs) + 0.01), values: (u, splits) => splits.map(ninesLabel) },
-      { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit)) },
+      { splits: () => [0, 0.30103, 1, 2, 3, 4, 5].filter((s) => s >= xs[0] - 0.01 && s <= xs[xs.length - 1] + 0.01), values: (u, splits) => splits.map(ninesLabel) },
+      { size: 80, values: (u, splits) => logTickLabels(splits, (v) => fmt(v, unit), { decades, base }) },
     ],
+    hooks: { draw: [(u) => { entry.ticks = (u.axes[1]._values || []).filter(Boolean); }] },
   };
   el.replaceChildren();
   const plot = new uPlot(opts, data, el);
-  registry.push({ kind: 'percentiles', lines: lines.length, points: lines.reduce((s, l) => s + l.percentiles.length, 0), el });
+  registry.push(entry);
   return plot;
 }

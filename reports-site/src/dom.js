@@ -1,5 +1,6 @@
 // DOM and formatting helpers of the history page: elements are built from text, never from HTML strings.
 import { formatValue } from '../../ci/units.js';
+import { shownInterval } from './intervals.js';
 
 /** h('td', { class: 'num', dataset: { v: 1 } }, 'text', child) -> element; null/false children are skipped. */
 export function h(tag, attrs = {}, ...children) {
@@ -26,8 +27,24 @@ export const date = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' '
 /** A number cell whose raw value rides along in data-v, so what is shown can be checked against the store. */
 export const numCell = (v, unit, extra = {}) => h('td', { class: `num ${extra.class || ''}`.trim(), dataset: { v: v === undefined || v === null ? '' : String(v) } }, fmt(v, unit));
 
-/** "lower – upper" of an interval, or a dash when the tool gave none. */
-export const interval = (lo, hi, unit) => (lo === null || lo === undefined || hi === null || hi === undefined ? '–' : `${fmt(lo, unit)} – ${fmt(hi, unit)}`);
+/** Explains the mark ° of an interval cut at zero; views that show one add this note below their table. */
+export const CLAMP_NOTE = '° cut at 0: the tool\'s interval reaches below zero (JMH reports mean ± its 99.9% error, which can exceed the mean), but a time, size, rate or count cannot be negative.';
+
+/** "lower – upper" of an interval, or a dash when the tool gave none; a lower end below an impossible 0 shows as 0°. */
+export function interval(lo, hi, unit) {
+  const s = shownInterval(lo, hi, unit);
+  if (s.lo === null || s.hi === null) return '–';
+  return `${fmt(s.lo, unit)}${s.clamped ? '°' : ''} – ${fmt(s.hi, unit)}`;
+}
+
+/** A table cell with the interval; when it was cut at 0 its title gives what the tool reported. */
+export function intervalCell(lo, hi, unit) {
+  const s = shownInterval(lo, hi, unit);
+  return h('td', { class: `num interval${s.clamped ? ' clamped' : ''}`, title: s.clamped ? `reported: ${fmt(s.rawLo, unit)} – ${fmt(s.hi, unit)}; cut at 0` : null, dataset: s.clamped ? { lo: String(s.rawLo) } : undefined }, interval(lo, hi, unit));
+}
+
+/** The clamp note as a paragraph when any interval under `el` was cut at 0, else an empty text. */
+export const clampNote = (el) => (el.querySelector('.clamped') ? h('p', { class: 'muted note clamp-note' }, CLAMP_NOTE) : '');
 
 /** Link to a commit on the forge when its URL is known, else to the run that measured it. */
 export function commitLink(commit, repoUrl, runId) {

@@ -7,12 +7,14 @@ import { compareView } from './views/compare.js';
 import { variants } from './views/variants.js';
 import { runView } from './views/run.js';
 import { runsView } from './views/runs.js';
+import { reportView } from './views/report.js';
 
 const ROUTES = [
   [/^#?\/?$/, 'overview', () => overview],
   [/^#\/trend\/(.+)$/, 'trend', () => trend],
   [/^#\/compare(?:\/([^/]+)\/([^/]+))?$/, 'compare', () => compareView],
   [/^#\/variants\/(.+)$/, 'variants', () => variants],
+  [/^#\/report\/(.+)$/, 'report', () => reportView],
   [/^#\/run\/(.+)$/, 'run', () => runView],
   [/^#\/runs(?:\/(\d+))?$/, 'runs', () => runsView],
 ];

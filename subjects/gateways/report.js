@@ -1,9 +1,15 @@
 // Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
-import { comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, verdictMark } from '../../ci/reports/format.js';
+import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, smallestP, textTable, verdictMark } from '../../ci/reports/format.js';
+import { mannWhitney } from '../../ci/stats.js';
+import { MIN_TRIALS } from '../../ci/compare.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
 export const EVEN_TOLERANCE = 0.05;
 export const MEDALS = ['🏆', '🥈', '🥉'];
+/** Two gateways' throughputs differ when the two-sided Mann-Whitney test over their trials gives p below this. */
+export const ALPHA = 0.05;
+/** What the suite measures in place of the seed's BunGate, said in every report. */
+export const BUN_STAND_IN = 'The Bun gateway (subjects/gateways/gateway.js, round robin on Bun.serve and fetch) stands in for BunGate: the BunGate library is not available from the npm registry here, so BunGate itself was not measured.';
 
 // The wrk adapter keeps the Lua script's per-trial tallies as notes (result documents hold numbers
 // only as metrics, whose names cannot carry a backend): "responses per backend (X-Backend): backend-1 123, ...".
@@ -122,10 +128,14 @@ export function model({ suite = 'gateways', docs = [], comparisons, run, config 
   const measured = gateways.filter((g) => g.status === 'measured');
   // A gateway that answered with errors is not ranked: fast 502s must not win a throughput race.
   const clean = measured.filter((g) => !g.errors && g.throughput !== undefined).sort((a, b) => b.throughput - a.throughput);
+  const alpha = config?.compare?.alpha ?? ALPHA;
+  const tiers = rankTiers(clean, { alpha });
   const ranking = [
-    ...clean.map((g, i) => ({ ...g, rank: i + 1, medal: MEDALS[i] })),
+    ...tiers.flatMap((tier, t) => tier.members.map((g) => ({ ...g, rank: t + 1, medal: MEDALS[t], tied: tier.members.length > 1 }))),
     ...measured.filter((g) => g.errors).map((g) => ({ ...g, rank: undefined })),
   ];
+  // A saturated wrk measured itself: no gateway is ranked on its figures.
+  const saturated = measured.filter((g) => bottleneck(g.doc)).map((g) => ({ label: g.label, why: bottleneck(g.doc) }));
   const sample = measured[0]?.doc;
   const job = (suiteConfig.jobs || []).find((j) => j.tool === 'wrk');
   const shown = ['throughput', 'latency.mean', 'latency.p99', 'errors'];
@@ -137,6 +147,10 @@ export function model({ suite = 'gateways', docs = [], comparisons, run, config 
     gateways,
     measured,
     ranking,
+    tiers,
+    alpha,
+    saturated,
+    standIn: gateways.some((g) => g.variant === 'bun'),
     setup: sample && {
       version: sample.tool.version,
       threads: sample.params?.threads,
@@ -148,6 +162,36 @@ export function model({ suite = 'gateways', docs = [], comparisons, run, config 
     },
     comparisons: mine,
   };
+}
+
+/**
+ * Gateways (sorted by median throughput, best first) grouped into tiers that the trials can tell apart: a gateway
+ * joins the tier of the one above it unless its throughput is significantly lower than the tier's leader's
+ * (two-sided Mann-Whitney over the per-trial throughputs, p < alpha). With fewer than 3 trials a side, or too few
+ * for any p below alpha (3 + 3 trials: 0.1), nothing is significant and everyone shares one tier.
+ * Returns [{ members, p, untestable }], where p is the test against the leader of the tier above (undefined for the first).
+ */
+export function rankTiers(sorted, { alpha = ALPHA } = {}) {
+  const tiers = [];
+  for (const g of sorted) {
+    const tier = tiers[tiers.length - 1];
+    if (!tier) {
+      tiers.push({ members: [g] });
+      continue;
+    }
+    const lead = tier.members[0];
+    const a = lead.throughputMetric?.samples || [];
+    const b = g.throughputMetric?.samples || [];
+    const untestable = a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= alpha;
+    const p = untestable ? undefined : mannWhitney(a, b).p;
+    if (untestable || !(p < alpha)) {
+      tier.members.push(g);
+      tier.ties = [...(tier.ties || []), { with: g.label, p, untestable }];
+    } else {
+      tiers.push({ members: [g], p });
+    }
+  }
+  return tiers;
 }
 
 // ---------------------------------------------------------------- rows shared by text and markdown
@@ -183,13 +227,33 @@ function distributionTable(m) {
   return { head, rows };
 }
 
-/** The seed's ranking lines; `esc` escapes the one part that comes from the config (the label). */
+const andList = (xs) => (xs.length < 3 ? xs.join(' and ') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/**
+ * The seed's ranking lines; `esc` escapes the one part that comes from the config (the label). A winner is named only
+ * when the first tier has one gateway; tied gateways share a medal and a line says why they are tied.
+ */
 function rankingLines(m, esc = (s) => s) {
-  return m.ranking.map((g) => {
+  if (m.saturated.length) {
+    return [`No ranking: ${BOTTLENECK} (${m.saturated.map((x) => `${esc(x.label)}: ${x.why}`).join('; ')}), so these figures are wrk's ceiling, not the gateways'.`];
+  }
+  const lines = m.ranking.map((g) => {
     const rps = `${g.throughput.toFixed(2)} RPS`;
     if (g.rank === undefined) return `✗ ${esc(g.label)}: ${rps} (not ranked: ${g.errors.toLocaleString('en-US')} errors)`;
-    return `${g.medal || `${g.rank}.`} ${esc(g.label)}: ${rps}${g.rank === 1 ? ' (Winner)' : ''}`;
+    const mark = g.medal || `${g.rank}.`;
+    if (g.tied) return `${mark} ${esc(g.label)}: ${rps} (tied)`;
+    return `${mark} ${esc(g.label)}: ${rps}${g.rank === 1 ? ' (Winner)' : ''}`;
   });
+  for (const tier of m.tiers.filter((t) => t.members.length > 1)) {
+    const names = andList(tier.members.map((g) => esc(g.label)));
+    const untestable = tier.ties.some((t) => t.untestable);
+    const ps = tier.ties.filter((t) => t.p !== undefined).map((t) => `${esc(t.with)} p = ${t.p.toFixed(2)}`);
+    const why = untestable
+      ? `${Math.min(...tier.members.map((g) => g.throughputMetric?.samples.length ?? 0))} trials a gateway cannot show a significant difference; run 4 or more`
+      : `their throughputs differ by less than the trials can tell apart (Mann-Whitney against ${esc(tier.members[0].label)}: ${ps.join(', ')}; significant below ${m.alpha})`;
+    lines.push(`${tier === m.tiers[0] ? 'No winner: ' : ''}${names} are tied: ${why}.`);
+  }
+  return lines;
 }
 
 const notMeasured = (m) => m.gateways.filter((g) => g.status !== 'measured');
@@ -202,7 +266,7 @@ function setupLine(m, esc = (x) => x) {
 }
 
 function comparisonAgainstBase(m) {
-  return m.comparisons.map((c) => [m.gateways.find((g) => g.variant === c.variant)?.label || c.variant, c.metric, pct(c.change), formatInterval(c), c.verdict]);
+  return m.comparisons.map((c) => [m.gateways.find((g) => g.variant === c.variant)?.label || c.variant, c.metric, pct(c.change), formatInterval(c), c.verdict ?? 'information']);
 }
 
 // ---------------------------------------------------------------- renderers
@@ -222,6 +286,7 @@ export function render(ctx) {
   } else {
     out.push('', 'No gateway was measured in this run.');
   }
+  if (m.standIn) out.push('', BUN_STAND_IN);
   const missing = notMeasured(m);
   if (missing.length) {
     out.push('', 'Not measured');
@@ -281,6 +346,7 @@ export function markdown(ctx) {
     out.push('', `**Load balancing** (share per backend; even within ±${EVEN_TOLERANCE * 100}%)`, '', mdTable(head.map(esc), rows.map((r) => r.map((c) => esc(c)))));
     out.push('', '**Performance Results Summary**', '', ...rankingLines(m, esc).map((l) => `- ${l}`));
   }
+  if (m.standIn) out.push('', BUN_STAND_IN);
   const missing = notMeasured(m);
   if (missing.length) out.push('', ...missing.map((g) => `- ${esc(g.label)}: ${esc(g.status)}: ${esc(g.reason)}`));
   if (m.comparisons.length) {

@@ -34,3 +34,16 @@ export function seedItems(count = 44, seed = 4) {
   }
   return items;
 }
+
+/**
+ * The order lines behind each item's stock: `count` lines spread over items 1..items, 1-5 units each. The items route
+ * sums them per item on every uncached request, which is the database work the cache saves.
+ */
+export function seedOrderLines(count = 1000, items = 44, seed = 40) {
+  const random = mulberry32(seed);
+  const lines = [];
+  for (let id = 1; id <= count; id += 1) {
+    lines.push({ id, itemId: 1 + Math.floor(random() * items), qty: 1 + Math.floor(random() * 5), unitPrice: Math.round(199 + random() * 9800) / 100 });
+  }
+  return lines;
+}

@@ -1,8 +1,14 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
+
+// The reference's own result: caching raised ab's throughput by ~80% (15,241.97 -> 27,436.34 r/s).
+export const REFERENCE_GAIN = 27436.34 / 15241.97 - 1;
+// A gain at least this large, and significant, counts as the reference's finding reproduced; smaller significant
+// gains are reported as the same direction at a smaller size.
+export const LARGE_GAIN = 0.2;
 
 const BEFORE = 'cache-off';
 const AFTER = 'cache-on';
@@ -42,6 +48,22 @@ function percentilesMs(doc) {
   });
 }
 
+// ab's "Connection Times (ms)" rows and the metrics each column comes from (Total's mean and median are the table's own).
+const CONNECTION_ROWS = [
+  ['Connect', { min: 'connect.min', mean: 'connect.mean', sd: 'connect.stdev', median: 'connect.median', max: 'connect.max' }],
+  ['Processing', { min: 'processing.min', mean: 'processing.mean', sd: 'processing.stdev', median: 'processing.median', max: 'processing.max' }],
+  ['Waiting', { min: 'ttfb.min', mean: 'ttfb.mean', sd: 'ttfb.stdev', median: 'ttfb.median', max: 'ttfb.max' }],
+  ['Total', { min: 'latency.min', mean: 'latency.total_mean', sd: 'latency.stdev', median: 'latency.total_median', max: 'latency.max' }],
+];
+
+/** The connection-times table in ms: { Connect: { min, mean, sd, median, max }, ... }; a column nobody measured is undefined. */
+function connectionTimes(doc) {
+  return Object.fromEntries(CONNECTION_ROWS.map(([row, cols]) => [row, Object.fromEntries(Object.entries(cols).map(([k, name]) => {
+    const v = valueOf(doc, name);
+    return [k, v === undefined ? undefined : v / NS_PER_MS];
+  }))]));
+}
+
 /** The seed's figures from one ab result document, in the seed's units (r/s, s, ms). */
 export function abFigures(doc) {
   const pcts = percentilesMs(doc);
@@ -55,6 +77,11 @@ export function abFigures(doc) {
     requests: valueOf(doc, 'requests'),
     failed: valueOf(doc, 'errors'),
     documentBytes: valueOf(doc, 'response_bytes'),
+    totalBytes: valueOf(doc, 'bytes_received'),
+    htmlBytes: valueOf(doc, 'body_bytes_received'),
+    acrossMs: valueOf(doc, 'time_per_request') === undefined ? undefined : valueOf(doc, 'time_per_request') / NS_PER_MS,
+    transferKBps: valueOf(doc, 'transfer_rate') === undefined ? undefined : valueOf(doc, 'transfer_rate') / 1024,
+    connectionTimes: connectionTimes(doc),
     concurrency: doc.params?.concurrency,
     trials: doc.trials,
   };
@@ -116,6 +143,36 @@ export function summarySentence(before, after, { subject = 'caching' } = {}) {
   return `${first} ${second}`;
 }
 
+/**
+ * Whether the reference's finding (caching raises ab's throughput by a large margin) holds in these documents, in
+ * one plain sentence: the size of the change, its significance (two-sided Mann-Whitney over the per-trial
+ * throughputs) and the verdict. A saturated ab measured itself, so then the finding is reported as not tested.
+ * Returns { reproduced: true|false|undefined, text }.
+ */
+export function findingSentence(beforeDoc, afterDoc, { alpha = 0.05 } = {}) {
+  const busy = [beforeDoc, afterDoc].map(bottleneck);
+  if (busy.some(Boolean)) {
+    const who = busy.map((b, i) => b && `${(i ? afterDoc : beforeDoc).variant}: ${b}`).filter(Boolean).join('; ');
+    return { reproduced: undefined, text: `Not tested: ${BOTTLENECK} (${who}), so these figures are ab's ceiling, not the API's; this run can neither confirm nor refute the reference's finding.` };
+  }
+  const ref = metricOf(beforeDoc, 'throughput');
+  const m = metricOf(afterDoc, 'throughput');
+  if (!ref || !m) return { reproduced: undefined, text: 'Not tested: one side has no throughput figure.' };
+  const d = relativeDiff(ref, m, { alpha });
+  const gain = m.value / ref.value - 1;
+  const size = `${gain >= 0 ? '+' : '-'}${Math.abs(gain * 100).toFixed(1)}%`;
+  const trials = `${ref.samples.length} and ${m.samples.length} trials`;
+  const refSize = `+${Math.round(REFERENCE_GAIN * 100)}%`;
+  if (d.untestable || ref.samples.length < 3 || m.samples.length < 3) {
+    return { reproduced: undefined, text: `Not tested: ${trials} cannot show a significant difference (run at least 4 a side); the change was ${size} (the reference's: ${refSize}).` };
+  }
+  const p = `Mann-Whitney p ${d.significant ? '<' : '≥'} ${alpha} over ${trials}`;
+  if (!d.significant) return { reproduced: false, text: `The reference's finding does not reproduce: the throughput change with the cache (${size}) is not significant (${p}); the reference measured ${refSize}.` };
+  if (gain < 0) return { reproduced: false, text: `The reference's finding does not reproduce: caching significantly lowered throughput (${size}, ${p}); the reference measured ${refSize}.` };
+  if (gain < LARGE_GAIN) return { reproduced: false, text: `The reference's finding reproduces only in direction: caching raised throughput significantly but by ${size} (${p}), far less than the reference's ${refSize}.` };
+  return { reproduced: true, text: `The reference's finding reproduces: caching raised throughput by ${size}, a significant change (${p}); the reference measured ${refSize}.` };
+}
+
 // ---------------------------------------------------------------- the other tools, one line each
 
 const ms = (ns) => (ns === undefined ? '–' : fmtMs(ns / NS_PER_MS));
@@ -170,14 +227,20 @@ export function model({ suite = 'orders-api', docs = [], comparisons, run, confi
   const k6 = byVariant(own, (d) => d.tool.name === 'k6', 'fixed-rate');
   const figures = { before: ab[before] && abFigures(ab[before]), after: ab[after] && abFigures(ab[after]) };
   const sentence = figures.before && figures.after ? summarySentence(figures.before, figures.after) : undefined;
+  const finding = ab[before] && ab[after] ? findingSentence(ab[before], ab[after], { alpha: config?.compare?.alpha ?? 0.05 }) : undefined;
   const missing = [];
   for (const v of [before, after]) if (!ab[v]) missing.push(`${v}: ab without keep-alive: ${missingReason(run, suite, v, 'no-keepalive')}`);
   const lines = [];
-  if (abK[before] && abK[after]) lines.push(abKeepAliveLine(abK[before], abK[after]));
-  if (wrk[before] && wrk[after]) lines.push(wrkLine(wrk[before], wrk[after]));
-  if (k6[before] && k6[after]) lines.push(k6Line(k6[before], k6[after]));
+  // A tool that ran out of cores measured itself: its line says so instead of comparing the variants.
+  const other = (docsOf, name, line) => {
+    if (!docsOf[before] || !docsOf[after]) return;
+    lines.push(bottleneckLine([docsOf[before], docsOf[after]]) ? `${name}: ${bottleneckLine([docsOf[before], docsOf[after]])}` : line(docsOf[before], docsOf[after]));
+  };
+  other(abK, 'ab with keep-alive', abKeepAliveLine);
+  other(wrk, 'wrk peak throughput', wrkLine);
+  other(k6, 'k6 at a fixed rate', k6Line);
   const mine = comparisonList(comparisons).filter((c) => c.suite === suite);
-  return { suite, description: suiteConfig.description, before, after, ab, figures, sentence, missing, lines, comparisons: mine };
+  return { suite, description: suiteConfig.description, before, after, ab, figures, sentence, finding, missing, lines, comparisons: mine };
 }
 
 const label = (v, which) => (v === BEFORE || v === AFTER ? `${which} caching (${v})` : `${v}`);
@@ -195,10 +258,24 @@ function tableRows(m) {
     row('Failed requests', 'failed', String),
     row('Document Length', 'documentBytes', (v) => `${v} bytes`),
     row('Time taken for tests', 'timeTaken', (v) => `${fixed(v, 3)} seconds`),
+    row('Total transferred', 'totalBytes', (v) => `${v.toLocaleString('en-US')} bytes`),
+    row('HTML transferred', 'htmlBytes', (v) => `${v.toLocaleString('en-US')} bytes`),
     row('Requests per second', 'throughput', (v) => `${fixed(v, 2)} [#/sec] (mean)`),
     row('Time per request', 'meanMs', (v) => `${fixed(v, 3)} [ms] (mean)`),
+    row('Time per request', 'acrossMs', (v) => `${fixed(v, 3)} [ms] (mean, across all concurrent requests)`),
+    row('Transfer rate', 'transferKBps', (v) => `${fixed(v, 2)} [Kbytes/sec] received`),
   ].filter((r) => r[1] !== '–' || r[2] !== '–');
 }
+
+/** ab's "Connection Times (ms)" table of one side: min, mean, [+/-sd], median, max per row. */
+function connectionRows(f) {
+  const n = (v) => (v === undefined ? '–' : `${Number(v.toFixed(3))}`);
+  return CONNECTION_ROWS.map(([row]) => {
+    const c = f?.connectionTimes?.[row] || {};
+    return [`${row}:`, n(c.min), n(c.mean), n(c.sd), n(c.median), n(c.max)];
+  });
+}
+const CONNECTION_HEAD = ['', 'min', 'mean', '[+/-sd]', 'median', 'max'];
 
 /** The seed's percentile table: whole ms as ab prints them, fractions where trials were merged. */
 function percentileRows(m) {
@@ -230,11 +307,15 @@ export function render(ctx) {
   if (doc) {
     out.push('', `ApacheBench ${doc.tool.version}, a new connection per request (${doc.params?.requests ?? '?'} requests, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
     out.push('', textTable(['', label(m.before, 'Before'), label(m.after, 'After')], tableRows(m)));
+    for (const [side, which] of [[m.before, 'before'], [m.after, 'after']]) {
+      if (m.figures[which]) out.push('', `  Connection Times (ms), ${side}`, textTable(CONNECTION_HEAD, connectionRows(m.figures[which])));
+    }
     out.push('', '  Percentage of the requests served within a certain time (ms)');
     out.push(textTable(['', m.before, m.after], percentileRows(m)));
   }
   for (const x of m.missing) out.push(`  ${x}`);
   if (m.sentence) out.push('', 'Summary', m.sentence);
+  if (m.finding) out.push(m.finding.text);
   if (m.lines.length) out.push('', 'Other tools', ...m.lines.map((l) => `  ${l}`));
   out.push(...againstBaseLines(m.comparisons));
   return `${out.join('\n')}\n`;
@@ -249,11 +330,14 @@ export function markdown(ctx) {
   if (doc) {
     out.push('', `ApacheBench ${mdEscape(doc.tool.version)}, a new connection per request, ${trialsNote(m)}.`, '');
     out.push(mdTable(['', mdEscape(label(m.before, 'Before')), mdEscape(label(m.after, 'After'))], tableRows(m).map((r) => r.map((c) => mdEscape(c)))));
+    for (const [side, which] of [[m.before, 'before'], [m.after, 'after']]) {
+      if (m.figures[which]) out.push('', `Connection Times (ms), ${mdEscape(side)}`, '', mdTable(CONNECTION_HEAD, connectionRows(m.figures[which])));
+    }
     out.push('', mdTable(['Served within (ms)', mdEscape(m.before), mdEscape(m.after)], percentileRows(m).map((r) => r.map((c) => mdEscape(c)))));
   }
   for (const x of m.missing) out.push('', `- ${mdEscape(x, { max: 400 })}`);
-  // The sentence holds only our words and numbers, so it needs no escaping.
-  if (m.sentence) out.push('', `**Summary.** ${m.sentence}`);
+  // The summary holds only our words and numbers; the finding names variants, so it is escaped.
+  if (m.sentence) out.push('', `**Summary.** ${m.sentence}${m.finding ? ` ${mdEscape(m.finding.text, { max: 600 })}` : ''}`);
   if (m.lines.length) out.push('', ...m.lines.map((l) => `- ${mdEscape(l, { max: 400 })}`));
   if (m.comparisons.length) out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
   return `${out.join('\n')}\n`;

@@ -397,3 +397,14 @@ export function plots(ctx) {
   const title = 'Serialization latency by percentile (JMH SampleTime)';
   return [{ file: PLOT_FILE, title, svg: latencySvg(m.blocks, { title }) }];
 }
+
+// ---------------------------------------------------------------- site
+
+/**
+ * The site's variant view: every codec is measured in one variant, so the codec in a case's name is the column
+ * (SBE beside Protobuf beside JSON, the seed's order) and the rest (Serialize, Deserialize) is the row.
+ */
+export function sideBySide({ case: name }) {
+  const p = parseCase(name);
+  return p ? { column: codecLabel(p.codec), case: `${p.op}${p.rest}`, rank: codecRank(p.codec), caseRank: OPS.indexOf(p.op) } : undefined;
+}

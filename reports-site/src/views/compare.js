@@ -13,6 +13,9 @@ export function runDocs(run) {
   return ok.filter((j) => j.role === role).map((j) => ({ suite: j.suite, subject: j.subject, variant: j.variant, tool: { name: j.tool, version: j.toolVersion }, scenario: j.scenario, metrics: j.metrics }));
 }
 
+/** A comparison's verdict as shown: compare.js gives none (null) to metrics it does not judge. */
+export const verdictText = (c) => c.verdict ?? 'not judged';
+
 export async function compareView(el, { index, params: [a, b] }) {
   const runs = await loadRuns();
   const n = runs.id.length;
@@ -40,16 +43,18 @@ export async function compareView(el, { index, params: [a, b] }) {
   const [base, head] = await Promise.all([baseIdx, headIdx].map((i) => loadRun(runs, i)));
   const result = compare(runDocs(base), runDocs(head), index.compare || {}, { seed: 1 });
   el.append(h('p', {}, 'Base ', commitLink(base.commit, index.repoUrl, base.id), ` (${date(base.startedAt)}) → head `, commitLink(head.commit, index.repoUrl, head.id), ` (${date(head.startedAt)}). `,
-    h('span', { class: 'counts' }, Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ')),
+    'Judged metrics: ', h('span', { class: 'counts' }, Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ')), '. ',
     base.archived || head.archived ? h('span', { class: 'muted' }, ' Archived runs keep one value per metric, not per trial, so their verdicts are inconclusive.') : null));
   const rows = result.comparisons.map((c) => {
     const chart = [c.suite, c.tool, c.scenario, c.case ? `${c.case}::${c.metric}` : c.metric].join('/');
-    return h('tr', { class: `cmp ${c.verdict.replace(' ', '-')}`, dataset: { suite: c.suite, variant: c.variant, tool: c.tool, scenario: c.scenario, metric: c.case ? `${c.case}::${c.metric}` : c.metric } },
+    // metrics compare.js does not judge (not the tool's key metrics, or restating a parameter) are shown without a verdict
+    const verdict = verdictText(c);
+    return h('tr', { class: `cmp ${verdict.replace(' ', '-')}`, dataset: { suite: c.suite, variant: c.variant, tool: c.tool, scenario: c.scenario, metric: c.case ? `${c.case}::${c.metric}` : c.metric } },
       h('td', {}, c.suite), h('td', {}, c.variant), h('td', {}, `${c.tool} · ${c.scenario}`), h('td', {}, trendLink(chart, c.case ? `${c.case} · ${c.metric}` : c.metric)),
       numCell(c.base.value, c.unit), numCell(c.head.value, c.unit),
       h('td', { class: `num ${c.verdict === 'regression' ? 'worse' : c.verdict === 'improvement' ? 'better' : ''}`, dataset: { v: c.change === null ? '' : String(c.change) } }, pct(c.change)),
-      h('td', { class: 'num' }, c.lower === null ? '–' : `${pct(c.lower)} … ${pct(c.upper)}`),
-      h('td', { title: c.reason || '' }, h('span', { class: `badge ${c.verdict.split(' ')[0]}` }, c.verdict)));
+      h('td', { class: 'num' }, Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `${pct(c.lower)} … ${pct(c.upper)}` : '–'),
+      h('td', { title: c.reason || '' }, h('span', { class: `badge ${verdict.split(' ')[0]}` }, verdict)));
   });
   el.append(table(['Suite', 'Variant', 'Tool · scenario', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { class: 'compare-table' }));
   if (result.unmatched.length) {

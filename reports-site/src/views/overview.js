@@ -21,6 +21,12 @@ export async function overview(el, { index }) {
   } else {
     el.append(h('p', { class: 'muted' }, 'The history is empty: publish results with `benchline publish`.'));
   }
+  const rule = index.changeRule || { minSegment: 5, maxPValue: 0.001 };
+  el.append(h('details', { class: 'explain', open: true }, h('summary', {}, 'Regressions here and verdicts on pull requests'),
+    h('p', {}, h('strong', {}, 'Recent regressions'), ' and change points are found in the history, after the fact: a series of runs on main stepped to a worse (or better) level and stayed there for at least ',
+      String(rule.minSegment), ' runs (E-divisive means, p < ', String(rule.maxPValue), ', at least the metric\'s minimum effect). The commit named is where the new level starts; the step may come from that commit, from several small ones adding up, or from a change of runner.'),
+    h('p', {}, 'A ', h('strong', {}, 'pull request\'s verdict'), ' is decided before merging, in its own job: base and head measured in turn on one runner, compared metric by metric (Mann-Whitney U and a bootstrap interval of the change), and posted as the PR\'s comment. A PR can pass and its effect still show here later, and a step here need not have been flagged on any PR. ',
+      h('a', { href: '#/compare' }, 'Compare'), ' applies the PR rule to any two runs of this history.')));
   if (index.problems.length) {
     el.append(h('div', { class: 'problems' }, h('strong', {}, `${index.problems.length} file(s) in the store were skipped:`), h('ul', {}, index.problems.map((p) => h('li', { class: 'problem' }, p.message)))));
   }
@@ -29,8 +35,11 @@ export async function overview(el, { index }) {
     s.description ? h('p', { class: 'muted' }, s.description) : null,
     h('p', {}, 'Latest run ', runLink(s.latest.id), ` · ${date(s.latest.startedAt)} · `, commitLink(s.latest.commit, index.repoUrl, s.latest.id)),
     s.failures.length ? h('ul', { class: 'failures' }, s.failures.map((f) => h('li', { class: 'error' }, h('code', {}, f.job), `: ${f.status}: ${f.reason}`))) : null,
-    h('p', {}, h('a', { href: `#/variants/${encodeURIComponent(s.name)}` }, 'Variant table'), ` · ${s.charts.length} trend charts`),
-    h('h3', {}, `Recent regressions (${s.regressions.length})`),
+    h('p', { class: 'suite-links' },
+      s.page && !s.page.error ? [h('a', { href: `#/report/${encodeURIComponent(s.name)}`, class: 'report-link' }, 'Report of the latest run'), ' · '] : null,
+      h('a', { href: `#/variants/${encodeURIComponent(s.name)}` }, 'Variant table'), ` · ${s.charts.length} trend charts`),
+    s.page?.error ? h('p', { class: 'error report-error' }, `No report page: ${s.page.error}`) : null,
+    h('h3', { title: 'Change points of the history: a lasting step to a worse level, found across many runs' }, `Recent regressions in the history (${s.regressions.length})`),
     s.regressions.length
       ? h('ul', { class: 'regressions' }, s.regressions.map((c) => h('li', {}, trendLink(c.chart, `${c.variant} · ${c.chart.split('/').slice(1).join(' · ')}`), ' ', h('span', { class: 'worse' }, pct(c.change)), ' at ', commitLink(c.run.commit, index.repoUrl, c.run.id))))
       : h('p', { class: 'muted' }, 'None in the recent runs.'),

@@ -1,6 +1,6 @@
 // One run: its commit, runner and every job's parameters, metrics, failures and latency distribution.
 import { loadRun, loadRuns } from '../data.js';
-import { h, fmt, date, commitLink, numCell, interval, table, metricLabel } from '../dom.js';
+import { h, fmt, date, commitLink, numCell, intervalCell, clampNote, table, metricLabel } from '../dom.js';
 import { percentileChart } from '../charts.js';
 
 const kv = (pairs) => h('dl', { class: 'kv' }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', { dataset: { key: k } }, v)]));
@@ -26,7 +26,9 @@ export async function runView(el, { index, params: [id] }) {
     ['Labels', r.labels?.length ? r.labels.join(', ') : undefined],
     ['Stored as', run.archived ? 'archived (one value per metric; trials, samples and distributions were compacted away)' : 'full result documents'],
   ]));
-  el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(runs.id[i - 1])}/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run')));
+  const reported = index.suites.filter((s) => s.page?.run?.id === run.id);
+  el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(runs.id[i - 1])}/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run'),
+    reported.length ? [' · Suite reports of this run: ', reported.flatMap((s, k) => [k ? ', ' : '', h('a', { href: `#/report/${encodeURIComponent(s.name)}`, class: 'report-link' }, s.name)])] : null));
 
   const dists = [];
   for (const job of run.jobs) {
@@ -44,23 +46,31 @@ export async function runView(el, { index, params: [id] }) {
       ['Parameters', Object.keys(job.params || {}).length ? h('code', { class: 'params' }, Object.entries(job.params).map(([k, v]) => `${k}=${v}`).join('  ')) : 'none'],
     ]));
     section.append(table(['Metric', 'Value', 'Interval', 'Samples'], job.metrics.map((m) => h('tr', { class: 'metric', dataset: { metric: m.case ? `${m.case}::${m.name}` : m.name } },
-      h('td', {}, metricLabel(m)), numCell(m.value, m.unit), h('td', { class: 'num' }, interval(m.lower, m.upper, m.unit)),
+      h('td', {}, metricLabel(m)), numCell(m.value, m.unit), intervalCell(m.lower, m.upper, m.unit),
       h('td', { class: 'num muted' }, (m.samples || []).map((s) => fmt(s, m.unit)).join(', '))))));
+    section.append(clampNote(section));
     for (const d of job.distributions || []) dists.push({ job, d });
     if (job.notes?.length) section.append(h('ul', { class: 'muted' }, job.notes.map((n) => h('li', {}, n))));
     el.append(section);
   }
 
   if (dists.length) {
-    el.append(h('h2', {}, 'Latency distribution'));
-    const units = [...new Set(dists.map((x) => x.d.unit))];
-    for (const unit of units) {
-      const mine = dists.filter((x) => x.d.unit === unit);
+    el.append(h('h2', {}, dists.every((x) => x.d.unit === 'ns') ? 'Latency distribution' : 'Distributions'), h('p', { class: 'muted' }, 'Values on a log scale, percentiles spaced as HdrHistogram does (90%, 99%, 99.9% equally apart).'));
+    // one chart per tool, scenario and unit: variants of one job side by side, never a JMH curve beside an ab one
+    const groups = [...new Set(dists.map(({ job, d }) => `${job.tool}\u0000${job.scenario}\u0000${d.unit}`))];
+    for (const g of groups) {
+      const mine = dists.filter(({ job, d }) => `${job.tool}\u0000${job.scenario}\u0000${d.unit}` === g);
+      const { unit } = mine[0].d;
+      el.append(h('h3', {}, `${mine[0].job.tool} · ${mine[0].job.scenario}${unit === 'ns' ? '' : ` (${unit})`}`));
+      // name each curve by what tells it apart within the chart: variant, case (JMH method), distribution name
+      const differs = (f) => new Set(mine.map(f)).size > 1;
+      const parts = [differs(({ job }) => job.variant) && (({ job }) => job.variant), differs(({ d }) => d.case) && (({ d }) => d.case), differs(({ d }) => d.name) && (({ d }) => d.name)].filter(Boolean);
+      const label = (x) => (parts.length ? parts.map((f) => f(x)).filter(Boolean).join(' · ') : x.job.variant);
       const holder = h('div', { class: 'chart percentiles' });
       el.append(holder);
-      (el.__afterMount ||= []).push(() => percentileChart(holder, { unit, lines: mine.map(({ job, d }) => ({ label: `${job.variant} · ${job.tool} · ${job.scenario}${d.case ? ` · ${d.case}` : ''}`, percentiles: d.percentiles })) }));
+      (el.__afterMount ||= []).push(() => percentileChart(holder, { unit, lines: mine.map((x) => ({ label: label(x), percentiles: x.d.percentiles })) }));
       const ps = [...new Set(mine.flatMap((x) => x.d.percentiles.map((q) => q.p)))].sort((a, b) => a - b);
-      el.append(table(['Percentile', ...mine.map(({ job, d }) => `${job.variant} · ${job.tool}${d.case ? ` · ${d.case}` : ''}`)], ps.map((p) => h('tr', { class: 'percentile', dataset: { p: String(p) } },
+      el.append(table(['Percentile', ...mine.map(label)], ps.map((p) => h('tr', { class: 'percentile', dataset: { p: String(p) } },
         h('td', {}, `p${p}`), mine.map(({ d }) => {
           const q = d.percentiles.find((x) => x.p === p);
           return q ? numCell(q.value, unit) : h('td', { class: 'num muted' }, '–');

@@ -1,6 +1,7 @@
 // Trend of one metric: every variant as a line with its interval band, change points marked, values and commits listed.
 import { load, loadRuns } from '../data.js';
-import { h, pct, date, commitLink, runLink, interval, numCell, table, metricLabel } from '../dom.js';
+import { h, pct, date, commitLink, runLink, intervalCell, clampNote, numCell, table, metricLabel } from '../dom.js';
+import { bandLow } from '../intervals.js';
 import { trendChart, COLORS } from '../charts.js';
 
 const LAST = 20;
@@ -18,7 +19,7 @@ export async function trend(el, { index, params: [id] }) {
     color: COLORS[k % COLORS.length],
     x: f.run.map(xOf),
     y: f.v,
-    lo: f.lo,
+    lo: f.lo.map((v) => bandLow(v, chart.unit)),
     hi: f.hi,
     changes: f.changes.map((c) => ({ x: xOf(c.run), kind: c.kind })),
   }));
@@ -56,7 +57,7 @@ export async function trend(el, { index, params: [id] }) {
   el.append(h('h2', {}, 'Latest values'));
   el.append(table(['Variant', 'Run', 'Commit', 'Value', 'Interval', 'Points'], files.map((f) => {
     const i = f.v.length - 1;
-    return h('tr', { class: 'latest', dataset: { variant: f.key.variant } }, h('td', {}, f.key.variant), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), h('td', { class: 'num' }, interval(f.lo[i], f.hi[i], chart.unit)), h('td', { class: 'num' }, String(f.v.length)));
+    return h('tr', { class: 'latest', dataset: { variant: f.key.variant } }, h('td', {}, f.key.variant), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), intervalCell(f.lo[i], f.hi[i], chart.unit), h('td', { class: 'num' }, String(f.v.length)));
   }), { class: 'latest-values' }));
 
   el.append(h('h2', {}, `Last ${LAST} points`));
@@ -64,8 +65,9 @@ export async function trend(el, { index, params: [id] }) {
     const from = Math.max(0, f.v.length - LAST);
     const rows = [];
     for (let i = f.v.length - 1; i >= from; i -= 1) {
-      rows.push(h('tr', { class: 'point', dataset: { run: runs.id[f.run[i]] } }, h('td', {}, date(new Date(runs.t[f.run[i]]).toISOString())), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), h('td', { class: 'num' }, interval(f.lo[i], f.hi[i], chart.unit)), h('td', { class: 'num' }, String(f.n[i]))));
+      rows.push(h('tr', { class: 'point', dataset: { run: runs.id[f.run[i]] } }, h('td', {}, date(new Date(runs.t[f.run[i]]).toISOString())), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), intervalCell(f.lo[i], f.hi[i], chart.unit), h('td', { class: 'num' }, String(f.n[i]))));
     }
     el.append(h('h3', {}, f.key.variant), table(['When', 'Run', 'Commit', 'Value', 'Interval', 'Runs'], rows, { class: 'points', dataset: { variant: f.key.variant } }));
   }
+  el.append(clampNote(el));
 }

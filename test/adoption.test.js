@@ -1,0 +1,102 @@
+// Adoption from another repository: benchline packed by npm pack, installed into a scratch git repository holding only the files the docs show, and `npx benchline bench --base HEAD~1` run there.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+
+const ROOT = resolve('.');
+const ADOPTION = '## Adopting benchline in another repository';
+
+/** Code blocks opened with ```LANG file=PATH in a markdown text, as [path, content] pairs. */
+export function docFiles(markdown) {
+  return [...markdown.matchAll(/^```\S* file=(\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
+}
+
+/** The text of one `## ` section of a markdown text, up to the next. */
+const section = (markdown, heading) => {
+  const start = markdown.indexOf(`${heading}\n`);
+  assert.ok(start >= 0, `the docs have a section "${heading}"`);
+  const end = markdown.indexOf('\n## ', start + heading.length);
+  return markdown.slice(start, end < 0 ? undefined : end);
+};
+
+let packed;
+let packDir;
+let repo;
+let bench;
+const git = (...args) => execFileSync('git', ['-c', 'user.email=adopter@example.invalid', '-c', 'user.name=adopter', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+
+before(() => {
+  packDir = mkdtempSync(join(tmpdir(), 'benchline-pack-'));
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  packed = { file: join(packDir, info.filename), paths: info.files.map((f) => f.path) };
+
+  repo = mkdtempSync(join(tmpdir(), 'benchline-adopter-'));
+  const files = [
+    ...docFiles(section(readFileSync(join(ROOT, 'docs/github-actions.md'), 'utf8'), ADOPTION)),
+    ...docFiles(readFileSync(join(ROOT, 'docs/config.md'), 'utf8')),
+  ];
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+  }
+  chmodSync(join(repo, 'bin/hello'), 0o755);
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'adopter', private: true }, null, 2)}\n`);
+  execFileSync('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', packed.file], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'benchmarks');
+  // The change under test: the command-line tool gets half a second slower.
+  appendFileSync(join(repo, 'bin/hello'), 'sleep 0.5\n');
+  git('commit', '-qam', 'slower hello');
+  // The steps' own command line, as a user types it (npx finds the installed bin).
+  const r = spawnSync('npx', ['benchline', 'bench', '--base', 'HEAD~1'], { cwd: repo, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: '', GITHUB_ACTIONS: '', GITHUB_EVENT_NAME: '' } });
+  bench = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+});
+
+// The scratch repository holds an npm install (tens of MB): removed once the tests have read it.
+after(() => {
+  for (const d of [repo, packDir]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+test('the npm package carries the CLI, the site, the k6 helpers, json.lua and the hyperfine prober, and none of the shipped suites', () => {
+  for (const p of ['ci/cli.js', 'ci/schema/result.schema.json', 'reports-site/index.html', 'loadtests/k6/lib/index.js', 'loadtests/wrk/json.lua', 'loadtests/hyperfine/start-to-healthy.sh', 'docs/config.md', 'package.json']) {
+    assert.ok(packed.paths.includes(p), `${p} is in the package`);
+  }
+  const seeds = packed.paths.filter((p) => /^(subjects|test|scripts|seeds|\.github)\//.test(p) || p === 'bench.config.yaml' || /^loadtests\/(k6\/[^/]+\.js|ghz)/.test(p));
+  assert.deepEqual(seeds, []);
+});
+
+test('the adoption steps give a repository whose `npx benchline bench --base HEAD~1` compares both commits', () => {
+  assert.equal(bench.status, 0, bench.out.slice(-3000));
+  const run = JSON.parse(readFileSync(join(repo, 'results', 'latest', 'run.json'), 'utf8'));
+  assert.deepEqual(run.jobs.map((j) => [j.id, j.status, Object.keys(j.docs || {}).sort()]), [
+    ['hello.default.k6.fixed-rate', 'ok', ['base', 'head']],
+    ['hello.default.hyperfine.cli', 'ok', ['base', 'head']],
+  ]);
+  assert.equal(run.base.commit, git('rev-parse', 'HEAD~1'));
+  assert.equal(run.head.commit, git('rev-parse', 'HEAD'));
+  assert.ok(existsSync(join(repo, '.benchline', 'site', 'index.html')), 'the history site was built from the installed package');
+});
+
+test("the docs' minimal k6 script yields requests, no errors and its custom Trend in bytes", () => {
+  const run = JSON.parse(readFileSync(join(repo, 'results', 'latest', 'run.json'), 'utf8'));
+  const doc = JSON.parse(readFileSync(join(repo, 'results', 'latest', run.jobs[0].docs.head), 'utf8'));
+  const m = (n) => doc.metrics.find((x) => x.name === n);
+  assert.ok(m('requests').value > 0);
+  assert.equal(m('errors').value, 0);
+  assert.deepEqual([m('body_bytes.mean').value, m('body_bytes.mean').unit], [17, 'bytes']);
+});
+
+test("the hyperfine job times base's bin/hello on the base side and the slower head's on the head side", () => {
+  const run = JSON.parse(readFileSync(join(repo, 'results', 'latest', 'run.json'), 'utf8'));
+  const mean = (role) => {
+    const doc = JSON.parse(readFileSync(join(repo, 'results', 'latest', run.jobs[1].docs[role]), 'utf8'));
+    return doc.metrics.find((x) => x.name === 'time.mean' && x.case === '${dir}/bin/hello').value;
+  };
+  // The head's script sleeps 0.5 s; the base's only echoes.
+  assert.ok(mean('head') >= 0.5e9, `head mean ${mean('head')} ns`);
+  assert.ok(mean('base') < 0.25e9, `base mean ${mean('base')} ns`);
+});
