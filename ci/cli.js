@@ -1,13 +1,35 @@
 #!/usr/bin/env node
 // benchline command line: parses arguments and hands each verb to its module in ci/commands/.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { FORMATS as EXPORT_FORMATS } from './reports/exports.js';
+import { MAX_TRIALS } from './config.js';
+import { nameProblem } from './names.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const collect = (value, list) => [...list, value];
+
+/** A parser for whole numbers within [min, max]: "2.7", "5abc", "" and 1e9 are refused, not rounded or cut. */
+const wholeNumber = (min, max = Number.MAX_SAFE_INTEGER) => (text) => {
+  const n = /^[-+]?\d+$/.test(String(text).trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new InvalidArgumentError(`Give a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > Number.MIN_SAFE_INTEGER ? ` of at least ${min}` : ''}.`);
+  }
+  return n;
+};
+/** A name that goes into result documents and from there into paths (at most 64 bytes, as in the config). */
+const pathName = (what) => (text) => {
+  const problem = nameProblem(text, what, 64);
+  if (problem) throw new InvalidArgumentError(`Use letters, digits, ".", "_", "-", starting with a letter or digit, at most 64.`);
+  return text;
+};
+/** A repeatable option whose values must be among `choices` (commander's choices() does not combine with collecting). */
+const collectChoice = (choices) => (value, list) => {
+  if (!choices.includes(value)) throw new InvalidArgumentError(`Choose one of: ${choices.join(', ')}.`);
+  return [...list, value];
+};
 const verb = (name) => async (...args) => {
   const cmd = args.at(-1);
   const mod = await import(`./commands/${name}.js`);
@@ -26,16 +48,18 @@ const selecting = (c) => c
   .option('-c, --config <file>', 'configuration file', 'bench.config.yaml')
   .option('-s, --suite <name>', 'suite to run (repeatable; default: defaults.suites)', collect, [])
   .option('--variant <name>', 'only these variants (repeatable)', collect, [])
-  .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collect).default([]))
+  .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collectChoice(TOOL_NAMES)).default([]))
   .option('--scenario <name>', 'only these scenarios (repeatable)', collect, [])
   .option('-p, --profile <name>', 'profile from the config (quick, full, ...)')
   .option('--param <key=value>', 'override a job parameter (repeatable)', collect, [])
-  .option('--trials <n>', 'trials per job and side, overriding the profile', (v) => Number.parseInt(v, 10));
+  .option('--trials <n>', `trials per job and side, overriding the profile (1 to ${MAX_TRIALS})`, wholeNumber(1, MAX_TRIALS));
 
+// Usage errors are one line and exit 2, like UserError; set before the verbs are added, which inherit it.
 const program = new Command('benchline')
   .description(pkg.description)
   .version(pkg.version)
-  .showHelpAfterError();
+  .exitOverride()
+  .configureOutput({ outputError: (text, write) => write(`benchline: ${text.replace(/^error: /, '').replace(/\s+/g, ' ').trim()} (see --help)\n`) });
 
 program.command('doctor').description('list every tool, its version and where it came from').action(verb('doctor'));
 
@@ -43,9 +67,9 @@ program.command('normalize')
   .description('turn one raw tool output into a result document (printed as JSON)')
   .addOption(new Option('-t, --tool <name>', 'tool that wrote the file').choices(TOOL_NAMES).makeOptionMandatory())
   .argument('<raw-file>', 'the tool output')
-  .option('--suite <name>', 'suite name for the document', 'adhoc')
-  .option('--variant <name>', 'variant name for the document', 'default')
-  .option('--scenario <name>', 'scenario name for the document')
+  .option('--suite <name>', 'suite name for the document', pathName('suite'), 'adhoc')
+  .option('--variant <name>', 'variant name for the document', pathName('variant'), 'default')
+  .option('--scenario <name>', 'scenario name for the document', pathName('scenario'))
   .action(verb('normalize'));
 
 selecting(program.command('plan').description('print the job matrix as JSON (the shape of strategy.matrix)'))
@@ -62,7 +86,7 @@ const running = (c) => selecting(c)
     return n;
   })
   .option('--job <id>', 'run only this matrix job id (repeatable)', collect, [])
-  .option('--seed <n>', 'seed for randomized order and bootstrap', (v) => Number.parseInt(v, 10), 1)
+  .option('--seed <n>', 'seed for randomized order and bootstrap (a whole number)', wholeNumber(Number.MIN_SAFE_INTEGER), 1)
   .option('--no-progress', 'no progress bar');
 
 running(program.command('run').description('run the selected jobs and write raw outputs and result documents')).action(verb('run'));
@@ -114,9 +138,15 @@ program.command('site')
 program.command('comment')
   .description('post or update the sticky PR comment with a rendered body')
   .requiredOption('--repo <owner/name>', 'repository')
-  .requiredOption('--pr <number>', 'pull request number', (v) => Number.parseInt(v, 10))
+  .requiredOption('--pr <number>', 'pull request number', wholeNumber(1))
   .requiredOption('--body-file <file>', 'markdown body')
   .option('--api-url <url>', 'GitHub API base URL', process.env.GITHUB_API_URL || 'https://api.github.com')
   .action(verb('comment'));
 
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (e) {
+  if (!(e instanceof CommanderError)) throw e;
+  // --help and --version end through here too, with their own exit code 0
+  process.exitCode = e.exitCode === 0 ? 0 : 2;
+}

@@ -1,14 +1,18 @@
 // Loads bench.config.yaml, checks it against its schema, and resolves parameters per job and profile.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import YAML from 'yaml';
 import Ajv from 'ajv/dist/2020.js';
-import { TOOL_NAMES } from './adapters/index.js';
+import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
+import { MAX_JOB_ID, nameProblem } from './names.js';
 import { judgeListProblem } from './compare.js';
 
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema);
+
+/** Most trials a profile, a job or --trials may ask for (the schema's bound). */
+export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;
 
 export class ConfigError extends UserError {}
 
@@ -26,8 +30,12 @@ export function parseConfig(text, file = 'bench.config.yaml') {
     throw new ConfigError(`${file}: not valid YAML: ${e.message}`);
   }
   if (!validate(raw)) {
-    const lines = validate.errors.slice(0, 8).map((e) => `  ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : ''}`);
-    throw new ConfigError(`${file}: does not match the configuration schema (docs/config.md):\n${lines.join('\n')}`);
+    // a bad key (suite, variant or profile name) is reported once, as the name it is, not as ajv's three errors
+    const lines = validate.errors.filter((e) => e.keyword !== 'propertyNames').slice(0, 8).map((e) => (e.propertyName !== undefined
+      ? `  ${e.instancePath || '/'}: name "${e.propertyName.slice(0, 60)}${e.propertyName.length > 60 ? '...' : ''}" ${e.message} (names become folder and file names: letters, digits, ".", "_", "-", at most 64)`
+      : `  ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : ''}`));
+    // one problem reads as one line; several as a list
+    throw new ConfigError(`${file}: does not match the configuration schema (docs/config.md):${lines.length === 1 ? ` ${lines[0].trim()}` : `\n${lines.join('\n')}`}`);
   }
   const config = {
     defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', pinning: 'auto', ...raw.defaults },
@@ -47,6 +55,11 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       for (const v of job.variants || []) {
         if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
       }
+      // the job id names files and folders (raw outputs, result documents, store entries): it must fit in one
+      for (const v of job.variants || Object.keys(suite.variants)) {
+        const problem = nameProblem(`${name}.${v}.${job.tool}.${job.scenario}`, 'job id', MAX_JOB_ID);
+        if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}]: ${problem}; shorten the suite, variant or scenario name`);
+      }
     });
   }
   const { looks, weights } = config.compare.rounds;
@@ -65,6 +78,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
 export function loadConfig(path = 'bench.config.yaml') {
   const file = resolve(path);
   if (!existsSync(file)) throw new ConfigError(`${path}: no such configuration file (run from the project folder, or pass --config)`);
+  if (statSync(file).isDirectory()) throw new ConfigError(`${path}: is a folder, not a configuration file; pass the YAML file (e.g. --config ${path.replace(/\/+$/, '')}/bench.config.yaml)`);
   const config = parseConfig(readFileSync(file, 'utf8'), path);
   config.file = file;
   config.root = dirname(file);
@@ -96,4 +110,32 @@ export function resolveParams({ suite, variant, job, profile, overrides = {} }) 
     else if ([job.tool, job.scenario].includes(k.slice(0, dot))) params[k.slice(dot + 1)] = v;
   }
   return params;
+}
+
+/** Parameter names a planned job can take: from the config at every level and profile, and the adapter's own list when it has one. */
+function knownParams(config, job) {
+  const suite = config.suites[job.suite];
+  const def = suite.jobs.find((j) => j.tool === job.tool && j.scenario === job.scenario) || {};
+  const sources = [suite.params, suite.variants[job.variant]?.params, def.params, def.warmup, ...Object.values(def.profiles || {})];
+  const names = new Set(sources.flatMap((p) => Object.keys(p || {})));
+  for (const n of ADAPTERS[job.tool]?.params || []) names.add(n);
+  return names;
+}
+
+/**
+ * Refuses --param overrides no selected job would use (a typo must not run a benchmark without it). `key` must be a
+ * parameter of some selected job; `tool.key` or `scenario.key` one of a job of that tool or scenario. jobs: planned jobs.
+ */
+export function checkOverrides(config, jobs, overrides) {
+  for (const key of Object.keys(overrides)) {
+    const dot = key.indexOf('.');
+    const prefix = dot > 0 ? key.slice(0, dot) : undefined;
+    const scoped = prefix && jobs.some((j) => j.tool === prefix || j.scenario === prefix);
+    const targets = scoped ? jobs.filter((j) => j.tool === prefix || j.scenario === prefix) : jobs;
+    const name = scoped ? key.slice(dot + 1) : key;
+    const known = new Set(targets.flatMap((j) => [...knownParams(config, j)]));
+    if (known.has(name)) continue;
+    const where = scoped ? `the selected ${prefix} jobs` : 'the selected jobs';
+    throw new ConfigError(`--param ${key}: ${where} have no parameter "${name}"; known: ${[...known].sort().join(', ') || 'none'} (a parameter a job does not list yet goes into its params in ${config.file ? 'the config' : 'bench.config.yaml'}; prefix a tool or scenario, e.g. wrk.duration, to set it for those jobs only)`);
+  }
 }

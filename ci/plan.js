@@ -1,5 +1,5 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
-import { resolveParams, parseOverrides, ConfigError } from './config.js';
+import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
@@ -56,6 +56,7 @@ export function planJobs(config, sel = {}) {
     }
   }
   if (!jobs.length) throw new ConfigError('the selection matches no job; check --suite/--variant/--tool/--scenario/--job against bench.config.yaml');
+  checkOverrides(config, jobs, overrides);
   return jobs;
 }
 

@@ -2,6 +2,7 @@
 import { SCHEMA_ID, assertResult } from './schema/index.js';
 import { metricKey } from './metrics.js';
 import { bootstrapInterval, median } from './stats.js';
+import { assertSaneTrial } from './sanity.js';
 import { saturationNote } from './cpuset.js';
 
 /**
@@ -59,6 +60,12 @@ function mergeDistributions(all) {
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
 export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential }, where) {
+  // every adapter's trials pass the same check; the raw artifacts are in trial order, so each error names its file
+  const raw = artifacts.filter((a) => a.kind === 'raw');
+  trials.forEach((t, i) => {
+    const file = trials.length > 1 && raw.length === trials.length ? ` trial ${i + 1} (${raw[i].path})` : trials.length > 1 ? ` trial ${i + 1}` : '';
+    assertSaneTrial(t, { where: `${where || 'result document'}${file}`, tool: tool?.name || 'the tool' });
+  });
   const merged = mergeTrials(trials, { confidence, seed });
   const doc = {
     schema: SCHEMA_ID,

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
+import { insideDir } from './names.js';
 
 export const RUN_SCHEMA = 'benchline/run@1';
 /** Roles whose documents are "the measurement" when no base is involved, in order of preference. */
@@ -47,6 +48,13 @@ export function resolveRunDir(dir) {
   throw new ResultsError(`${dir}: no run.json here and no \`latest\` run inside; pass a folder written by \`benchline run\` (results/<run-id>) or its parent`);
 }
 
+/** A document path listed in run.json, which must stay inside the run folder. */
+export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
+  const abs = insideDir(runDir, rel);
+  if (abs instanceof Error) throw new ResultsError(`${runFile}: lists a document at ${JSON.stringify(String(rel).slice(0, 80))}: ${abs.message}; run.json must name files inside its run folder`);
+  return abs;
+}
+
 const identity = (job) => ({ id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario });
 
 /**
@@ -64,12 +72,12 @@ export function loadResultsDir(dir) {
   const entries = [];
   const failures = [];
   for (const job of run.jobs) {
-    if (job.status !== 'ok') {
+    // an interrupted job with documents is what was measured before the stop: read like a finished one
+    if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
     for (const [role, rel] of Object.entries(job.docs || {})) {
-      const file = join(runDir, rel);
-      entries.push({ role, jobId: job.id, file, doc: readResultFile(file) });
+      entries.push({ role, jobId: job.id, file: runFilePath(runDir, rel, runFile), doc: readResultFile(runFilePath(runDir, rel, runFile)) });
     }
   }
   const byRole = {};

@@ -152,14 +152,20 @@ export async function runJobs(jobs, opts) {
   const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
   const checkouts = { head: root, local: root, main: root };
   let worktree;
+  const entries = new Map();
+  const ctx = {};
   const onSignal = (sig) => {
-    process.stderr.write(`\nbenchline: ${sig}: stopping every process benchline started\n`);
+    const say = (m) => { try { process.stderr.write(m); } catch { /* the terminal that sent SIGHUP is gone */ } };
+    say(`\nbenchline: ${sig}: stopping every process benchline started\n`);
     killAllNow();
+    keepFinishedTrials(runDoc, entries, ctx, sig);
     worktree?.remove();
-    process.exit(130);
+    runDoc.finishedAt = new Date().toISOString();
+    writeJsonAtomic(join(dir, 'run.json'), runDoc);
+    say(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
+    process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const sig of SIGNALS) process.once(sig, onSignal);
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
@@ -191,8 +197,7 @@ export async function runJobs(jobs, opts) {
       }
       return manifests[key];
     };
-    const ctx = { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} };
-    const entries = new Map();
+    Object.assign(ctx, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
     for (const job of jobs) {
       const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
       if (job.group) entry.group = job.group;
@@ -241,8 +246,7 @@ export async function runJobs(jobs, opts) {
   } finally {
     progress.stop();
     worktree?.remove();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const sig of SIGNALS) process.off(sig, onSignal);
     runDoc.finishedAt = new Date().toISOString();
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
     const latest = join(resultsRoot, 'latest');
@@ -250,6 +254,37 @@ export async function runJobs(jobs, opts) {
     try { symlinkSync(runId, latest); } catch { /* best effort */ }
   }
   return { dir, run: runDoc };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * On a stop by signal: every job without an outcome is marked interrupted, and the trials its lane finished become
+ * result documents (written beside the others), so report and compare work on what was measured.
+ */
+function keepFinishedTrials(runDoc, entries, ctx, sig) {
+  runDoc.status = 'interrupted';
+  runDoc.interrupted = sig;
+  const lanes = new Map((ctx.lanes || []).map((l) => [l.job.id, l]));
+  for (const [job, entry] of entries) {
+    if (entry.status) continue;
+    const lane = lanes.get(job.id);
+    const done = lane ? Object.fromEntries(Object.entries(lane.trials).map(([role, t]) => [role, t.length])) : {};
+    Object.assign(entry, { status: 'interrupted', reason: `stopped by ${sig} after ${Object.entries(done).map(([r, n]) => `${n} ${r}`).join(' and ') || 'no'} trial(s) of ${job.trials}` });
+    const roles = lane?.activeRoles.filter((r) => lane.trials[r]?.length) || [];
+    if (!roles.length) continue;
+    try {
+      const docs = laneDocs({ ...lane, activeRoles: roles }, ctx);
+      entry.docs = {};
+      for (const [role, doc] of Object.entries(docs)) {
+        const file = join('docs', role, `${job.id}.json`);
+        writeJsonAtomic(join(ctx.dir, file), doc);
+        entry.docs[role] = file;
+      }
+    } catch (e) {
+      entry.reason += `; its finished trials could not be kept: ${e.message.split('\n')[0]}`;
+    }
+  }
 }
 
 /** Lanes in the order they run in round t (1-based): rotated by one each round, so none is always first. */
@@ -295,7 +330,9 @@ export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / M
 async function runGroup(group, ctx) {
   const { roles, manifestFor, dir, opts, tools, progress, checkouts, root } = ctx;
   const results = new Map();
+  // shared with runJobs, so a stop by signal can keep the trials that finished
   const lanes = [];
+  ctx.lanes = lanes;
   const stopLane = async (lane) => {
     for (const h of Object.values(lane.live)) await h.stop();
   };

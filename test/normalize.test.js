@@ -35,7 +35,7 @@ test('every captured fixture normalizes to a schema-valid document or fails with
         valid += 1;
       } else {
         assert.equal(r.code, 2, `${file}: ${r.stderr}`);
-        assert.match(r.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid ${tool} output: .+\\n  Produce valid output with: \\S`), file);
+        assert.match(r.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid ${tool} output: .+\\. Produce valid output with: \\S`), file);
         assert.equal(r.stdout, '', `${file}: nothing is printed on failure`);
       }
     }

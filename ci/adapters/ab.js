@@ -9,6 +9,9 @@ export const judged = Object.freeze(['throughput', 'latency.mean', 'error_rate']
 export const binary = 'ab';
 export const produce = 'ab -n 1000 -c 10 http://127.0.0.1:PORT/path > out.txt 2>&1';
 
+/** Every parameter command() reads: `--param` may set these even when the config does not. */
+export const params = Object.freeze(['requests', 'concurrency', 'keepalive', 'timeout', 'path', 'header', 'headers', 'method', 'variableLength']);
+
 const MS = 1e6; // ns per ms
 const fail = (reason) => { throw new ParseError(reason, produce); };
 
@@ -20,11 +23,13 @@ const field = (text, label) => {
   const m = new RegExp(`^${label}:[ \\t]*(.*)$`, 'm').exec(text);
   return m ? m[1].trim() : undefined;
 };
+// The whole number ab printed, exponent included: "1e308" must not read as 1.
 const numberField = (text, label) => {
   const v = field(text, label);
   if (v === undefined) return undefined;
-  const m = /^(-?[\d.]+)/.exec(v);
-  return m ? Number(m[1]) : undefined;
+  const m = /^(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s|$)/i.exec(v);
+  if (!m) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", not a number; the output is corrupted`);
+  return Number(m[1]);
 };
 
 /** ab's error lines (apr_* calls, "ab: ...", "Total of N requests completed"), from stdout or stderr. */
@@ -44,7 +49,7 @@ function foreignTool(text) {
 /** The connection-times table: { Connect: {min, mean, sd, median, max}, ... } in ms. */
 function connectionTimes(text) {
   const out = {};
-  const re = /^(Connect|Processing|Waiting|Total):\s+(-?\d+)\s+(-?\d+)\s+([\d.]+)\s+(-?\d+)\s+(-?\d+)\s*$/gm;
+  const re = /^(Connect|Processing|Waiting|Total):[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]+([\d.]+)[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]*$/gm;
   for (const m of text.matchAll(re)) {
     out[m[1]] = { min: Number(m[2]), mean: Number(m[3]), sd: Number(m[4]), median: Number(m[5]), max: Number(m[6]) };
   }
@@ -55,7 +60,7 @@ function connectionTimes(text) {
 function percentageTable(text) {
   const at = text.indexOf('Percentage of the requests served within a certain time');
   if (at < 0) return [];
-  return [...text.slice(at).matchAll(/^\s+(\d+)%\s+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+  return [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
 }
 
 /**
@@ -83,8 +88,10 @@ export function parse(text, opts = {}) {
   if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
     fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
   }
-  const failedLine = /^Failed requests:\s+(\d+)(?:\s*\n\s*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
-  const failed = failedLine ? Number(failedLine[1]) : 0;
+  const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*(?:\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
+  // ab always prints this line: without it, failures would read as none
+  if (!failedLine) fail('ab\'s report lacks its "Failed requests:" line; the output is truncated or corrupted');
+  const failed = Number(failedLine[1]);
   const failedBy = failedLine?.[2] !== undefined
     ? { connect: Number(failedLine[2]), receive: Number(failedLine[3]), length: Number(failedLine[4]), exceptions: Number(failedLine[5]) }
     : { connect: 0, receive: 0, length: 0, exceptions: 0 };

@@ -11,7 +11,7 @@
 // A transfer that failed (the client's "error" field) is not a measurement: parse() refuses it and
 // says why, so the job fails with the client's own message.
 import { isAbsolute, join } from 'node:path';
-import { ParseError } from './errors.js';
+import { ParseError, whereJsonBroke } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'grpc-client';
@@ -54,7 +54,7 @@ function clientLine(text) {
     try {
       doc = JSON.parse(t);
     } catch (e) {
-      fail(`a line starts like JSON but does not parse (${e.message}); the output may be truncated (the client was killed mid-line?)`);
+      fail(`a line starts like JSON but does not parse ${whereJsonBroke(t, e.message)}; the output may be truncated (the client was killed mid-line?)`);
     }
     if (doc?.tool === TOOL_ID) docs.push(doc);
   }

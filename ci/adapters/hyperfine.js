@@ -70,14 +70,16 @@ export function parse(text, opts = {}) {
     fail(other ? `this is ${other}, not hyperfine's --export-json` : `JSON without hyperfine's "results" array (top-level: ${keys || 'nothing'})`);
   }
   if (!doc.results.length) fail('hyperfine\'s "results" array is empty: no command was benchmarked');
+  doc.results.forEach((r, i) => {
+    if (typeof r?.command !== 'string' || !Array.isArray(r.times) || typeof r.mean !== 'number') {
+      fail(`result ${i + 1} lacks command, mean or times; the file is not hyperfine --export-json output`);
+    }
+  });
   const names = caseNames(doc.results);
   const metrics = [];
   const notes = [];
   doc.results.forEach((r, i) => {
     const c = names[i];
-    if (typeof r.command !== 'string' || !Array.isArray(r.times) || typeof r.mean !== 'number') {
-      fail(`result ${i + 1} lacks command, mean or times; the file is not hyperfine --export-json output`);
-    }
     if (!r.times.length) fail(`result ${i + 1} ("${c}") has no runs`);
     const samples = r.times.map(sToNs);
     for (const [field, metricName] of FIELDS) {
@@ -87,7 +89,7 @@ export function parse(text, opts = {}) {
       if (field === 'mean' || field === 'median') extra.samples = samples;
       metrics.push(metric(metricName, sToNs(r[field]), extra));
     }
-    const codes = r.exit_codes || [];
+    const codes = Array.isArray(r.exit_codes) ? r.exit_codes : [];
     const failed = codes.filter((x) => x !== 0);
     metrics.push(metric('errors', failed.length, { case: c }));
     if (failed.length) {
@@ -97,7 +99,7 @@ export function parse(text, opts = {}) {
     if (r.times.length === 1) notes.push(`${c}: a single run, so no standard deviation`);
   });
   const extra = {
-    commands: doc.results.map((r, i) => ({ case: names[i], command: r.command, runs: r.times.length, parameters: r.parameters || {}, exitCodes: r.exit_codes || [] })),
+    commands: doc.results.map((r, i) => ({ case: names[i], command: r.command, runs: r.times.length, parameters: r.parameters || {}, exitCodes: Array.isArray(r.exit_codes) ? r.exit_codes : [] })),
   };
   return { metrics, notes, extra };
 }

@@ -4,6 +4,8 @@
 //   name       the tool name used in bench.config.yaml and in result documents
 //   binary     the entry of ci/tools.js that runs it (jmh runs on `java`)
 //   produce    one line telling a user how to make output this adapter reads (used in errors)
+//   params?    every job parameter command() reads, when that set is closed: `--param` may set these
+//              although the config does not (other keys must appear in the config to be overridden)
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)
 //   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;

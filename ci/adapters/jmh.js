@@ -1,6 +1,6 @@
 // Adapter for JMH: reads `-rf json` result arrays (every mode, -prof gc) and builds the java -jar command line.
 import { isAbsolute, join } from 'node:path';
-import { ParseError, parseJson } from './errors.js';
+import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 import { toNs } from '../units.js';
 
@@ -55,10 +55,10 @@ function checkEntry(e, i) {
   if (!e || typeof e !== 'object' || Array.isArray(e)) throw new ParseError(`${where} is not an object; this is not a JMH -rf json file`);
   if (typeof e.benchmark !== 'string' || !e.benchmark) throw new ParseError(`${where} has no "benchmark" name; this is not a JMH -rf json file`);
   if (!e.primaryMetric || typeof e.primaryMetric !== 'object') throw new ParseError(`${e.benchmark}: no "primaryMetric"; the file is not JMH -rf json or was cut short`);
-  if (!MODES[e.mode]) throw new ParseError(`${e.benchmark}: unknown mode "${e.mode}" (JMH writes thrpt, avgt, sample or ss)`);
+  if (!MODES[e.mode]) throw new ParseError(`${e.benchmark}: unknown mode ${shown(e.mode)} (JMH writes thrpt, avgt, sample or ss)`);
   const pm = e.primaryMetric;
   if (typeof pm.scoreUnit !== 'string') throw new ParseError(`${e.benchmark} (${e.mode}): primaryMetric has no scoreUnit`);
-  if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${JSON.stringify(pm.score)} is not a number`);
+  if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${shown(pm.score)} is not a number`);
 }
 
 const shortName = (benchmark) => benchmark.split('.').pop();
@@ -85,6 +85,9 @@ export function caseNames(entries) {
   return named.map((n, i) => (count.get(n) > 1 ? `${n}[${entries[i].mode}]` : n));
 }
 
+// [value, count] pairs of a sample-mode histogram; anything else in an edited file is not a pair and is skipped
+const isPair = (x) => Array.isArray(x) && x.length === 2 && Number.isFinite(num(x[0])) && Number.isInteger(x[1]) && x[1] >= 0;
+
 /** Per-iteration values: rawData, or the mean of each iteration's histogram in sample mode; forks flattened. */
 function iterationValues(m) {
   if (Array.isArray(m.rawData)) return m.rawData.flat().map(num).filter(Number.isFinite);
@@ -92,7 +95,7 @@ function iterationValues(m) {
     return m.rawDataHistogram.flat().map((iteration) => {
       let sum = 0;
       let n = 0;
-      for (const [v, c] of iteration) { sum += num(v) * c; n += c; }
+      for (const [v, c] of (Array.isArray(iteration) ? iteration : []).filter(isPair)) { sum += num(v) * c; n += c; }
       return n ? sum / n : NaN;
     }).filter(Number.isFinite);
   }
@@ -100,14 +103,14 @@ function iterationValues(m) {
 }
 
 const sampleCount = (m) => (Array.isArray(m.rawDataHistogram)
-  ? m.rawDataHistogram.flat(2).reduce((s, [, c]) => s + c, 0)
+  ? m.rawDataHistogram.flat(2).filter(isPair).reduce((s, [, c]) => s + c, 0)
   : undefined);
 
 /** One metric from a JMH score block: value, interval and per-iteration samples, all scaled. */
 function scoreMetric(metricName, block, factor, caseName) {
   const value = num(block.score) * factor;
   const extra = { case: caseName };
-  const [lo, hi] = (block.scoreConfidence || []).map(num);
+  const [lo, hi] = (Array.isArray(block.scoreConfidence) ? block.scoreConfidence : []).map(num);
   if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: lo * factor, upper: hi * factor, confidence: JMH_CONFIDENCE });
   const samples = iterationValues(block).map((v) => v * factor);
   if (samples.length) extra.samples = samples;
@@ -151,8 +154,10 @@ export function parse(text) {
         distributions.push(d);
       }
     }
-    for (const [label, block] of Object.entries(e.secondaryMetrics || {})) {
+    const secondary = e.secondaryMetrics && typeof e.secondaryMetrics === 'object' ? e.secondaryMetrics : {};
+    for (const [label, block] of Object.entries(secondary)) {
       const key = label.replace(/^\u00b7/, '');
+      if (!block || typeof block !== 'object') throw new ParseError(`${e.benchmark}: secondary result "${key}" is not an object; the file was edited or cut short`);
       // Sample mode repeats its percentiles as secondaries named p0.00 .. p1.00; they are already read above.
       if (/^p\d/.test(key)) continue;
       const known = SECONDARY[key];

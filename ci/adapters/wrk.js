@@ -10,12 +10,16 @@ export const judged = Object.freeze(['throughput', 'latency.p50', 'latency.p99',
 export const binary = 'wrk';
 export const produce = 'wrk -t2 -c50 -d5s --latency -s loadtests/wrk/json.lua http://127.0.0.1:PORT/path > out.txt';
 
+/** Every parameter command() reads: `--param` may set these even when the config does not. */
+export const params = Object.freeze(['threads', 'connections', 'duration', 'timeout', 'path', 'header', 'headers', 'method', 'body', 'count']);
+
 export const JSON_BEGIN = '--- benchline-json ---';
 export const JSON_END = '--- end benchline-json ---';
 const FORMAT = 'benchline-wrk@1';
 
 // The percentiles that become metrics (latency.pNN); the rest of the script's curve is a distribution only.
 const METRIC_PERCENTILES = ['50', '75', '90', '99', '99.9'];
+const REPORT_LINES = 1000;
 
 const fail = (reason) => { throw new ParseError(reason, produce); };
 const usToNs = (us) => Math.round(us * 1000);
@@ -35,8 +39,8 @@ function noReportReason(text, stderr) {
   const all = `${text}\n${stderr || ''}`;
   const unable = /unable to connect to [^\n]*/.exec(all);
   if (unable) return `wrk could not reach the target: "${unable[0].trim()}"; start the subject and check the URL`;
-  const other = /^(?:wrk: |PANIC: |.*error[^\n]*)[^\n]*/im.exec(stderr || '');
-  if (other) return `wrk failed: "${other[0].trim()}"`;
+  const other = String(stderr || '').split('\n').find((l) => /^(?:wrk: |PANIC: )/i.test(l) || /error/i.test(l));
+  if (other) return `wrk failed: "${other.trim().slice(0, 200)}"`;
   return undefined;
 }
 
@@ -53,39 +57,88 @@ function jsonBlock(text) {
   return doc;
 }
 
-/** wrk's text report: header, thread stats, optional latency distribution, totals, errors. */
+/**
+ * wrk's text report: header, thread stats, optional latency distribution, totals, errors. Read line by line with
+ * anchored patterns, so the time grows with the length of the output and no more (padded or huge outputs included).
+ * `unknown` holds the first line among the totals that wrk does not print (a corrupted error line must not read as 0);
+ * `complete` is true once both closing lines (Requests/sec, Transfer/sec) were seen.
+ */
 export function parseText(text) {
   const out = {};
-  const head = /^Running (\S+) test @ (\S+)\s*\n\s*(\d+) threads? and (\d+) connections?/m.exec(text);
-  if (head) Object.assign(out, { url: head[2], threads: Number(head[3]), connections: Number(head[4]) });
-  const lat = /^[ \t]*Latency[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)%/m.exec(text);
-  if (lat) out.latency = { mean: parseDuration(lat[1]), stdev: parseDuration(lat[2]), max: parseDuration(lat[3]) };
-  const dist = /Latency Distribution\s*\n((?:\s+[\d.]+%\s+\S+\s*\n)+)/.exec(text);
-  if (dist) {
-    out.percentiles = [...dist[1].matchAll(/([\d.]+)%\s+(\S+)/g)].map((m) => ({ p: Number(m[1]), value: parseDuration(m[2]) }));
+  const sock = { connect: 0, read: 0, write: 0, timeout: 0 };
+  let status = 0;
+  let section = 'head';
+  let expectThreads = false;
+  // Reading starts at the report's first line and ends after its last, so whatever surrounds it costs nothing;
+  // each match is one line from its first visible character, so blank lines cost nothing either.
+  const start = /^Running \S+ test @ /m.exec(text);
+  const lines = /\S[^\n]*/g;
+  lines.lastIndex = start ? start.index : text.length;
+  let read = 0;
+  for (let hit = lines.exec(text); hit && section !== 'end'; hit = lines.exec(text)) {
+    // wrk's report is a few dozen lines; thousands mean something else was written into it
+    if ((read += 1) > REPORT_LINES) {
+      out.unknown ??= `${REPORT_LINES} lines without wrk's closing "Transfer/sec" line`;
+      break;
+    }
+    const line = hit[0].trimEnd();
+    if (expectThreads) {
+      expectThreads = false;
+      const th = /^(\d+) threads? and (\d+) connections?$/.exec(line);
+      if (th) Object.assign(out, { threads: Number(th[1]), connections: Number(th[2]) });
+    }
+    if (section === 'dist') {
+      const pt = /^([\d.]+)%\s+(\S+)$/.exec(line);
+      if (pt) {
+        out.percentiles.push({ p: Number(pt[1]), value: parseDuration(pt[2]) });
+        continue;
+      }
+      section = 'stats';
+    }
+    if (section === 'totals') {
+      let m;
+      if ((m = /^Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)$/.exec(line))) {
+        Object.assign(sock, { connect: Number(m[1]), read: Number(m[2]), write: Number(m[3]), timeout: Number(m[4]) });
+      } else if ((m = /^Non-2xx or 3xx responses: (\d+)$/.exec(line))) {
+        status = Number(m[1]);
+      } else if ((m = /^Requests\/sec:\s+([\d.,]+)$/.exec(line))) {
+        out.rps = num(m[1]);
+      } else if ((m = /^Transfer\/sec:\s+(\S+)$/.exec(line))) {
+        out.transferPerSec = parseSize(m[1]);
+        section = 'end';
+      } else if (out.rps === undefined && out.unknown === undefined) {
+        out.unknown = line;
+      }
+      continue;
+    }
+    // cheap first-character guards: a long output of other lines costs one comparison per line
+    const c = line.charCodeAt(0);
+    let m;
+    if (c === 82 /* R */ && (m = /^Running (\S+) test @ (\S+)$/.exec(line))) {
+      out.url = m[2];
+      expectThreads = true;
+    } else if (c === 76 /* L */ && out.latency === undefined && (m = /^Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%$/.exec(line))) {
+      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]) };
+    } else if (c === 76 && line === 'Latency Distribution' && !out.percentiles) {
+      out.percentiles = [];
+      section = 'dist';
+    } else if (c >= 48 && c <= 57 && (m = /^(\d+) requests in (\S+), (\S+) read$/.exec(line))) {
+      Object.assign(out, { requests: Number(m[1]), duration: parseDuration(m[2]), bytes: parseSize(m[3]) });
+      section = 'totals';
+    }
   }
-  const total = /^\s*(\d+) requests in (\S+), (\S+) read/m.exec(text);
-  if (total) Object.assign(out, { requests: Number(total[1]), duration: parseDuration(total[2]), bytes: parseSize(total[3]) });
-  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
-  const status = /Non-2xx or 3xx responses: (\d+)/.exec(text);
-  out.errors = {
-    connect: sock ? Number(sock[1]) : 0,
-    read: sock ? Number(sock[2]) : 0,
-    write: sock ? Number(sock[3]) : 0,
-    timeout: sock ? Number(sock[4]) : 0,
-    status: status ? Number(status[1]) : 0,
-  };
-  const rps = /^Requests\/sec:\s+([\d.,]+)/m.exec(text);
-  if (rps) out.rps = num(rps[1]);
-  const tps = /^Transfer\/sec:\s+(\S+)/m.exec(text);
-  if (tps) out.transferPerSec = parseSize(tps[1]);
+  out.errors = { ...sock, status };
+  out.complete = out.rps !== undefined && out.transferPerSec !== undefined;
   return out;
 }
 
-/** errors = socket errors + HTTP status >= 400; attempts add the connections that never got a response. */
+/** Requests tried: the completed ones plus the connections that never got a response. */
+const attemptsOf = (requests, e) => requests + e.connect + e.read + e.write;
+
+/** errors = socket errors + HTTP status >= 400, counted against the attempts. */
 function errorMetrics(requests, e) {
   const errors = e.connect + e.read + e.write + e.timeout + e.status;
-  const attempts = requests + e.connect + e.read + e.write;
+  const attempts = attemptsOf(requests, e);
   return [
     metric('errors', errors),
     metric('error_rate', attempts > 0 ? Math.min(1, errors / attempts) : 0),
@@ -125,6 +178,7 @@ function fromJson(doc, head) {
     backends: doc.backends || {},
     counted: doc.counted !== false,
     errors: doc.errors,
+    attempts: attemptsOf(doc.requests, doc.errors),
   };
   const notes = [countsNote('responses per backend (X-Backend)', extra.backends), countsNote('responses per HTTP status', extra.statuses)].filter(Boolean);
   return { metrics, distributions, notes, extra };
@@ -149,7 +203,7 @@ function fromText(t) {
   }
   const notes = ['wrk ran without loadtests/wrk/json.lua: values come from its rounded text report (no latency.min, no p99.9, no per-backend counts)'];
   if (!t.percentiles) notes.push('wrk ran without --latency: no percentiles');
-  const extra = { url: t.url, threads: t.threads, connections: t.connections, errors: t.errors };
+  const extra = { url: t.url, threads: t.threads, connections: t.connections, errors: t.errors, attempts: attemptsOf(t.requests, t.errors) };
   return { metrics, distributions, notes, extra };
 }
 
@@ -168,6 +222,9 @@ export function parse(text, opts = {}) {
   }
   const rep = parseText(src);
   if (!doc && rep.requests === undefined) fail('wrk\'s report stops before its "N requests in T, S read" line; the output is truncated');
+  // without the script's block the text is all there is: a cut-off tail would read its error lines as 0
+  if (!doc && rep.unknown !== undefined) fail(`wrk's totals hold a line wrk does not print: "${rep.unknown.slice(0, 80)}"; the output is corrupted`);
+  if (!doc && !rep.complete) fail('wrk\'s report stops before its "Requests/sec" and "Transfer/sec" lines (its error counts come just before them); the output is truncated');
   const requests = doc ? doc.requests : rep.requests;
   const duration = doc ? doc.duration_us * 1000 : rep.duration;
   const errs = doc ? doc.errors : rep.errors;

@@ -15,7 +15,7 @@ export function normalizeFile(file, toolName, opts = {}) {
     return adapter.parse(text, opts);
   } catch (e) {
     const hint = e.hint || adapter.produce;
-    throw new Error(`${file}: not valid ${toolName} output: ${e.message}.\n  Produce valid output with: ${hint}`);
+    throw new Error(`${file}: not valid ${toolName} output: ${e.message.replace(/\.?\s*$/, '').replace(/\n\s*/g, '; ')}. Produce valid output with: ${hint}`);
   }
 }
 

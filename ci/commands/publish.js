@@ -1,4 +1,5 @@
 // `benchline publish <paths...>`: appends result documents and job failures to the history store, then compacts it.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { publish } from '../store/store.js';
 
@@ -13,6 +14,10 @@ export function summary(result, store) {
 
 export default async function publishCommand(opts) {
   const store = resolve(opts.store);
+  if (existsSync(store) && !statSync(store).isDirectory()) {
+    process.stderr.write(`benchline publish: ${opts.store}: is a file, not a history store folder; pass a folder (it is created when missing)\n`);
+    return 2;
+  }
   let result;
   try {
     result = await publish({ store, files: opts.args });

@@ -10,6 +10,7 @@ import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
+import { insideDir } from '../names.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
@@ -55,7 +56,7 @@ async function bundle() {
 function previousBuild(out) {
   try {
     const m = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
-    return { files: m.files || [], hashes: m.hashes || {} };
+    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {} };
   } catch {
     return { files: [], hashes: {} };
   }
@@ -140,9 +141,14 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   const now = new Set(files);
   let removed = 0;
   for (const rel of verify ? listFiles(out).filter((f) => f !== MANIFEST) : previous.files) {
-    if (now.has(rel) || rel.includes('..')) continue;
+    if (now.has(rel)) continue;
+    // the manifest is a file in the output folder anyone may edit: only paths inside `out` are ever removed
+    const abs = insideDir(out, rel);
+    if (abs instanceof Error) {
+      log(`not removed: ${MANIFEST} lists ${JSON.stringify(String(rel).slice(0, 80))}: ${abs.message}`);
+      continue;
+    }
     removed += 1;
-    const abs = resolve(out, rel);
     if (existsSync(abs)) {
       unlinkSync(abs);
       pruneEmptyDirs(abs, resolve(out));

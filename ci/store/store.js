@@ -12,12 +12,13 @@ import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
-import { loadResultsDir, primaryRole, readResultFile, resolveRunDir } from '../results-dir.js';
+import { loadResultsDir, primaryRole, readResultFile, resolveRunDir, runFilePath } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
 import { isTempFile, listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
+import { insideDir } from '../names.js';
 
 /**
  * Retention: every run of the last `keepDays` days (counted back from the newest run in the store, so an
@@ -77,18 +78,27 @@ export async function ensureStore(store, policy) {
   });
 }
 
+/**
+ * How the store's lock is held: the holder refreshes it every second, and a lock not refreshed for 4 s belongs to a
+ * publisher that died (kill -9, a cancelled CI job), so the next one takes it after at most 4 s plus one retry.
+ */
+export const LOCK_OPTIONS = Object.freeze({
+  stale: 4000,
+  update: 1000,
+  retries: { retries: 400, factor: 1.3, minTimeout: 20, maxTimeout: 500, randomize: true },
+  realpath: false,
+  // a holder whose refresh came late (a long synchronous compaction) may lose the lock to the next publisher;
+  // compaction is safe to run twice (archive first, then removals that tolerate files already gone), so go on
+  onCompromised: () => {},
+});
+
 /** Runs fn while holding the store's lock; waits for other holders (compactions elsewhere) with retries. */
 async function withLock(store, fn) {
-  const release = await lockfile.lock(storeFile(store), {
-    stale: 60e3,
-    update: 5e3,
-    retries: { retries: 200, factor: 1.3, minTimeout: 20, maxTimeout: 1000, randomize: true },
-    realpath: false,
-  });
+  const release = await lockfile.lock(storeFile(store), LOCK_OPTIONS);
   try {
     return await fn();
   } finally {
-    await release();
+    await release().catch(() => { /* taken over as stale meanwhile: nothing left to release */ });
   }
 }
 
@@ -160,8 +170,9 @@ export function collectInputs(paths) {
       }
       for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
         for (const rel of Object.values(job.docs || {})) {
-          const file = join(runDir, rel);
+          let file = join(runDir, 'run.json');
           try {
+            file = runFilePath(runDir, rel);
             docs.push({ doc: readResultFile(file), source: file });
           } catch (err) {
             errors.push({ file, message: err.message });
@@ -194,9 +205,21 @@ function archiveReader(store) {
 
 /** Writes one store file once: added, skipped (same content already there), or a conflict error. */
 function putOnce(store, rel, value, source, result) {
-  const abs = join(store, rel);
+  // names inside documents and run.json become this path: it must stay in the store and fit the file system
+  const abs = insideDir(store, rel);
+  if (abs instanceof Error) {
+    result.errors.push({ file: source, message: `${source}: its run id, role or job id cannot name a store file (${abs.message}); shorten or fix the names and re-run` });
+    return;
+  }
   const text = `${JSON.stringify(value)}\n`;
-  if (writeNew(abs, text)) {
+  let created;
+  try {
+    created = writeNew(abs, text);
+  } catch (e) {
+    result.errors.push({ file: source, message: `${source}: could not be written to ${abs} (${e.code || e.message})` });
+    return;
+  }
+  if (created) {
     result.paths.added.push(rel);
     return;
   }
@@ -236,6 +259,12 @@ export async function publish({ store, files, docs, policy, compaction = true } 
     putOnce(store, rel, doc, source, result);
   }
   for (const { rec, source } of inputs.failures) {
+    // failure records are built from run.json, which nothing has checked yet
+    const problems = storeFileProblems(rec, FAILURE_SCHEMA);
+    if (problems.length) {
+      result.errors.push({ file: source, message: `${source}: job ${JSON.stringify(String(rec.job?.id).slice(0, 80))} cannot be recorded as ${rec.status}: ${problems.join('; ')}` });
+      continue;
+    }
     const rel = failureRelPath(rec);
     const arch = archived(monthOf(rec.run.startedAt));
     if (arch && archiveHas(arch.archive, arch.idx, { runId: rec.run.id, role: rec.run.role, jobId: rec.job.id, failed: true })) {
@@ -371,7 +400,11 @@ export async function compact({ store, policy } = {}) {
       archive.policy = pol;
       writeReplace(file, `${JSON.stringify(archive)}\n`, { sync: true });
       for (const i of mine) {
-        unlinkSync(join(store, i.rel));
+        try {
+          unlinkSync(join(store, i.rel));
+        } catch (e) {
+          if (e.code !== 'ENOENT') throw e; // removed by a compaction that ran at the same time
+        }
         pruneEmptyDirs(join(store, i.rel), join(store, 'runs'));
         removed += 1;
       }

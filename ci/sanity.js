@@ -1,0 +1,130 @@
+// Refuses physically impossible values in one trial's parsed metrics, whichever adapter read them: pure, no I/O.
+import { UserError } from './errors.js';
+
+/** Largest plausible value per canonical unit: far above any real run, far below what a corrupted number gives. */
+export const BOUNDS = Object.freeze({
+  ns: 1e15, // 11.6 days
+  'ops/s': 1e12,
+  bytes: 1e15, // 1 PB
+  'bytes/s': 1e13, // 10 TB/s
+  count: 1e15,
+  ratio: 1,
+});
+
+const UNIT_WORD = { ns: 'a time', 'ops/s': 'a rate', bytes: 'a size', 'bytes/s': 'a rate', count: 'a count', ratio: 'a ratio' };
+
+export class ImpossibleValueError extends UserError {}
+
+/** `latency.p99.9` -> { family: 'latency', stat: 'p', rank: 99.9 }; `time.min` -> { family: 'time', stat: 'min' }. */
+function statOf(name) {
+  const m = /^(.+)\.(min|max|mean|median|p(\d+(?:\.\d+)?))$/.exec(name);
+  if (!m) return undefined;
+  return m[3] !== undefined ? { family: m[1], stat: 'p', rank: Number(m[3]) } : { family: m[1], stat: m[2] };
+}
+
+const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.unit === 'ratio' || m.unit === 'count' ? '' : ` ${m.unit}`}`;
+
+/** Problems of single values: finite, not negative, integer counts, ratios within 0..1, within physical bounds. */
+function valueProblems(m) {
+  const out = [];
+  const values = [m.value, ...(Array.isArray(m.samples) ? m.samples : [])];
+  for (const v of values) {
+    const at = v === m.value ? show(m) : `${show(m)} (sample ${v})`;
+    if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at}: not a finite number`);
+    else if (v < 0) out.push(`${at}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
+    else if (m.unit === 'count' && !Number.isInteger(v)) out.push(`${at}: a count must be a whole number`);
+    else if (m.unit === 'ratio' && v > 1) out.push(`${at}: a ratio must lie within 0..1`);
+    else if (BOUNDS[m.unit] !== undefined && v > BOUNDS[m.unit]) out.push(`${at}: above ${BOUNDS[m.unit]} ${m.unit}, beyond any real measurement`);
+    if (out.length) break;
+  }
+  if (m.lower !== undefined && m.upper !== undefined && !(m.lower <= m.upper)) out.push(`${show(m)}: interval lower ${m.lower} above upper ${m.upper}`);
+  return out;
+}
+
+/**
+ * min <= percentiles (in rank order) <= max, and the median between min and max, per family and case. The mean is
+ * left out: tools compute it apart from their rounded min (ab's mean comes from the total time, its min is whole ms).
+ */
+function orderProblems(metrics) {
+  const families = new Map();
+  for (const m of metrics) {
+    const s = statOf(m.name);
+    if (!s) continue;
+    const key = `${m.case || ''}::${s.family}`;
+    if (!families.has(key)) families.set(key, { ps: [] });
+    const f = families.get(key);
+    if (s.stat === 'p') f.ps.push({ rank: s.rank, m });
+    else f[s.stat] = m;
+  }
+  const out = [];
+  for (const f of families.values()) {
+    const { min, max } = f;
+    if (min && max && min.value > max.value) out.push(`${show(min)} is above ${show(max)}`);
+    const ps = f.ps.sort((a, b) => a.rank - b.rank).map((p) => p.m);
+    for (let i = 1; i < ps.length; i += 1) {
+      if (ps[i - 1].value > ps[i].value) out.push(`${show(ps[i - 1])} is above ${show(ps[i])}: percentiles must not fall as the rank rises`);
+    }
+    for (const inner of [...ps, f.median].filter(Boolean)) {
+      if (min && inner.value < min.value) out.push(`${show(inner)} is below ${show(min)}`);
+      if (max && inner.value > max.value) out.push(`${show(inner)} is above ${show(max)}`);
+    }
+  }
+  return out;
+}
+
+/** Requests, errors, throughput and duration of one run must tell one story. */
+function countProblems(metrics, extra = {}) {
+  const top = (name) => metrics.find((m) => m.name === name && !m.case);
+  const requests = top('requests');
+  const errors = top('errors');
+  const throughput = top('throughput');
+  const duration = top('duration');
+  const out = [];
+  if (requests && throughput && requests.value === 0 && throughput.value !== 0) out.push(`${show(throughput)} with ${show(requests)}: no request completed, so the throughput must be 0`);
+  if (requests && duration && requests.value > 0 && duration.value === 0) out.push(`${show(duration)} with ${show(requests)}: requests take time`);
+  // wrk counts failed connects as errors that never became requests: its adapter passes the attempts made
+  const attempts = Number.isFinite(extra?.attempts) ? extra.attempts : requests?.value;
+  if (errors && requests && errors.value > attempts) out.push(`${show(errors)} exceeds ${show(requests)}${attempts !== requests.value ? ` (${attempts} attempts)` : ''}`);
+  if (requests && throughput && duration && requests.value >= 10 && duration.value > 0) {
+    const ratio = (throughput.value * duration.value) / 1e9 / requests.value;
+    if (!(ratio > 0.5 && ratio < 2)) out.push(`${show(throughput)} does not match ${show(requests)} in ${show(duration)} (expected about ${(requests.value / (duration.value / 1e9)).toPrecision(4)} ops/s)`);
+  }
+  return out;
+}
+
+/** Percentile curves: ranks within 0..100 and rising, values never negative and never falling. */
+function distributionProblems(distributions = []) {
+  const out = [];
+  for (const d of distributions) {
+    const label = `distribution ${d.case ? `${d.case}::` : ''}${d.name}`;
+    if (d.count !== undefined && !(Number.isInteger(d.count) && d.count >= 0)) out.push(`${label}: count ${d.count} is not a whole number >= 0`);
+    let prev;
+    for (const pt of d.percentiles || []) {
+      if (!Number.isFinite(pt.p) || pt.p < 0 || pt.p > 100) out.push(`${label}: percentile rank ${pt.p} outside 0..100`);
+      else if (!Number.isFinite(pt.value) || pt.value < 0 || pt.value > (BOUNDS[d.unit] ?? Infinity)) out.push(`${label}: p${pt.p} = ${pt.value} ${d.unit} is impossible`);
+      else if (prev && (pt.p <= prev.p || pt.value < prev.value)) out.push(`${label}: p${pt.p} = ${pt.value} after p${prev.p} = ${prev.value}: ranks and values must rise`);
+      else prev = pt;
+      if (out.length) break;
+    }
+  }
+  return out;
+}
+
+/** Every impossible value of one parsed trial ({ metrics, distributions?, extra? }), as readable lines; empty when sane. */
+export function trialProblems(trial) {
+  const metrics = trial?.metrics || [];
+  return [
+    ...metrics.flatMap(valueProblems),
+    ...orderProblems(metrics),
+    ...countProblems(metrics, trial?.extra),
+    ...distributionProblems(trial?.distributions),
+  ];
+}
+
+/** Throws ImpossibleValueError naming `where` (file or job) and the tool, listing the offending metrics. */
+export function assertSaneTrial(trial, { where, tool }) {
+  const problems = trialProblems(trial);
+  if (!problems.length) return trial;
+  const more = problems.length > 5 ? `\n  ... and ${problems.length - 5} more` : '';
+  throw new ImpossibleValueError(`${where}: ${tool} output holds impossible values, so it was not used (corrupted or edited output; run the tool again):\n  ${problems.slice(0, 5).join('\n  ')}${more}`);
+}

@@ -1,0 +1,114 @@
+// Bad invocations of the CLI, table-driven: each exits 2 with one line that says what to change, and starts nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'ci', 'cli.js');
+const TMP = mkdtempSync(join(tmpdir(), 'benchline-flags-'));
+const WRK = join(ROOT, 'test', 'fixtures', 'wrk', 'latency.txt');
+const config = (name, yaml) => {
+  writeFileSync(join(TMP, name), yaml);
+  return join(TMP, name);
+};
+const job = '    subject: flaky\n    jobs: [{ tool: wrk, scenario: short, params: { duration: 1s } }]\n';
+const ESCAPING = config('escaping.yaml', `version: 1\nsuites:\n  "../../../x":\n${job}`);
+const LONG = config('long.yaml', `version: 1\nsuites:\n  ${'s'.repeat(300)}:\n${job}`);
+const ABSOLUTE_VARIANT = config('absolute.yaml', `version: 1\nsuites:\n  faults:\n    variants: { "/tmp/x": {} }\n${job}`);
+const BIG_TRIALS = config('trials.yaml', `version: 1\nprofiles: { quick: { trials: 1000000000 } }\nsuites:\n  faults:\n${job}`);
+const NOT_A_DIR = join(TMP, 'plain-file');
+writeFileSync(NOT_A_DIR, 'not a folder\n');
+mkdirSync(join(TMP, 'results-out'), { recursive: true });
+
+// [argv, what the one line must say]; run from the repository root (bench.config.yaml) unless argv says otherwise
+const CASES = [
+  [['plan', '--trials', 'abc'], /--trials .* 'abc' is invalid\. Give a whole number from 1 to 1000/],
+  [['plan', '--trials', '0'], /'0' is invalid\. Give a whole number from 1 to 1000/],
+  [['plan', '--trials', '5abc'], /'5abc' is invalid/],
+  [['plan', '--trials', '2.7'], /'2\.7' is invalid/],
+  [['plan', '--trials', '1000000000'], /'1000000000' is invalid\. Give a whole number from 1 to 1000/],
+  [['plan', '--trials', '-1'], /'-1' is invalid/],
+  [['plan', '--trials', ''], /'' is invalid/],
+  [['run', '--trials', '-1'], /--trials .* '-1' is invalid/],
+  [['bench', '--trials', '1e3'], /'1e3' is invalid/],
+  [['run', '--seed', 'abc'], /--seed .* 'abc' is invalid\. Give a whole number/],
+  [['run', '--seed', '1.5'], /'1\.5' is invalid/],
+  [['bench', '--seed', '99999999999999999999'], /'99999999999999999999' is invalid/],
+  [['plan', '--tool', 'curl'], /--tool .* 'curl' is invalid\. Choose one of: k6, ghz, wrk, ab, jmh, hyperfine, grpc-client/],
+  [['run', '--tool', 'wrk', '--tool', 'curl'], /'curl' is invalid\. Choose one of/],
+  [['plan', '--param', 'bogus=1'], /--param bogus: the selected jobs have no parameter "bogus"; known: .*duration/],
+  [['plan', '--param', 'wrk.bogus=1'], /--param wrk\.bogus: the selected wrk jobs have no parameter "bogus"; known: body, connections, count, duration/],
+  [['plan', '--suite', 'gateways', '--param', 'ab.concurrency=10'], /no parameter "ab\.concurrency"; known:/],
+  [['run', '--param', 'duraton=2s'], /no parameter "duraton"; known: .*duration/],
+  [['plan', '--param', 'novalue'], /--param "novalue": expected key=value/],
+  [['plan', '--param', '=1'], /--param "=1": expected key=value/],
+  [['plan', '-c', 'test'], /test: is a folder, not a configuration file; pass the YAML file/],
+  [['run', '-c', 'test/'], /is a folder, not a configuration file/],
+  [['plan', '-c', 'missing.yaml'], /missing\.yaml: no such configuration file/],
+  [['run', '--config', join(TMP, 'nowhere', 'bench.config.yaml')], /no such configuration file/],
+  [['plan', '-c', ESCAPING], /name "\.\.\/\.\.\/\.\.\/x" must match pattern/],
+  [['plan', '-c', LONG], /name "s{60}\.\.\." must NOT have more than 64 characters/],
+  [['plan', '-c', ABSOLUTE_VARIANT], /variants: name "\/tmp\/x" must match pattern/],
+  [['plan', '-c', BIG_TRIALS], /trials must be <= 1000/],
+  [['plan', '--profile', 'nope'], /profile "nope" is not defined; choose one of: quick, full/],
+  [['plan', '--suite', 'nope'], /suite "nope" is not defined .*; defined: /],
+  [['plan', '--variant', 'nope'], /the selection matches no job; check --suite/],
+  [['run', '--job', 'nope'], /the selection matches no job/],
+  [['run', '--order', 'sideways'], /--order .* 'sideways' is invalid\. Allowed choices are abab, random/],
+  [['plan', '--frobnicate'], /unknown option '--frobnicate'/],
+  [['frobnicate'], /unknown command 'frobnicate'/],
+  [['plan', '--config'], /option '-c, --config <file>' argument missing/],
+  [['normalize', WRK], /required option '-t, --tool <name>' not specified/],
+  [['normalize', '--tool', 'curl', WRK], /'curl' is invalid\. Allowed choices are k6, ghz/],
+  [['normalize', '--tool', 'wrk', join(TMP, 'missing.txt')], /missing\.txt: no such file \(tool wrk\)/],
+  [['normalize', '--tool', 'wrk', TMP], /no such file \(tool wrk\)/],
+  [['normalize', '--tool', 'wrk', WRK, '--suite', '../x'], /--suite .* '\.\.\/x' is invalid\. .*letters, digits/],
+  [['normalize', '--tool', 'wrk', WRK, '--scenario', 'a'.repeat(300)], /--scenario .* is invalid\. .*at most 64/],
+  [['normalize', '--tool', 'ab', WRK], /latency\.txt \(ab\)|not valid ab output: this is wrk output/],
+  [['report', '--format', 'pdf', 'results'], /'pdf' is invalid\. Allowed choices are console, comment, summary, suite/],
+  [['report', join(TMP, 'none')], /none: no such folder/],
+  [['export', 'results'], /required option '-f, --format <format>' not specified/],
+  [['export', '--format', 'csv', 'results'], /'csv' is invalid\. Allowed choices are gab-smaller, gab-bigger, bmf/],
+  [['compare', join(TMP, 'none')], /none: no such file or folder/],
+  [['publish', WRK, '--store', NOT_A_DIR], /plain-file: is a file, not a history store folder/],
+  [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
+  [['comment', '--repo', 'a/b', '--pr', 'abc', '--body-file', WRK], /--pr .* 'abc' is invalid\. Give a whole number of at least 1/],
+  [['comment', '--repo', 'a/b', '--pr', '0', '--body-file', WRK], /'0' is invalid/],
+];
+
+/** Runs the CLI; resolves { code, stdout, stderr }. */
+function cli(argv) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: ROOT, env: { ...process.env, GITHUB_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test(`${CASES.length} bad invocations each exit 2 with one line saying what to change, never a stack trace`, async () => {
+  assert.ok(CASES.length >= 40);
+  const outcomes = [];
+  // four at a time: quick on a shared machine without flooding it
+  for (let i = 0; i < CASES.length; i += 4) outcomes.push(...await Promise.all(CASES.slice(i, i + 4).map(([argv]) => cli(argv))));
+  const wrong = [];
+  CASES.forEach(([argv, expected], i) => {
+    const { code, stderr } = outcomes[i];
+    const lines = stderr.split('\n').filter((l) => l.trim());
+    const problems = [];
+    if (code !== 2) problems.push(`exit ${code}`);
+    if (lines.length !== 1) problems.push(`${lines.length} lines`);
+    if (/\n\s+at |Error: /.test(stderr)) problems.push('a stack trace or raw error');
+    if (!expected.test(stderr)) problems.push(`no ${expected}`);
+    if (problems.length) wrong.push(`benchline ${argv.join(' ').slice(0, 120)}: ${problems.join(', ')}\n    ${stderr.trim().split('\n').slice(0, 3).join('\n    ')}`);
+  });
+  assert.deepEqual(wrong, []);
+  // nothing was written by the refused runs
+  assert.equal(existsSync(join(TMP, 'site')), false);
+});

@@ -1,0 +1,92 @@
+// The shared check of impossible values, through `benchline normalize` on real fixtures edited the way the issue found them accepted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trialProblems } from '../ci/sanity.js';
+import { metric } from '../ci/metrics.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIX = join(ROOT, 'test', 'fixtures');
+const TMP = mkdtempSync(join(tmpdir(), 'benchline-sanity-'));
+const read = (rel) => readFileSync(join(FIX, rel), 'utf8');
+
+/** Runs `benchline normalize --tool T` on `text` written to a file named `name`; { status, stderr, doc }. */
+function normalize(tool, name, text) {
+  const file = join(TMP, name);
+  writeFileSync(file, text);
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'normalize', '--tool', tool, file], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stderr: r.stderr, doc: r.status === 0 ? JSON.parse(r.stdout) : undefined, file };
+}
+
+/** The refusal names the file, the tool, the metric and its value, in one message and without a stack trace. */
+function assertRefused(r, tool, ...expected) {
+  assert.equal(r.status, 2, r.stderr);
+  assert.ok(r.stderr.includes(r.file), `names the file: ${r.stderr}`);
+  assert.ok(r.stderr.includes(tool), `names the tool: ${r.stderr}`);
+  for (const e of expected) assert.match(r.stderr, e);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+}
+
+test('wrk text cut before its Non-2xx line is refused as truncated, not read as 0 errors', () => {
+  const r = normalize('wrk', 'cut.txt', read('wrk/status-errors.txt').slice(0, 277));
+  assertRefused(r, 'wrk', /stops before its "Requests\/sec" and "Transfer\/sec" lines .* truncated/);
+});
+
+test('a wrk error line that no longer reads as one is refused instead of counting as no errors', () => {
+  const r = normalize('wrk', 'flipped.txt', read('wrk/status-errors.txt').replace('Non-2xx or 3xx responses: 60360', 'Non-2xx or 3xx respXnses: 60360'));
+  assertRefused(r, 'wrk', /a line wrk does not print: "Non-2xx or 3xx respXnses: 60360"/);
+});
+
+test('ab with "Complete requests: 0" and a throughput is refused naming throughput and requests', () => {
+  const r = normalize('ab', 'zero.txt', read('ab/many.txt').replace('Complete requests:      2000', 'Complete requests:      0'));
+  assertRefused(r, 'ab', /throughput = 9426\.31 ops\/s with requests = 0: no request completed/);
+});
+
+test('ab with a negative "Time taken for tests" is refused: a time cannot be negative', () => {
+  const r = normalize('ab', 'negative.txt', read('ab/many.txt').replace('Time taken for tests:   0.212', 'Time taken for tests:   -0.212'));
+  assertRefused(r, 'ab', /duration = -212000000 ns: a time cannot be negative/);
+});
+
+test('ab reads "Requests per second: 1e308" whole and refuses it as beyond any real rate', () => {
+  const r = normalize('ab', 'huge.txt', read('ab/many.txt').replace('9426.31 [#/sec]', '1e308 [#/sec]'));
+  assertRefused(r, 'ab', /throughput = 1e\+308 ops\/s: above 1000000000000 ops\/s/);
+});
+
+test('ab output without its "Failed requests" line is refused, not read as no failures', () => {
+  const r = normalize('ab', 'nofailed.txt', read('ab/length-failures.txt').replace(/^Failed requests:.*\n.*\n/m, ''));
+  assertRefused(r, 'ab', /lacks its "Failed requests:" line/);
+});
+
+test('ghz with "count": 0 and a rate is refused', () => {
+  const doc = JSON.parse(read('ghz/many.json'));
+  doc.count = 0;
+  const r = normalize('ghz', 'zero.json', JSON.stringify(doc));
+  assertRefused(r, 'ghz', /throughput = 4239\.\d+ ops\/s with requests = 0: no request completed/);
+});
+
+test('hyperfine with a negative mean, or min above max, is refused naming the command\'s metric', () => {
+  const doc = JSON.parse(read('hyperfine/several.json'));
+  doc.results[0].mean = -0.5;
+  assertRefused(normalize('hyperfine', 'neg.json', JSON.stringify(doc)), 'hyperfine', /time\.mean = -500000000 ns: a time cannot be negative/);
+  const swapped = JSON.parse(read('hyperfine/several.json'));
+  [swapped.results[1].min, swapped.results[1].max] = [swapped.results[1].max, swapped.results[1].min];
+  assertRefused(normalize('hyperfine', 'minmax.json', JSON.stringify(swapped)), 'hyperfine', /::time\.min = \d+ ns is above .*::time\.max = \d+ ns/);
+});
+
+test('the check names every kind of impossible value and passes the real fixtures\' kinds of values', () => {
+  const problems = (metrics, extra) => trialProblems({ metrics, extra });
+  assert.deepEqual(problems([metric('errors', 2.5)]), ['errors = 2.5: a count must be a whole number']);
+  assert.deepEqual(problems([metric('error_rate', 1.5)]), ['error_rate = 1.5: a ratio must lie within 0..1']);
+  assert.deepEqual(problems([metric('bytes_received', -1)]), ['bytes_received = -1 bytes: a size cannot be negative']);
+  assert.deepEqual(problems([metric('latency.p50', 5), metric('latency.p99', 4)]), ['latency.p50 = 5 ns is above latency.p99 = 4 ns: percentiles must not fall as the rank rises']);
+  assert.deepEqual(problems([metric('latency.p99.9', 9), metric('latency.max', 8)]), ['latency.p99.9 = 9 ns is above latency.max = 8 ns']);
+  assert.deepEqual(problems([metric('requests', 10), metric('errors', 11)]), ['errors = 11 exceeds requests = 10']);
+  // wrk's failed connects are errors that never became requests: bounded by the attempts instead
+  assert.deepEqual(problems([metric('requests', 10), metric('errors', 11)], { attempts: 15 }), []);
+  assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 5000)]), ['throughput = 5000 ops/s does not match requests = 1000 in duration = 1000000000 ns (expected about 1000 ops/s)']);
+  assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 1001), metric('latency.min', 1), metric('latency.p50', 2), metric('latency.max', 3)]), []);
+});

@@ -1,0 +1,51 @@
+// A publisher killed with -9 while holding the store's lock delays the next publisher by at most 5 s.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from '../ci/adapters/wrk.js';
+import { buildResult } from '../ci/result.js';
+import { publish, ensureStore } from '../ci/store/store.js';
+
+const STORE_MODULE = fileURLToPath(new URL('../ci/store/store.js', import.meta.url));
+const LOCKFILE = fileURLToPath(new URL('../node_modules/proper-lockfile/index.js', import.meta.url));
+const parsed = parse(readFileSync(new URL('./fixtures/wrk/latency.txt', import.meta.url), 'utf8'));
+const doc = (id) => buildResult({
+  run: { id, startedAt: '2026-11-23T10:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' },
+  runner: { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 1, labels: [] },
+  suite: 'lock', subject: 'nginx', variant: 'default', scenario: 'latency', tool: { name: 'wrk', version: '4.1.0' }, params: {}, trials: [parsed],
+}, 'test');
+
+test('a publisher killed with -9 while holding the store lock delays the next publisher by at most 5 s', async (t) => {
+  const store = mkdtempSync(join(tmpdir(), 'benchline-lock-'));
+  await ensureStore(store);
+  const baseline0 = performance.now();
+  await publish({ store, docs: [doc('run-a')] });
+  const baseline = performance.now() - baseline0;
+
+  // the holder takes the lock exactly as publish does (same options), says so, and then hangs
+  const holder = spawn(process.execPath, ['--input-type=module', '-e', `
+    import lockfile from ${JSON.stringify(LOCKFILE)};
+    import { LOCK_OPTIONS } from ${JSON.stringify(STORE_MODULE)};
+    await lockfile.lock(${JSON.stringify(join(store, 'store.json'))}, LOCK_OPTIONS);
+    process.stdout.write('locked\\n');
+    setInterval(() => {}, 1000);
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(holder.stdout, 'data');
+  assert.ok(existsSync(join(store, 'store.json.lock')));
+  holder.kill('SIGKILL');
+  await once(holder, 'exit');
+
+  const t0 = performance.now();
+  const r = await publish({ store, docs: [doc('run-b')] });
+  const took = performance.now() - t0;
+  t.diagnostic(`publish after kill -9 of the holder: ${Math.round(took)} ms (without a stale lock: ${Math.round(baseline)} ms)`);
+  assert.equal(r.added, 1);
+  assert.deepEqual(r.errors, []);
+  assert.ok(took - baseline < 5000, `the stale lock held the next publisher ${Math.round(took - baseline)} ms`);
+  assert.equal(existsSync(join(store, 'store.json.lock')), false, 'the lock is released afterwards');
+});
