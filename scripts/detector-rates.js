@@ -3,7 +3,8 @@
 // with and without a seeded noisy neighbour, and prints the table of rates.
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
-// (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds)
+// (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
+// --keep leaves each case's copy with its results folders, reports and comment.md in place)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -30,6 +31,7 @@ const { values: o } = parseArgs({ options: {
   seed: { type: 'string', default: String(Date.now() % 100000) },
   shield: { type: 'boolean', default: false },
   param: { type: 'string', multiple: true, default: [] },
+  keep: { type: 'boolean', default: false },
 } });
 const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
@@ -153,7 +155,7 @@ function runCase(name, neighbourOn, seed) {
     }
   } finally {
     if (neighbour) neighbour.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (o.keep) say(`  kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
   }
   return rows;
 }
