@@ -16,7 +16,9 @@ test('bench runs a suite, prints the variant and seed reports, writes every repo
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /BENCHLINE PERFORMANCE REPORT/);
   assert.match(r.stdout, /WRK · peak/);
-  assert.match(r.stdout, /cache-on vs cache-off \(paired, 3 rounds\): /, 'orders-api interleaves its variants, so they pair');
+  // orders-api interleaves its variants, so they pair; with wrk pinned to one core the cached path can saturate it,
+  // and then the report says so instead of comparing.
+  assert.match(r.stdout, /cache-on vs cache-off( \(paired, 3 rounds\): |: the load tool was the bottleneck \(cache-(on|off): wrk used 0\.\d+ of its 1 core\); not compared)/);
   assert.match(r.stdout, /history: .+ \(2 added, 0 already there\)/);
   assert.match(r.stdout, /site: open .+index\.html/);
   assert.match(r.stderr, /\[6\/6\] orders-api\.cache-on\.wrk\.peak · trial 3\/3/, 'progress names job and trial');
