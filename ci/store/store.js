@@ -79,11 +79,11 @@ export async function ensureStore(store, policy) {
 }
 
 /**
- * How the store's lock is held: the holder refreshes it every second, and a lock not refreshed for 4 s belongs to a
- * publisher that died (kill -9, a cancelled CI job), so the next one takes it after at most 4 s plus one retry.
+ * How the store's lock is held: the holder refreshes it every second, and a lock not refreshed for 3 s belongs to a
+ * publisher that died (kill -9, a cancelled CI job), so the next one takes it after at most 3 s plus one retry.
  */
 export const LOCK_OPTIONS = Object.freeze({
-  stale: 4000,
+  stale: 3000,
   update: 1000,
   retries: { retries: 400, factor: 1.3, minTimeout: 20, maxTimeout: 500, randomize: true },
   realpath: false,
