@@ -11,7 +11,7 @@
 //            as likely positive as negative, so p is exact however the machine drifts or bursts.
 //            change and interval: the Hodges-Lehmann estimate of d and its Walsh-average interval.
 //   unpaired otherwise (documents of two runs): Mann-Whitney U p, seeded bootstrap interval of the median ratio.
-//   looks    the runner may look at a job after several round counts and stop once its verdicts are decided
+//   looks    the runner may look at a job after several counts of calm rounds and stop once its verdicts are decided
 //            (`sequential` in the document). Each look k spends its share w_k of alpha (weights sum to 1), so the
 //            metric's p-value is min_k p_k / w_k, and the interval is reported at level 1 - alpha * w_last:
 //            stopping early cannot inflate the error rate (Bonferroni over looks).
@@ -116,9 +116,9 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [] }) {
   const { logScale, d: all } = roundDifferences(base, head);
   // Rounds disturbed by other work are left out: the choice depends on the neighbour only, never on which side
   // ran first, so under "no change" the kept differences stay symmetric and the test exact.
-  const kept = (n) => all.slice(0, n).filter((_, i) => !disturbed[i]);
-  const d = kept(all.length);
-  const looks = looksOf(all.length, sequential).map((l) => ({ ...l, p: signedRankTest(kept(l.n)).p }));
+  // The looks count calm rounds: the runner adds a round for each disturbed one.
+  const d = all.filter((_, i) => !disturbed[i]);
+  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: signedRankTest(d.slice(0, l.n)).p }));
   const last = looks.at(-1);
   const level = 1 - alpha * last.weight;
   const ci = walshInterval(d, level);

@@ -14,7 +14,7 @@ import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIV
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
-import { MIN_TRIALS, undecided } from './compare.js';
+import { MAX_OTHER_GAP, MIN_TRIALS, disturbedRounds, undecided } from './compare.js';
 import { ROUNDS, BUDGET } from './config.js';
 
 /**
@@ -303,15 +303,21 @@ export function roundPlan(job, { ab, rounds }) {
 }
 
 /**
- * Why a lane stops after round t, or null to go on: its planned rounds are done, a look found every judged metric
- * decided, or the next round would overrun the lane's share of the budget (budget.lane seconds, from its first look
- * on) or the whole run's budget (from MIN_TRIALS rounds on). A round's time is the lane's mean so far.
+ * Why a lane stops after round t, or null to go on. Looks are taken at counts of calm rounds (`calm`: rounds not
+ * disturbed by other work, which are left out of the verdicts), once per count: a disturbed round is made up by
+ * another, up to three times the planned rounds. A lane stops when its planned rounds are done, a look finds every
+ * judged metric decided, or the next round would overrun the lane's share of the budget (budget.lane seconds, from
+ * its first look on) or the whole run's budget (from MIN_TRIALS rounds on); a round's time is the lane's mean so far.
+ * Records the count it looked at in lane.lookedAt.
  */
-export function stopReason(lane, t, { now, runStarted, budget, decidedAt }) {
+export function stopReason(lane, t, { now, runStarted, budget, decidedAt, calm = t }) {
   const { plan } = lane;
-  if (t >= plan.max) return plan.adaptive ? 'most rounds' : 'rounds';
-  if (!plan.adaptive) return null;
-  if (plan.looks.includes(t) && decidedAt(lane)) return 'decided';
+  if (!plan.adaptive) return t >= plan.max ? 'rounds' : null;
+  if (calm >= plan.max || t >= plan.max * 3) return 'most rounds';
+  if (plan.looks.includes(calm) && lane.lookedAt !== calm) {
+    lane.lookedAt = calm;
+    if (decidedAt(lane)) return 'decided';
+  }
   const perRound = lane.spentMs / t;
   if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
   if (t >= MIN_TRIALS && now - runStarted + perRound > budget.run * 1000) return 'budget';
@@ -365,6 +371,7 @@ async function runGroup(group, ctx) {
         lane.plan = roundPlan(job, { ab: lane.activeRoles.length === 2, rounds: ctx.rounds });
         lane.random = rng(`${opts.seed ?? 1}:${job.id}`);
         lane.spentMs = 0;
+        lane.calm = 0;
         lanes.push(lane);
       } catch (e) {
         await fail(lane, e);
@@ -395,10 +402,14 @@ async function runGroup(group, ctx) {
           continue;
         }
         lane.spentMs += Date.now() - began;
-        lane.stopped = stopReason(lane, t, { now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, decidedAt: (l) => !undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }).length });
-        if (lane.stopped && t < lane.plan.max) {
-          progress.shrink((lane.plan.max - t) * lane.activeRoles.length);
-          if (lane.plan.adaptive) progress.log(`${job.id}: ${lane.stopped === 'decided' ? `decided after ${t} rounds` : `stopped after ${t} rounds: time budget (compare.budget, --budget)`}`);
+        const calm = lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter((x) => !x).length : t;
+        if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
+        lane.calm = calm;
+        lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, decidedAt: (l) => !undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }).length });
+        if (lane.stopped && calm < lane.plan.max) {
+          progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
+          const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;
+          if (lane.plan.adaptive) progress.log(`${job.id}: ${lane.stopped === 'decided' ? `decided after ${rounds}` : lane.stopped === 'budget' ? `stopped after ${rounds}: time budget (compare.budget, --budget)` : `stopped after ${rounds}`}`);
         }
       }
     }
