@@ -64,11 +64,21 @@ function shield() {
   return 'not shielded (no cpu cgroup controller)';
 }
 
-/** The seeded neighbour: a child process that busy-loops one core in bursts. */
+const neighbours = new Set();
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    for (const n of neighbours) n.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
+/** The seeded neighbour: a child process that busy-loops one core in bursts (killed with this script). */
 function startNeighbour(seed) {
   const code = `let x=${seed};const r=()=>{x=(x*1103515245+12345)%2147483648;return x/2147483648};
 (async()=>{for(;;){const b=500+r()*4500,t=Date.now();while(Date.now()-t<b){}await new Promise(f=>setTimeout(f,500+r()*4500));}})();`;
-  return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  neighbours.add(child);
+  return child;
 }
 
 /** A committed copy of the project (tracked files only) sharing node_modules, so worktrees work. */
