@@ -112,16 +112,21 @@ function roundDifferences(base, head) {
  * Statistics of one metric from paired rounds (base[i] and head[i] ran side by side in round i).
  * Returns { method, p, change, lower, upper, level, looks } before any family adjustment.
  */
-export function pairedStats(base, head, { alpha, sequential, disturbed = [] }) {
-  const { logScale, d: all } = roundDifferences(base, head);
-  // Rounds disturbed by other work are left out: the choice depends on the neighbour only, never on which side
-  // ran first, so under "no change" the kept differences stay symmetric and the test exact.
+export function pairedStats(base, head, { alpha, sequential, disturbed = [], otherGap = [] }) {
+  const { logScale, d: raw } = roundDifferences(base, head);
+  // Rounds disturbed by other work (when compare.maxOtherGap is set) are left out: the choice depends on the
+  // neighbour only, never on which side ran first, so under "no change" the kept differences stay symmetric.
   // The looks count calm rounds: the runner adds a round for each disturbed one.
-  const d = all.filter((_, i) => !disturbed[i]);
-  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: signedRankTest(d.slice(0, l.n)).p }));
+  const keep = (xs) => xs.filter((_, i) => !disturbed[i]);
+  const d = keep(raw);
+  const gap = otherGap.length === raw.length ? keep(otherGap) : [];
+  // Per look: the differences adjusted for other work on the machine (see adjustForOtherWork).
+  const at = (n) => adjustForOtherWork(d.slice(0, n), gap.slice(0, n));
+  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: signedRankTest(at(l.n).d).p }));
   const last = looks.at(-1);
   const level = 1 - alpha * last.weight;
-  const ci = walshInterval(d, level);
+  const adjusted = at(d.length);
+  const ci = walshInterval(adjusted.d, level);
   const baseMedian = median(base);
   const rel = (x) => {
     if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
@@ -136,8 +141,29 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [] }) {
     absolute: logScale ? baseMedian * (Math.exp(ci.estimate) - 1) : ci.estimate,
     level,
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
-    ...(d.length < all.length ? { disturbed: all.length - d.length } : {}),
+    ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
+    ...(adjusted.slope ? { otherSlope: adjusted.slope } : {}),
   };
+}
+
+/**
+ * Round differences adjusted for other work on the machine: gap[i] is how many more cores other processes used
+ * during round i's head trial than during its base trial (load[].other), and a neighbour's burst on one side moves
+ * d[i] along with it. The slope is fitted through the origin (sum d*gap / sum gap^2) and d[i] - slope * gap[i] is
+ * tested. Swapping a round's order flips the signs of d[i] and gap[i] together and leaves the slope unchanged, so
+ * under "no change" the adjusted differences are exactly as symmetric as the raw ones: the test stays exact.
+ */
+export function adjustForOtherWork(d, gap) {
+  if (gap.length !== d.length || d.length < MIN_TRIALS) return { d, slope: 0 };
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < d.length; i += 1) {
+    sxy += d[i] * gap[i];
+    sxx += gap[i] * gap[i];
+  }
+  if (!(sxx > 1e-6)) return { d, slope: 0 };
+  const slope = sxy / sxx;
+  return { d: d.map((x, i) => x - slope * gap[i]), slope };
 }
 
 /** Statistics of one metric from two independent sets of trials (two runs). */
@@ -193,20 +219,29 @@ export function decide(s, discovered) {
   return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
 }
 
-/** Default: a round whose two trials saw other work differ by more than this many cores is left out. */
-export const MAX_OTHER_GAP = 0.15;
+/**
+ * Default: no round is left out for other work (Infinity); the differences are adjusted for it instead. With
+ * compare.maxOtherGap set, a round whose two trials saw other work differ by more than that many cores is left out.
+ */
+export const MAX_OTHER_GAP = Infinity;
 
 /**
  * Per round, whether other work on the machine (`load[].other`, in cores) differed between its base and head trial
  * by more than maxGap: one side ran beside a neighbour's burst and the other did not.
  */
 export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
-  if (!baseLoad || !headLoad || !(maxGap >= 0)) return [];
+  if (!baseLoad || !headLoad || !(maxGap >= 0) || maxGap === Infinity) return [];
   return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
 }
 
 /** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
-export function metricStats(bm, hm, { paired, sequential, disturbed, cfg, seed }) {
+/** Per round, head's other-work cores minus base's, or [] when a side has no CPU accounting. */
+export function otherWorkGap(baseLoad, headLoad) {
+  if (!baseLoad || !headLoad || baseLoad.length !== headLoad.length || baseLoad.some((l, i) => !l || !headLoad[i])) return [];
+  return baseLoad.map((b, i) => headLoad[i].other - b.other);
+}
+
+export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, cfg, seed }) {
   const base = { value: median(bm.samples), n: bm.samples.length };
   const head = { value: median(hm.samples), n: hm.samples.length };
   const minEffect = minEffectFor(hm.name, cfg);
@@ -218,7 +253,7 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, cfg, seed }
   const all = [...bm.samples, ...hm.samples];
   if (all.every((x) => x === 0)) return { ...out, change: 0, lower: 0, upper: 0, p: 1, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
   const s = method === 'paired'
-    ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed })
+    ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed, otherGap })
     : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
   const resolution = hm.resolution ?? bm.resolution;
   if (resolution && Math.abs(s.absolute) < resolution && Math.abs(head.value - base.value) < resolution) {
@@ -262,6 +297,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     }
     const paired = pairedDocs(baseDoc, headDoc);
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
+    const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
     const baseMetrics = new Map(baseDoc.metrics.map((m) => [metricKey(m), m]));
     const seen = new Set();
     for (const hm of headDoc.metrics) {
@@ -273,7 +309,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         continue;
       }
       const judged = isJudged(headDoc, hm.name);
-      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, cfg, seed });
+      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       comparisons.push(entry);
@@ -318,11 +354,12 @@ export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg
   const bases = values(baseTrials);
   const full = { ...DEFAULTS, ...cfg };
   const disturbed = disturbedRounds(baseTrials.map((t) => t.load), headTrials.map((t) => t.load), full.maxOtherGap ?? MAX_OTHER_GAP);
+  const otherGap = otherWorkGap(baseTrials.map((t) => t.load), headTrials.map((t) => t.load));
   const open = [];
   for (const [key, { m, samples }] of values(headTrials)) {
     const b = bases.get(key);
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
-    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, cfg: full });
+    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full });
     const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
     if (verdict === 'inconclusive') open.push(key);
   }
