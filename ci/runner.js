@@ -402,7 +402,7 @@ async function runGroup(group, ctx) {
           continue;
         }
         lane.spentMs += Date.now() - began;
-        const calm = lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter((x) => !x).length : t;
+        const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
         if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
         lane.calm = calm;
         lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, decidedAt: (l) => !undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }).length });
