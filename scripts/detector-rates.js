@@ -4,7 +4,8 @@
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
 // (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
-// --keep leaves each case's copy with its results folders, reports and comment.md in place)
+// --keep leaves each case's copy with its results folders, reports and comment.md in place;
+// --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -32,6 +33,7 @@ const { values: o } = parseArgs({ options: {
   shield: { type: 'boolean', default: false },
   param: { type: 'string', multiple: true, default: [] },
   keep: { type: 'boolean', default: false },
+  looks: { type: 'string' },
 } });
 const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
@@ -109,6 +111,17 @@ function setWorkUs(dir, us) {
   writeFileSync(f, next);
 }
 
+/** compare.rounds.looks of the copy's bench.config.yaml (weights: equal shares but the last, which takes half). */
+function setLooks(dir, looks) {
+  const f = join(dir, 'bench.config.yaml');
+  const weights = looks.map((_, i) => (i === looks.length - 1 ? 0.5 : 0.5 / (looks.length - 1)));
+  const text = readFileSync(f, 'utf8');
+  const next = text.replace(/^compare:\n/m, `compare:\n  rounds: { looks: [${looks.join(', ')}], weights: [${weights.join(', ')}] }\n`);
+  if (next === text) throw new Error(`${f}: no compare: section to set rounds in`);
+  writeFileSync(f, next);
+  execFileSync('git', ['-c', 'user.email=detector@localhost', '-c', 'user.name=detector', 'commit', '-qam', 'detector: rounds'], { cwd: dir });
+}
+
 const ONE = { wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'], k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'] };
 const metricOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).value;
 
@@ -135,6 +148,7 @@ function runCase(name, neighbourOn, seed) {
   const rows = { name, neighbour: neighbourOn ? 'on' : 'off', runs: 0, hits: 0, changes: [], rounds: [], seconds: [], verdicts: {}, note: '' };
   let neighbour;
   try {
+    if (o.looks) setLooks(dir, o.looks.split(',').map(Number));
     const [kind, tool, pctText] = name.split('-');
     if (kind === 'ab') {
       const { us, probe } = knobFor(dir, tool, Number(pctText) / 100);
@@ -171,7 +185,7 @@ function runCase(name, neighbourOn, seed) {
 }
 
 const seed = Number(o.seed);
-say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}`);
+say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}${o.looks ? `; looks ${o.looks}` : ''}`);
 if (o.shield) say(`shield: ${shield()}`);
 const settings = o.neighbour === 'both' ? [true, false] : [o.neighbour !== 'off'];
 const table = [];
