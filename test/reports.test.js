@@ -315,13 +315,16 @@ test('renders the PR comment decision first: headline, findings with change, int
   assert.ok(body.split('\n').length <= 60, `fits about 60 lines (${body.split('\n').length})`);
 });
 
-test('says how many rounds were left out as disturbed by other work, in the findings and the console table', () => {
+test('with compare.maxOtherGap set, says how many rounds were left out as disturbed by other work, in the findings and the console table', () => {
   // Round 3's head trial ran beside a neighbour's burst (0.9 cores of other work against 0.05 on its base trial).
   const withLoad = (d, busy) => ({ ...d, load: d.metrics[0].samples.map((_, i) => ({ seconds: 5, tool: 0.9, subject: 0.8, other: i === busy ? 0.9 : 0.05 })) });
   const { base, head } = pr();
-  const result = compare(base.map((d) => withLoad(d, -1)), head.map((d) => withLoad(d, 2)), CONFIG.compare);
+  const result = compare(base.map((d) => withLoad(d, -1)), head.map((d) => withLoad(d, 2)), { ...CONFIG.compare, maxOtherGap: 0.15 });
   const regression = result.comparisons.find((c) => c.verdict === 'regression');
   assert.equal(regression.disturbed, 1);
+  const adjusted = compare(base.map((d) => withLoad(d, -1)), head.map((d) => withLoad(d, 2)), CONFIG.compare).comparisons.find((c) => c.metric === 'throughput' && c.variant === 'cache-on');
+  assert.equal(adjusted.disturbed, undefined, 'by default no round is left out');
+  assert.equal(adjusted.head.n, 8);
   const body = renderComment({ comparisons: result });
   assert.match(body, /^- 🔴 orders-api\/cache-on\/ab\/keepalive · \*\*Throughput\*\*: \*\*-10\.0%\*\* \[-10\.\d%, -9\.\d%\], 27,413 \/s → 24,703 \/s \(p=0\.016, 8 rounds, 1 disturbed left out\)$/m, 'seven calm rounds on one side: p = 2 / 2^7');
   assert.match(renderConsole({ docs: head, comparisons: result, config: CONFIG }), /^ {2}orders-api\/cache-on\/ab\/keepalive +Throughput .* 8 paired \(-1\) {2}regression$/m);
