@@ -45,6 +45,7 @@ export function planJobs(config, sel = {}) {
         if (job.script) entry.script = job.script;
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
+        if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;
         const v = suite.variants[variant];
         if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
         if (v.processes) entry.processes = v.processes;

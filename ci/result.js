@@ -59,7 +59,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential, instances }, where) {
   // every adapter's trials pass the same check; the raw artifacts are in trial order, so each error names its file
   const raw = artifacts.filter((a) => a.kind === 'raw');
   trials.forEach((t, i) => {
@@ -80,6 +80,7 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     trials: trials.length,
     ...(judge ? { judge: [...judge] } : {}),
     ...(sequential ? { sequential } : {}),
+    ...(instances > 1 ? { instances } : {}),
     metrics: merged.metrics,
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;

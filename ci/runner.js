@@ -324,6 +324,21 @@ export function stopReason(lane, t, { now, runStarted, budget, decidedAt, calm =
   return null;
 }
 
+/** A subject that comes up within this many milliseconds is restarted for every round under `restart: auto`. */
+export const AUTO_RESTART_MS = 5000;
+
+/**
+ * Whether a lane starts its subjects afresh before every round. Two processes of the same code can differ by a few
+ * percent for as long as they live (memory layout, JIT and GC decisions), so one base process against one head
+ * process can show a steady difference no number of rounds removes; fresh processes per round turn it into noise
+ * the paired test sees. `round` always, `never` never, `auto` when the slowest side came up within AUTO_RESTART_MS.
+ * A lane without subject processes (hyperfine and JMH start their own) has nothing to restart.
+ */
+export function restartsEachRound(policy = 'auto', startMs, hasProcesses) {
+  if (!hasProcesses || policy === 'never') return false;
+  return policy === 'round' || startMs <= AUTO_RESTART_MS;
+}
+
 /** Each sequential lane's share of the run: at most budget.job, and the run's budget split evenly between them. */
 export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
@@ -348,7 +363,7 @@ async function runGroup(group, ctx) {
   };
   try {
     for (const job of group) {
-      const lane = { job, adapter: adapterFor(job.tool), live: {}, trials: {}, artifacts: {}, activeRoles: [] };
+      const lane = { job, adapter: adapterFor(job.tool), live: {}, starts: {}, startMs: 0, instances: 1, trials: {}, artifacts: {}, activeRoles: [] };
       try {
         lane.script = job.script ? resolve(root, job.script) : undefined;
         if (lane.script && !existsSync(lane.script)) throw new UserError(`${job.id}: script ${job.script} does not exist`);
@@ -362,13 +377,20 @@ async function runGroup(group, ctx) {
           }
           const runDir = join(dir, 'raw', role, job.id);
           mkdirSync(runDir, { recursive: true });
-          lane.live[role] = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
-          lane.live[role].manifest = manifest;
+          lane.starts[role] = async () => {
+            const live = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
+            live.manifest = manifest;
+            return live;
+          };
+          const began = Date.now();
+          lane.live[role] = await lane.starts[role]();
+          lane.startMs = Math.max(lane.startMs, Date.now() - began);
           lane.activeRoles.push(role);
           lane.trials[role] = [];
           lane.artifacts[role] = [];
         }
         lane.plan = roundPlan(job, { ab: lane.activeRoles.length === 2, rounds: ctx.rounds });
+        lane.restart = restartsEachRound(job.restart, lane.startMs, Object.values(lane.live).some((l) => l.procs.length));
         lane.random = rng(`${opts.seed ?? 1}:${job.id}`);
         lane.spentMs = 0;
         lane.calm = 0;
@@ -378,9 +400,8 @@ async function runGroup(group, ctx) {
       }
     }
     for (const lane of lanes) {
-      if (!lane.job.warmup) continue;
       try {
-        for (const role of lane.activeRoles) await runTrial(lane, role, 1, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx);
+        await warmUp(lane, 1, ctx);
       } catch (e) {
         await fail(lane, e);
       }
@@ -391,6 +412,7 @@ async function runGroup(group, ctx) {
         const { job } = lane;
         const began = Date.now();
         try {
+          if (lane.restart && t > 1) await restartLane(lane, t, ctx);
           for (const role of roundOrder(lane.activeRoles, opts.order, lane.random)) {
             const { parsed, rawFile } = await runTrial(lane, role, t, job.params, 'trial', ctx);
             lane.trials[role].push(parsed);
@@ -425,6 +447,22 @@ async function runGroup(group, ctx) {
     }
   }
   return results;
+}
+
+/** The job's warm-up (its `warmup:` params), one untimed trial per role; nothing when the job has none. */
+async function warmUp(lane, t, ctx) {
+  if (!lane.job.warmup) return;
+  for (const role of lane.activeRoles) await runTrial(lane, role, t, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx);
+}
+
+/** Fresh subject processes for round t on every side (stopped, started again, warmed up). */
+async function restartLane(lane, t, ctx) {
+  for (const role of lane.activeRoles) {
+    await lane.live[role].stop();
+    lane.live[role] = await lane.starts[role]();
+  }
+  lane.instances += 1;
+  await warmUp(lane, t, ctx);
 }
 
 /** One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying why not. */
@@ -508,6 +546,7 @@ function laneDocs(lane, ctx) {
       artifacts: artifacts[role],
       seed: opts.seed,
       judge: job.judge || adapter.judged,
+      instances: lane.instances,
       sequential: activeRoles.length === 2 ? { looks: lane.plan.looks, weights: lane.plan.weights, stopped: lane.stopped || 'rounds' } : undefined,
     }, `${job.id} (${role})`);
   }

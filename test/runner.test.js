@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget } from '../ci/runner.js';
+import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS } from '../ci/runner.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
@@ -75,6 +75,15 @@ test('a sequential job looks at counts of calm rounds once each, makes up distur
   const fixed = { adaptive: false, looks: [4], weights: [1], max: 4 };
   assert.equal(stopReason({ plan: fixed, spentMs: 1e9 }, 3, { now: 1e9, runStarted: 0, budget, decidedAt: () => true }), null, 'fixed trials ignore budgets and looks');
   assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, decidedAt: () => false }), 'rounds');
+});
+
+test('subjects restart every round under round, never under never, and under auto only when they came up within 5 s', () => {
+  assert.equal(restartsEachRound('round', 60_000, true), true);
+  assert.equal(restartsEachRound('never', 10, true), false);
+  assert.equal(restartsEachRound('auto', 10, true), true);
+  assert.equal(restartsEachRound(undefined, AUTO_RESTART_MS, true), true);
+  assert.equal(restartsEachRound('auto', AUTO_RESTART_MS + 1, true), false);
+  assert.equal(restartsEachRound('round', 10, false), false, 'no subject process (hyperfine, JMH): nothing to restart');
 });
 
 test('a trial may take three times its duration plus a minute, or the job timeout', () => {
@@ -199,6 +208,7 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   cfg.compare.rounds = { looks: [3, 4], weights: [0.5, 0.5] };
+  cfg.compare.restart = 'auto';
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
   const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -216,6 +226,14 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   assert.equal(head.load.length, head.trials, 'every trial records the CPU it took');
   for (const l of head.load) assert.ok(l.seconds > 0.5 && l.tool > 0 && l.subject >= 0 && l.other >= 0, JSON.stringify(l));
   assert.equal(run.base.ref, 'HEAD');
+  // restart: auto, and the subject starts in well under 5 s: fresh processes every round on both sides, all stopped
+  for (const role of ['base', 'head']) {
+    const doc = role === 'base' ? base : head;
+    assert.equal(doc.instances, doc.trials, `${role}: one subject process per round`);
+    const pids = new Set([...readFileSync(join(dir, 'raw', role, run.jobs[0].id, 'server.log'), 'utf8').matchAll(/pid (\d+)/g)].map((m) => Number(m[1])));
+    assert.equal(pids.size, doc.trials, `${role}: ${[...pids].join(', ')}`);
+    for (const pid of pids) assert.equal(isAlive(pid), false, `${role}: subject pid ${pid} was stopped`);
+  }
   const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
   assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');
 });
