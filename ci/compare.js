@@ -219,6 +219,13 @@ export function decide(s, discovered) {
   return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
 }
 
+/** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */
+export function decideFamily(family, alpha) {
+  const discovered = benjaminiHochberg(family.map((s) => s.p), alpha);
+  family.forEach((s, i) => Object.assign(s, { discovery: discovered[i] }, decide({ ...s, alpha }, discovered[i])));
+  return family;
+}
+
 /**
  * Default: no round is left out for other work (Infinity); the differences are adjusted for it instead. With
  * compare.maxOtherGap set, a round whose two trials saw other work differ by more than that many cores is left out.
@@ -322,9 +329,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     if (!heads.has(key)) unmatched.push({ side: 'base', ...identity(baseDoc), reason: 'job has no head result' });
   }
   // The family: judged metrics with a test. Benjamini-Hochberg over their p-values decides the discoveries.
-  const family = comparisons.filter((c) => c.judged && !c.final);
-  const discovered = benjaminiHochberg(family.map((c) => c.p), cfg.alpha);
-  family.forEach((c, i) => Object.assign(c, { discovery: discovered[i] }, decide({ ...c, alpha: cfg.alpha }, discovered[i])));
+  const family = decideFamily(comparisons.filter((c) => c.judged && !c.final), cfg.alpha);
   for (const c of comparisons) delete c.final;
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;

@@ -183,7 +183,12 @@ test('builds the wrk command line with the script, its arguments and --latency',
     ['wrk', '-t', '2', '-c', '10', '-d', '3s', '--latency', 'http://127.0.0.1:9/']);
   assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { threads: 4, connections: 2 } }), /connections \(2\) must be at least threads \(4\)/);
   assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { method: 'POST' } }), /need the job script loadtests\/wrk\/json\.lua/);
-  assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { duration: 'soon' } }), /param duration must be a duration/);
+  assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { duration: 'soon' } }), /param duration must be a whole number of seconds/);
+  // wrk itself prints its usage for these instead of running: refused before a trial starts
+  for (const duration of ['0.5s', '500ms', 1.5, 0, '0s']) {
+    assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { duration } }), /param duration must be a whole number of seconds, minutes or hours .*got/, String(duration));
+  }
+  assert.deepEqual(['1s', '2m', '1h', 3].map((duration) => wrk.command({ target: { url: 'http://x' }, params: { duration } }).argv[6]), ['1s', '2m', '1h', '3s']);
 });
 
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };

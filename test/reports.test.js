@@ -152,7 +152,10 @@ test('says when too few trials can never show significance, however large the di
   assert.equal(pairItems(slow, fast)[0].text, '≈ Latency p50: 73.2% faster (3 and 3 trials cannot show significance; run more)');
   assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43]), mk('stream', [10, 11, 12, 13]))[0].text, '✓ Latency p50: 72.3% faster');
   // Paired, five rounds: the signed-rank test cannot go below 2/2^5 = 0.0625, so even a 4x difference stays undecided.
-  assert.equal(pairItems(mk('hateoas', [40, 41, 42, 43, 44]), mk('stream', [10, 11, 12, 13, 14]), { paired: true })[0].text, '≈ Latency p50: 71.4% faster (5 paired rounds cannot show significance; run more)');
+  const five = pairItems(mk('hateoas', [40, 41, 42, 43, 44]), mk('stream', [10, 11, 12, 13, 14]), { paired: true })[0];
+  assert.equal(five.text, '≈ Latency p50: 71.4% faster (5 paired rounds cannot show significance; run more)');
+  // the variant line decides like compare(): the same reason, with alpha, as a PR verdict would give
+  assert.match(five.reason, /^5 rounds can never be significant .* run at least 6 rounds$/);
 });
 
 // ---------------------------------------------------------------- variants in rounds

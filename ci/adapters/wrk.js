@@ -236,10 +236,11 @@ export function parse(text, opts = {}) {
 }
 
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
+// wrk reads -d and --timeout as a whole number of seconds, minutes or hours ("500ms" or "0.5s" print its usage).
 const seconds = (v, what) => {
-  if (typeof v === 'number' && v > 0) return `${v}s`;
-  if (typeof v === 'string' && /^\d+(\.\d+)?(ms|s|m|h)?$/.test(v)) return /\d$/.test(v) ? `${v}s` : v;
-  throw new Error(`wrk: param ${what} must be a duration such as "5s" or a number of seconds, got ${JSON.stringify(v)}`);
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return `${v}s`;
+  if (typeof v === 'string' && /^[1-9]\d*(s|m|h)?$/.test(v)) return /\d$/.test(v) ? `${v}s` : v;
+  throw new Error(`wrk: param ${what} must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5 (wrk takes no fractions or milliseconds), got ${JSON.stringify(v)}`);
 };
 const positiveInt = (v, what) => {
   const n = Number(v);

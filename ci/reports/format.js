@@ -2,7 +2,7 @@
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
-import { VERDICTS, MIN_TRIALS, decide, disturbedRounds, metricStats, MAX_OTHER_GAP } from '../compare.js';
+import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP } from '../compare.js';
 import { toolSaturation } from '../cpuset.js';
 
 export { formatValue, VERDICTS };
@@ -286,10 +286,9 @@ function headlineMetrics(ref, doc) {
 function pairedVerdicts(ref, doc, found, { alpha, compare: cfgIn }) {
   const cfg = { confidence: 0.95, minEffect: 0.02, metrics: {}, ...cfgIn, alpha };
   const disturbed = disturbedRounds(ref.load, doc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP);
-  const stats = found.map(({ m, r }) => metricStats(r, m, { paired: true, disturbed, cfg }));
-  const family = stats.filter((s) => !s.verdict);
-  const discovered = benjaminiHochberg(family.map((s) => s.p), alpha);
-  family.forEach((s, i) => Object.assign(s, { discovery: discovered[i] }, decide(s, discovered[i])));
+  const otherGap = otherWorkGap(ref.load, doc.load);
+  const stats = found.map(({ m, r }) => metricStats(r, m, { paired: true, disturbed, otherGap, cfg }));
+  decideFamily(stats.filter((s) => !s.verdict), alpha);
   const rounds = disturbed.length ? disturbed.filter((x) => !x).length : ref.trials;
   return stats.map((s) => ({ ...s, rounds }));
 }
