@@ -99,19 +99,31 @@ export function versionOf(name, path = locate(name)?.path) {
   return t.version ? t.version.replace(/^v/, '') : firstLine(text) || 'unknown';
 }
 
+/**
+ * How apt-get may run here: as root, through passwordless sudo (`sudo -n`, as on GitHub-hosted runners, whose
+ * user is not root), or not at all (null). `uid` is this process's user id.
+ */
+export function aptRunner(uid = process.getuid?.()) {
+  if (!onPath('apt-get')) return null;
+  if (uid === 0) return [];
+  if (onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 10000 }).status === 0) return ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
+  return null;
+}
+
 let aptUpdated = false;
 function aptInstall(pkgs, log) {
-  const isRoot = process.getuid?.() === 0;
-  if (!isRoot || !onPath('apt-get')) {
+  const prefix = aptRunner();
+  if (!prefix) {
     throw new Error(`missing Debian packages: ${pkgs.join(' ')}. Install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  log(`installing ${pkgs.join(' ')} with apt-get`);
+  const apt = (args, stdio) => spawnSync(prefix[0] || 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), ...args], { env, stdio, encoding: 'utf8' });
+  const install = () => apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs], ['ignore', 'pipe', 'pipe']);
+  log(`installing ${pkgs.join(' ')} with ${prefix.length ? 'sudo ' : ''}apt-get`);
   let r = install();
   if (r.status !== 0 && !aptUpdated) {
     aptUpdated = true;
-    spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
+    apt(['update', '-qq'], 'ignore');
     r = install();
   }
   if (r.status !== 0) throw new Error(`apt-get install ${pkgs.join(' ')} failed:\n${(r.stderr || '').slice(-2000)}`);

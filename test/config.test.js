@@ -108,3 +108,10 @@ test('a judge list may not name a metric that restates a run parameter, and roun
   assert.deepEqual(parseConfig(yaml).compare.rounds, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] });
   assert.deepEqual(parseConfig(yaml).compare.budget, { job: 150, run: 540 });
 });
+
+test('restart is auto, round or never, from compare.restart unless a job sets its own', () => {
+  assert.equal(planJobs(parseConfig(yaml))[0].restart, undefined, 'unset: the runner applies auto');
+  const cfg = parseConfig(`${yaml}compare:\n  restart: never\n`.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        restart: round'));
+  assert.deepEqual(planJobs(cfg).map((j) => [j.tool, j.restart]), [['wrk', 'round'], ['wrk', 'round'], ['ab', 'never']]);
+  assert.throws(() => parseConfig(`${yaml}compare:\n  restart: sometimes\n`, 'x.yaml'), /x\.yaml: does not match the configuration schema.*\/compare\/restart must be equal to one of the allowed values/s);
+});

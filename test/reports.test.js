@@ -340,6 +340,10 @@ test('headlines a clean pull request with ✅ no regressions, and says so when n
   assert.match(body, /^### benchline: ✅ no regressions, 6 unchanged$/m);
   assert.doesNotMatch(body, /^- [🔴🟢]/mu, 'no findings');
   assert.match(body, /^6 judged metrics: 6 no change; 6 more metrics shown as information\./m);
+  // nothing needs a reader: both jobs' tables are folded into one section, not shown above it
+  const fold = body.indexOf('<details><summary>2 jobs with no change in any judged metric</summary>');
+  assert.ok(fold > 0, 'the unchanged jobs are folded');
+  assert.ok(body.indexOf('**orders-api/cache-on/ab/keepalive** · 8 rounds') > fold, 'their tables sit inside the fold');
   assert.match(renderComment({ docs: base }), /^### benchline: measured 2 benchmarks, no base to compare against$/m);
 });
 
@@ -381,10 +385,10 @@ test('keeps a comment with 6,000 compared metrics under 65,536 characters, cutti
   assert.equal(body.match(/^- 🟢 /gmu).length, 20);
   assert.match(body, /^6,000 judged metrics: 40 regressions · 20 improvements · 340 inconclusive · 5,600 no change\. Judged together/m);
   const tables = body.match(/^\*\*orders-api\/v\d\/wrk\/s\d+\*\* · 8 rounds$/gm).length;
-  assert.ok(tables > 60 && tables < 6000, `${tables} job tables kept`);
+  assert.ok(tables > 60 && tables < 400, `${tables} job tables kept (the 5,600 unchanged jobs are folded, and that section is cut first)`);
   assert.equal(body.match(/\| 🔴 regression \|/g).length, 40, 'the jobs with regressions come first and are kept');
   assert.equal(body.match(/\| 🟢 improvement \|/g).length, 20);
-  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the inconclusive and information sections and ${(6000 - tables).toLocaleString('en-US')} job tables\\. The job summary and the results artifact have every row\\._`));
+  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the unchanged, inconclusive and information sections and ${400 - tables} job tables\\. The job summary and the results artifact have every row\\._`));
   assert.doesNotMatch(body, /<details>/);
   // Tighter than the findings: improvements go before regressions, and the note says how many findings were cut.
   const tight = renderComment({ comparisons, limit: 6000 });

@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { ROOT, ensureTools } from '../ci/tools.js';
+import { ROOT, ensureTools, aptRunner } from '../ci/tools.js';
 import { loadConfig } from '../ci/config.js';
 import { planInputs, planOutputs } from '../.github/scripts/plan.js';
 import { mergeRuns, mergeResultsDirs } from '../.github/scripts/merge-results.js';
@@ -471,4 +471,22 @@ test('the stand-in for github-action-benchmark fails as the action does when a s
   assert.match(second.stderr, /rejected.*gh-pages.*non-fast-forward/);
   assert.equal(call('second', true).status, 0);
   assert.equal(box.g(['log', '-1', '--format=%s', 'gh-pages'], job), 'add second (customBiggerIsBetter) benchmark result for abc');
+});
+
+test('on a runner whose user is not root, apt packages install through passwordless sudo, and without it the error says what to run', () => {
+  // GitHub-hosted runners run as a user with `sudo -n`; a stand-in sudo on PATH records how it was called.
+  const bin = mkdtempSync(join(tmpdir(), 'benchline-sudo-'));
+  const calls = join(bin, 'calls');
+  writeFileSync(join(bin, 'sudo'), `#!/bin/sh\nprintf "%s\\n" "$*" >> ${calls}\n[ "$1 $2" = "-n true" ]\n`, { mode: 0o755 });
+  const saved = process.env.PATH;
+  try {
+    process.env.PATH = `${bin}:${saved}`;
+    assert.deepEqual(aptRunner(1001), ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive']);
+    assert.equal(readFileSync(calls, 'utf8'), '-n true\n', 'asked sudo once, without a password prompt');
+    writeFileSync(join(bin, 'sudo'), '#!/bin/sh\necho "sudo: a password is required" >&2\nexit 1\n', { mode: 0o755 });
+    assert.equal(aptRunner(1001), null, 'sudo wants a password: the error names the packages to install instead');
+    assert.deepEqual(aptRunner(0), [], 'root runs apt-get itself');
+  } finally {
+    process.env.PATH = saved;
+  }
 });

@@ -1,4 +1,4 @@
-// The sticky pull-request comment: headline, one verdict table (no-change rows folded), failures, runner and commits.
+// The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
   benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
@@ -66,7 +66,10 @@ export function countsLine(counts, comparisons, info) {
   return `${plural(verdicts + info.below, 'judged metric')}: ${parts.join(' · ') || 'none'}${more}.${family}`;
 }
 
-/** Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict. */
+/**
+ * Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict.
+ * `unchanged` marks the jobs whose every judged metric is "no change": the comment folds those away.
+ */
 function jobTables(list) {
   const jobs = new Map();
   for (const c of sortComparisons(list)) {
@@ -75,7 +78,8 @@ function jobTables(list) {
   }
   return [...jobs].map(([name, cs]) => {
     const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds` : '';
-    return `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
+    const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
+    return { text, unchanged: cs.every((c) => c.verdict === 'no change') };
   });
 }
 
@@ -151,9 +155,13 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push(`⚠️ ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.map((x) => `${mdEscape(x.name)} (${mdEscape(x.why)})`).join(', ')}: those verdicts describe the tool, not the subject.`);
   if (failText) parts.push(failText);
-  const tables = jobTables(list);
+  // Jobs with nothing but "no change" fold into one section, so the fold shows only what needs a reader.
+  const jobs = jobTables(list);
+  const tables = jobs.filter((j) => !j.unchanged).map((j) => j.text);
+  const unchanged = jobs.filter((j) => j.unchanged).map((j) => j.text);
   const inconclusive = list.filter((c) => c.verdict === 'inconclusive');
   const details = [];
+  if (unchanged.length) details.push(`<details><summary>${plural(unchanged.length, 'job')} with no change in any judged metric</summary>\n\n${unchanged.join('\n\n')}\n\n</details>`);
   if (inconclusive.length) details.push(`<details><summary>${plural(inconclusive.length, 'inconclusive metric')}: why, and what would settle ${inconclusive.length === 1 ? 'it' : 'them'}</summary>\n\n${inconclusive.map((c) => `- ${mdEscape(jobName(c))} · ${mdEscape(metricName(c))}: ${mdEscape(c.reason, { max: 400 })}`).join('\n')}\n\n</details>`);
   const infoRows = all.filter((c) => !list.includes(c));
   if (infoRows.length) details.push(infoDetails(infoRows));
@@ -165,7 +173,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   // Too long: drop the detail sections, then job tables from the end (the least notable jobs), then findings from
   // the end (improvements before regressions), and say so. The length grows with what is kept: search for the most.
   const leftOut = (keep, cut) => {
-    const what = [details.length ? 'the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
+    const what = [details.length ? 'the unchanged, inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
     return `_Left out to fit GitHub's comment size limit: ${what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0]}. The job summary and the results artifact have every row._`;
   };
   // The largest k in 0..n for which fits(k), or -1.
