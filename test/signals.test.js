@@ -74,5 +74,6 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     const report = spawnSync(process.execPath, [CLI, 'report', dir, '--config', CONFIG], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(report.status, 0, report.stderr);
     assert.match(report.stdout, /short/);
+    assert.match(report.stdout, new RegExp(`^ {2}INTERRUPTED by ${sig}: only the trials that finished are reported`, 'm'), 'the report says the run was cut short');
   });
 }

@@ -154,6 +154,7 @@ export function renderFailures(failures) {
  */
 export function render({ run, docs = [], comparisons, failures = [], config = {}, color = false, detail = false }) {
   const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs)];
+  if (run?.status === 'interrupted') parts.push('', `  INTERRUPTED by ${run.interrupted || 'a signal'}: only the trials that finished are reported; jobs cut short say so below.`);
   const alpha = config.compare?.alpha ?? 0.05;
   for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
