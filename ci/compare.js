@@ -85,17 +85,23 @@ const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const directional = (change, better) => ((change > 0) === (better === 'higher') ? 'improvement' : 'regression');
 
 /**
- * Looks of a sequential job, as [{ n, weight }]: each planned look below n rounds, then n itself with the weight
- * of the look it ended at (a budget may stop a job between planned looks: that stop is its last look).
+ * Looks of a sequential job, as [{ n, weight }]: each planned look below n rounds, then n itself. At a planned look
+ * n keeps that look's weight (the runner may have stopped there because the data decided it). Anywhere else the
+ * job was stopped by its time budget, which does not depend on the data, and no later look will ever be taken:
+ * that last look spends all the alpha the earlier looks left (a job stopped by its budget after 6 rounds, before a
+ * first look at 8, is tested at the full alpha, not at the first look's quarter).
  */
 export function looksOf(n, sequential) {
   const plan = sequential?.looks?.length ? sequential.looks : [n];
   const weights = sequential?.weights?.length === plan.length ? sequential.weights : plan.map(() => 1 / plan.length);
   const out = [];
+  let spent = 0;
   for (let k = 0; k < plan.length; k += 1) {
-    if (plan[k] < n && k < plan.length - 1) out.push({ n: plan[k], weight: weights[k] });
-    else {
-      out.push({ n, weight: weights[k] });
+    if (plan[k] < n && k < plan.length - 1) {
+      out.push({ n: plan[k], weight: weights[k] });
+      spent += weights[k];
+    } else {
+      out.push({ n, weight: plan[k] === n ? weights[k] : Math.max(weights[k], 1 - spent) });
       break;
     }
   }

@@ -16,10 +16,10 @@ export const MAX_TRIALS = schema.properties.profiles.additionalProperties.proper
 
 export class ConfigError extends UserError {}
 
-/** A/B rounds: looks at 8, 12 and 20 rounds, spending a quarter, a quarter and half of alpha. */
-export const ROUNDS = Object.freeze({ looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] });
+/** A/B rounds: looks at 8, 16 and 32 rounds, spending a quarter, a quarter and half of alpha. */
+export const ROUNDS = Object.freeze({ looks: [8, 16, 32], weights: [0.25, 0.25, 0.5] });
 /** Seconds an A/B run may spend: per job, and for the whole run. */
-export const BUDGET = Object.freeze({ job: 150, run: 540 });
+export const BUDGET = Object.freeze({ job: 240, run: 540 });
 
 /** Parses and checks config text; `file` names the source in every error. */
 export function parseConfig(text, file = 'bench.config.yaml') {

@@ -63,7 +63,9 @@ test('5 rounds can never reach p < 0.05 with a two-sided signed-rank test, so su
 
 test('sequential looks spend their share of alpha: the p-value is the smallest p_k / w_k, the interval is at 1 - alpha * w_last', () => {
   assert.deepEqual(looksOf(12, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }, { n: 12, weight: 0.25 }]);
-  assert.deepEqual(looksOf(10, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }, { n: 10, weight: 0.25 }], 'a budget stop between looks is the next look');
+  assert.deepEqual(looksOf(10, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }, { n: 10, weight: 0.75 }], 'a budget stop between looks is the last look: it spends what the look at 8 left');
+  assert.deepEqual(looksOf(6, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 6, weight: 1 }], 'stopped by the budget before any look: the whole alpha');
+  assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }], 'a stop at a planned look (decided there) keeps that look\'s share');
   assert.deepEqual(looksOf(20, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }).at(-1), { n: 20, weight: 0.5 });
   const s = pairedStats(BASE, HEAD, { alpha: 0.05, sequential: { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] } });
   near(s.p, (2 / 256) / 0.25, 'p of the one look, divided by its weight');

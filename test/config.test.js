@@ -105,8 +105,8 @@ test('a judge list may not name a metric that restates a run parameter, and roun
   assert.throws(() => withCompare('{ looks: [8, 8] }'), /x\.yaml: compare\.rounds\.looks must rise \(8, 8\)/);
   assert.throws(() => withCompare('{ looks: [8, 12], weights: [0.5, 0.3] }'), /x\.yaml: compare\.rounds\.weights must give one share of alpha per look and sum to 1/);
   assert.deepEqual(withCompare('{ looks: [6, 10] }').compare.rounds, { looks: [6, 10], weights: [0.5, 0.5] }, 'weights default to equal shares');
-  assert.deepEqual(parseConfig(yaml).compare.rounds, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] });
-  assert.deepEqual(parseConfig(yaml).compare.budget, { job: 150, run: 540 });
+  assert.deepEqual(parseConfig(yaml).compare.rounds, { looks: [8, 16, 32], weights: [0.25, 0.25, 0.5] });
+  assert.deepEqual(parseConfig(yaml).compare.budget, { job: 240, run: 540 });
 });
 
 test('restart is auto, round or never, from compare.restart unless a job sets its own', () => {
