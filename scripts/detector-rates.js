@@ -3,9 +3,11 @@
 // with and without a seeded noisy neighbour, and prints the table of rates.
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
+//                                  [--looks 10,20,40] [--pinning auto|off] [--restart auto|round|never] [--keep]
 // (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
 // --keep leaves each case's copy with its results folders, reports and comment.md in place;
-// --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it)
+// --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it; --pinning and --restart
+// set defaults.pinning and compare.restart the same way, to measure what core pinning and fresh processes pay)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -34,6 +36,8 @@ const { values: o } = parseArgs({ options: {
   param: { type: 'string', multiple: true, default: [] },
   keep: { type: 'boolean', default: false },
   looks: { type: 'string' },
+  pinning: { type: 'string' },
+  restart: { type: 'string' },
 } });
 const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
@@ -111,15 +115,20 @@ function setWorkUs(dir, us) {
   writeFileSync(f, next);
 }
 
-/** compare.rounds.looks of the copy's bench.config.yaml (weights: equal shares but the last, which takes half). */
-function setLooks(dir, looks) {
+/** Adds `line` at the top of the copy's `section:` in bench.config.yaml and commits it, so base and head share it. */
+function setConfig(dir, section, line) {
   const f = join(dir, 'bench.config.yaml');
-  const weights = looks.map((_, i) => (i === looks.length - 1 ? 0.5 : 0.5 / (looks.length - 1)));
   const text = readFileSync(f, 'utf8');
-  const next = text.replace(/^compare:\n/m, `compare:\n  rounds: { looks: [${looks.join(', ')}], weights: [${weights.join(', ')}] }\n`);
-  if (next === text) throw new Error(`${f}: no compare: section to set rounds in`);
+  const next = text.replace(new RegExp(`^${section}:\\n`, 'm'), `${section}:\n  ${line}\n`);
+  if (next === text) throw new Error(`${f}: no ${section}: section to set ${line} in`);
   writeFileSync(f, next);
-  execFileSync('git', ['-c', 'user.email=detector@localhost', '-c', 'user.name=detector', 'commit', '-qam', 'detector: rounds'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.email=detector@localhost', '-c', 'user.name=detector', 'commit', '-qam', `detector: ${line}`], { cwd: dir });
+}
+
+/** compare.rounds.looks of the copy (weights: equal shares but the last, which takes half). */
+function setLooks(dir, looks) {
+  const weights = looks.map((_, i) => (i === looks.length - 1 ? 0.5 : 0.5 / (looks.length - 1)));
+  setConfig(dir, 'compare', `rounds: { looks: [${looks.join(', ')}], weights: [${weights.join(', ')}] }`);
 }
 
 const ONE = { wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'], k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'] };
@@ -149,6 +158,8 @@ function runCase(name, neighbourOn, seed) {
   let neighbour;
   try {
     if (o.looks) setLooks(dir, o.looks.split(',').map(Number));
+    if (o.pinning) setConfig(dir, 'defaults', `pinning: ${o.pinning}`);
+    if (o.restart) setConfig(dir, 'compare', `restart: ${o.restart}`);
     const [kind, tool, pctText] = name.split('-');
     if (kind === 'ab') {
       const { us, probe } = knobFor(dir, tool, Number(pctText) / 100);
@@ -185,7 +196,7 @@ function runCase(name, neighbourOn, seed) {
 }
 
 const seed = Number(o.seed);
-say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}${o.looks ? `; looks ${o.looks}` : ''}`);
+say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}${o.looks ? `; looks ${o.looks}` : ''}${o.pinning ? `; pinning ${o.pinning}` : ''}${o.restart ? `; restart ${o.restart}` : ''}`);
 if (o.shield) say(`shield: ${shield()}`);
 const settings = o.neighbour === 'both' ? [true, false] : [o.neighbour !== 'off'];
 const table = [];
