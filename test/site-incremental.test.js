@@ -8,6 +8,7 @@ import { publish } from '../ci/store/store.js';
 import { buildSite } from '../ci/store/site.js';
 import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
+import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -113,6 +114,21 @@ test('a month whose archive changed is written again while the unchanged archive
     const clean = join(d, 'clean');
     await buildSite({ store: s, out: clean });
     assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('cache entries written by another version of the builder are not used, so an upgrade reads every run again', () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
+    const folder = 'runs/2025/01/x';
+    openCache(d, 'v1').write(packEntry(folder, ['main/a.json'], [doc], [], null, 'v1'));
+    assert.equal(openCache(d, 'v1').entries.size, 1);
+    assert.equal(openCache(d, 'v2').entries.size, 0);
+    const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
+    assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
   } finally {
     rmSync(d, { recursive: true, force: true });
   }

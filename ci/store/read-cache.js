@@ -19,7 +19,7 @@ export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.
  * A cache entry for one run folder. files: its file names (relative to the folder); docs and failures as read
  * (validated); runFile: { path, index, hash, size } of the run's site file, or null.
  */
-export function packEntry(folder, files, docs, failures, runFile) {
+export function packEntry(folder, files, docs, failures, runFile, builder = null) {
   const table = (list) => {
     const at = new Map();
     return [list, (value) => {
@@ -41,7 +41,7 @@ export function packEntry(folder, files, docs, failures, runFile) {
     // one row per metric: definition, value, interval (null when absent)
     m: d.metrics.map((m) => [defIdx([m.name, m.unit, m.better, m.case ?? null]), m.value, m.lower ?? null, m.upper ?? null]),
   }));
-  return { schema: CACHE_SCHEMA, folder, files: [...files].sort(), runs, runners, defs, docs: packed, failures, runFile };
+  return { schema: CACHE_SCHEMA, builder, folder, files: [...files].sort(), runs, runners, defs, docs: packed, failures, runFile };
 }
 
 /**
@@ -62,8 +62,12 @@ export function unpackDocs(entry) {
   });
 }
 
-/** The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir }. */
-export function openCache(dir) {
+/**
+ * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder }.
+ * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
+ * wrote are ignored, so an upgrade never keeps run files laid out the old way.
+ */
+export function openCache(dir, builder = null) {
   const entries = new Map();
   const fileOf = (folder) => join(dir, `${folder}.json`);
   for (const rel of listFiles(dir)) {
@@ -71,11 +75,12 @@ export function openCache(dir) {
     try {
       const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
       // an entry of another format, or one filed under another name, is ignored: its folder is read again
-      if (e?.schema === CACHE_SCHEMA && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
+      if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
     } catch { /* unreadable: read the folder again */ }
   }
   return {
     dir,
+    builder,
     entries,
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);

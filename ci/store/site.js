@@ -28,6 +28,17 @@ const nodeBuiltinsStub = {
   },
 };
 
+/**
+ * What the store cache's entries depend on: the code that reads documents and lays out run files (and the page that
+ * reads them). A cache another version of it wrote is not used.
+ */
+function builderKey() {
+  const h = createHash('sha1');
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  h.update(readFileSync(join(ROOT, 'package.json')));
+  return h.digest('hex').slice(0, 16);
+}
+
 let bundled;
 /** The page's code as one classic script (modules do not load from file://), bundled once per process. */
 async function bundle() {
@@ -92,7 +103,7 @@ function updateCache(readCache, store, contents, fullRead, runFileOf) {
     }
     const runFile = runFileOf.get(folder) || null;
     if (cached && JSON.stringify(cached.runFile) === JSON.stringify(runFile)) continue;
-    readCache.write(packEntry(folder, files, read?.docs || [], read?.failures || [], runFile));
+    readCache.write(packEntry(folder, files, read?.docs || [], read?.failures || [], runFile, readCache.builder));
   }
   for (const folder of [...readCache.entries.keys()]) if (!contents.folders.has(folder)) readCache.remove(folder);
 }
@@ -120,7 +131,7 @@ function sizeOf(path) {
  */
 export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, log = () => {} } = {}) {
   const t0 = performance.now();
-  const readCache = cache ? openCache(cache) : null;
+  const readCache = cache ? openCache(cache, builderKey()) : null;
   const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
   const generatedAt = new Date().toISOString();
