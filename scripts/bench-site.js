@@ -8,6 +8,7 @@
 // hourly pushes across 500 series (ten suites of 50 metrics). Ends with the targets (first build under 5 s, rebuild
 // after one more run under 1 s, overview plus one trend chart under 1 s in Chromium, site under 250 MiB) and
 // whether this run met them; exits 2 when one was missed, so a scheduled job can watch them.
+// Builds with a store cache beside the site (benchline site --cache) and rebuilds with --verify, as the publish job does.
 // Months older than the retention window are written as compaction writes them (archive/<month>.json, folded
 // with the store's own functions) instead of publishing 50,000 documents one fsync at a time; the newest
 // 90 days go through publish() as `npm run bench` does, so publish throughput is measured too.
