@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { readRunFolders, readStore, runFolderRel } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
+import { packRun } from './run-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -34,7 +35,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -270,7 +271,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       keep(f.path, contents.folders.get(folder).cached.runFile.hash);
       continue;
     }
-    const { hash, size } = put(f.path, dataScript(f.path, f.payload));
+    const { hash, size } = put(f.path, dataScript(f.path, packRun(f.payload)));
     if (foldersOfRun.get(f.payload.id)?.size === 1) runFileOf.set([...foldersOfRun.get(f.payload.id)][0], { path: f.path, index: f.payload.index, hash, size });
   }
   for (const f of reports.files) put(f.path, f.text ?? dataScript(f.path, f.payload));
