@@ -133,3 +133,17 @@ test('cache entries written by another version of the builder are not used, so a
     rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('a store cache inside the site folder is refused with the reason and a place that works', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site', 'cache') }), /inside the site folder .*give --cache a folder beside it/);
+    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site') }), /inside the site folder/);
+    const ok = await buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site-cache') });
+    assert.equal(ok.read, 1);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});

@@ -1,10 +1,10 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
 import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { readRunFolders, readStore, runFolderRel } from './store.js';
+import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
 import { buildModel } from './model.js';
@@ -132,6 +132,11 @@ function sizeOf(path) {
  */
 export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, log = () => {} } = {}) {
   const t0 = performance.now();
+  // inside the site it would be deployed, and removed as a file no build wrote by --verify
+  const cacheInSite = cache ? relative(resolve(out), resolve(cache)) : null;
+  if (cache && cacheInSite !== '..' && !cacheInSite.startsWith(`..${sep}`) && !isAbsolute(cacheInSite)) {
+    throw new StoreError(`site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${resolve(out)}-cache)`);
+  }
   const readCache = cache ? openCache(cache, builderKey()) : null;
   const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
