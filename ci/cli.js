@@ -133,6 +133,7 @@ program.command('site')
   .option('-o, --out <dir>', 'site folder', '.benchline/site')
   .option('--base-path <path>', 'URL path the site is served under (e.g. /repo/)', './')
   .option('--verify', 'the out folder came from elsewhere (a CI cache): check every kept file\'s content, remove files no build wrote')
+  .option('--cache <dir>', 'keep a parsed copy of the store here (outside --out), so a rebuild reads only new runs')
   .action(verb('site'));
 
 program.command('comment')

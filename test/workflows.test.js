@@ -179,8 +179,10 @@ test('bench-publish.yml records the measured commit, never lets the action push 
   assert.match(record.at(-1).run, /gh-pages\.sh push/);
   assert.equal(record.at(-1).if, "${{ !cancelled() && steps.take.outcome == 'success' }}", 'the history is pushed even when an alert failed a step');
   const cached = wf.jobs.build.steps.filter((s) => s.uses?.startsWith('actions/cache/'));
-  assert.deepEqual(cached.map((s) => s.with.path), ['site', 'site']);
-  assert.match(wf.jobs.build.steps.find((s) => /ci\/cli\.js site/.test(s.run || '')).run, /--verify/);
+  assert.deepEqual(cached.map((s) => s.with.path), ['site\nsite-cache\n', 'site\nsite-cache\n'], 'the site and the parsed store are restored and saved together');
+  const build = wf.jobs.build.steps.find((s) => /ci\/cli\.js site/.test(s.run || '')).run;
+  assert.match(build, /--verify/);
+  assert.match(build, /--cache site-cache/);
   const cfg = loadConfig(join(ROOT, 'bench.config.yaml')).compare.alert;
   assert.ok(cfg.commentOnAlert || cfg.failOnAlert, 'the shipped alert settings alert on main');
 });

@@ -35,8 +35,8 @@ export default async function siteCommand(opts) {
     }
   }
   try {
-    const r = await buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
-    process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
+    const r = await buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
+    process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;
   } catch (e) {
     process.stderr.write(`benchline site: ${e.message}\n`);

@@ -70,21 +70,28 @@ export function siteData(model, options = {}) {
   }
   allChanges.sort((a, b) => b.runIndex - a.runIndex || (a.series < b.series ? -1 : 1));
 
-  // suites: their latest status, the newest measurement of every job (the seeds' variant tables), recent steps
+  // suites: their latest status, the newest measurement of every job (the seeds' variant tables), recent steps.
+  // One pass over every job of every run (a year of hourly runs holds hundreds of thousands), not one per suite.
+  const latestOf = new Map();
+  const newestOf = new Map();
+  for (const r of runs) {
+    for (const j of r.jobs) {
+      latestOf.set(j.suite, r);
+      if (j.status !== 'ok' || !TREND_ROLES.includes(j.role)) continue;
+      if (!newestOf.has(j.suite)) newestOf.set(j.suite, new Map());
+      newestOf.get(j.suite).set(j.id, { run: r, job: j });
+    }
+  }
   const suiteNames = [...new Set([...Object.keys(config?.suites || {}), ...runs.flatMap((r) => r.jobs.map((j) => j.suite))])]
-    .filter((name) => runs.some((r) => r.jobs.some((j) => j.suite === name)));
+    .filter((name) => latestOf.has(name));
   const suites = suiteNames.map((name) => {
     const cfg = config?.suites?.[name] || {};
-    const withSuite = runs.filter((r) => r.jobs.some((j) => j.suite === name));
-    const latest = withSuite[withSuite.length - 1];
+    const latest = latestOf.get(name);
     const jobs = latest.jobs.filter((j) => j.suite === name && j.role !== 'base');
     const status = { ok: 0, failed: 0, skipped: 0 };
     for (const j of jobs) status[j.status] += 1;
     const failures = jobs.filter((j) => j.status !== 'ok').map((j) => ({ job: j.id, status: j.status, reason: j.reason }));
-    const newest = new Map();
-    for (const r of withSuite) {
-      for (const j of r.jobs) if (j.suite === name && j.status === 'ok' && TREND_ROLES.includes(j.role)) newest.set(j.id, { run: r, job: j });
-    }
+    const newest = newestOf.get(name) || new Map();
     const table = variantTable(name, [...newest.values()], Object.keys(cfg.variants || {}), columns[name]);
     const changes = allChanges.filter((c) => c.suite === name);
     return {

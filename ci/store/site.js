@@ -1,10 +1,12 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
 import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { readStore } from './store.js';
+import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
+import { openCache, packEntry } from './read-cache.js';
+import { packRun } from './run-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -26,6 +28,17 @@ const nodeBuiltinsStub = {
     build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
+
+/**
+ * What the store cache's entries depend on: the code that reads documents and lays out run files (and the page that
+ * reads them). A cache another version of it wrote is not used.
+ */
+function builderKey() {
+  const h = createHash('sha1');
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  h.update(readFileSync(join(ROOT, 'package.json')));
+  return h.digest('hex').slice(0, 16);
+}
 
 let bundled;
 /** The page's code as one classic script (modules do not load from file://), bundled once per process. */
@@ -62,6 +75,40 @@ function previousBuild(out) {
   }
 }
 
+const add = (map, key, value) => {
+  if (!map.has(key)) map.set(key, new Set());
+  map.get(key).add(value);
+};
+
+/**
+ * Brings the parsed-store cache up to date: an entry for every run folder read from its files without problems
+ * (with the run file this build wrote for it), a new run file noted in the entry of a folder read whole, and no entry
+ * for folders no longer in the store (compacted into an archive).
+ */
+function updateCache(readCache, store, contents, fullRead, runFileOf) {
+  const bad = new Set(contents.problems.map((p) => p.path));
+  const byFolder = new Map();
+  const entryOf = (folder) => {
+    if (!byFolder.has(folder)) byFolder.set(folder, { docs: [], failures: [] });
+    return byFolder.get(folder);
+  };
+  for (const d of contents.docs) if (!d.slim) entryOf(runFolderRel(d.doc.run)).docs.push(d.doc);
+  for (const f of contents.failures) if (!contents.folders.get(runFolderRel(f.rec.run))?.cached) entryOf(runFolderRel(f.rec.run)).failures.push(f.rec);
+  for (const [folder, f] of fullRead) byFolder.set(folder, f);
+  for (const [folder, { files, cached }] of contents.folders) {
+    const read = byFolder.get(folder);
+    if (cached && !fullRead.has(folder)) continue;
+    if (files.some((name) => bad.has(join(store, folder, name)))) {
+      if (cached) readCache.remove(folder);
+      continue;
+    }
+    const runFile = runFileOf.get(folder) || null;
+    if (cached && JSON.stringify(cached.runFile) === JSON.stringify(runFile)) continue;
+    readCache.write(packEntry(folder, files, read?.docs || [], read?.failures || [], runFile, readCache.builder));
+  }
+  for (const folder of [...readCache.entries.keys()]) if (!contents.folders.has(folder)) readCache.remove(folder);
+}
+
 /** Size of a file in bytes, or -1 when it is not there. */
 function sizeOf(path) {
   try {
@@ -77,47 +124,139 @@ function sizeOf(path) {
  * Optional: config (loaded bench.config.yaml: suite descriptions, variant order, compare thresholds),
  * repoUrl (commit links), title, log. verify: `out` came from elsewhere (a CI cache): a file is left alone only when
  * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
- * what a build into an empty folder gives.
- * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), removed, series, runs, charts, problems, ms, out }.
+ * what a build into an empty folder gives. cache: a folder for the parsed store (read-cache.js), kept between
+ * builds beside `out`: run folders the last build read are taken from it instead of their files, and their run files
+ * are left as that build wrote them (checked like any kept file) instead of being serialized again.
+ * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
+ * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
-export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, log = () => {} } = {}) {
+export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, log = () => {} } = {}) {
   const t0 = performance.now();
-  const contents = readStore(store);
+  // inside the site it would be deployed, and removed as a file no build wrote by --verify
+  const cacheInSite = cache ? relative(resolve(out), resolve(cache)) : null;
+  if (cache && cacheInSite !== '..' && !cacheInSite.startsWith(`..${sep}`) && !isAbsolute(cacheInSite)) {
+    throw new StoreError(`site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${resolve(out)}-cache)`);
+  }
+  const readCache = cache ? openCache(cache, builderKey()) : null;
+  const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
-  const model = buildModel({ docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), archives: contents.archives.map((a) => a.archive) });
   const generatedAt = new Date().toISOString();
   // each suite's own report of its newest run, as a page; its module may also lay out the variant view
   const modules = await loadReportModules(config);
   for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
-  const reports = suiteReportPages(modules, { docs: contents.docs.map((d) => d.doc), failures: contents.failures.map((f) => f.rec), config });
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
-  const data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
+  const previous = previousBuild(out);
+  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+  const same = (path, hash, size) => {
+    if (!verify) return sizeOf(path) === size;
+    try {
+      const st = lstatSync(path); // a link is never kept: it could point anywhere
+      return st.isFile() && st.size === size && sha1(readFileSync(path)) === hash;
+    } catch {
+      return false;
+    }
+  };
+
+  // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
+  // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
+  const whole = new Set();
+  const foldersOfRun = new Map();
+  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, runFolderRel(doc.run));
+  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, runFolderRel(rec.run));
+  const cachedFolder = (id) => {
+    const folders = foldersOfRun.get(id);
+    if (!folders || folders.size !== 1) return null;
+    const [folder] = folders;
+    return contents.folders.get(folder)?.cached && !whole.has(folder) ? folder : null;
+  };
+  if (readCache) {
+    for (const [id, folders] of foldersOfRun) if (folders.size > 1) for (const f of folders) whole.add(f);
+    const archived = new Set(contents.archives.flatMap((a) => a.archive.runs.map((r) => r.id)));
+    for (const id of archived) for (const f of foldersOfRun.get(id) || []) whole.add(f);
+    for (const [suite, mod] of Object.entries(modules)) {
+      if (mod instanceof Error) continue;
+      const newest = contents.docs.filter((d) => d.doc.suite === suite).reduce((a, b) => (!a || Date.parse(b.doc.run.startedAt) > Date.parse(a.doc.run.startedAt) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id) ? b : a), null);
+      if (newest?.slim) whole.add(runFolderRel(newest.doc.run));
+    }
+  }
+  const fullRead = new Map();
+  let docs;
+  let model;
+  let data;
+  let reports;
+  for (;;) {
+    const wanted = [...whole].filter((f) => !fullRead.has(f) && contents.folders.get(f)?.cached);
+    if (wanted.length) {
+      const r = readRunFolders(store, wanted.map((f) => [f, contents.folders.get(f).files]));
+      for (const f of wanted) fullRead.set(f, { docs: [], failures: [] });
+      for (const d of r.docs) fullRead.get(runFolderRel(d.doc.run)).docs.push(d.doc);
+      for (const f of r.failures) fullRead.get(runFolderRel(f.rec.run)).failures.push(f.rec);
+      // a folder that changed under its cache entry is read like a new one (problems listed, entry written again)
+      for (const p of r.problems) {
+        contents.problems.push(p);
+        log(`skipped ${p.message}`);
+      }
+    }
+    // the documents in the order a read without the cache gives, a folder read whole in place of its slim copies
+    docs = [];
+    const failures = [];
+    const placed = new Set();
+    for (const d of contents.docs) {
+      const folder = d.slim ? runFolderRel(d.doc.run) : null;
+      if (!folder || !fullRead.has(folder)) docs.push(d.doc);
+      else if (!placed.has(folder)) {
+        placed.add(folder);
+        docs.push(...fullRead.get(folder).docs);
+      }
+    }
+    for (const f of contents.failures) {
+      const folder = contents.folders.get(runFolderRel(f.rec.run))?.cached ? runFolderRel(f.rec.run) : null;
+      if (!folder || !fullRead.has(folder)) failures.push(f.rec);
+      else if (!placed.has(`${folder}\u0000failures`)) {
+        placed.add(`${folder}\u0000failures`);
+        failures.push(...fullRead.get(folder).failures);
+      }
+    }
+    model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
+    reports = suiteReportPages(modules, { docs, failures, config });
+    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
+    // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
+    // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
+    const misses = [];
+    for (const f of data.runFiles) {
+      const folder = cachedFolder(f.payload.id);
+      if (!folder) continue;
+      const rf = contents.folders.get(folder).cached.runFile;
+      if (!rf || rf.path !== f.path || rf.index !== f.payload.index || previous.hashes[f.path] !== rf.hash || !same(join(out, f.path), rf.hash, rf.size)) misses.push(folder);
+    }
+    if (!misses.length) break;
+    for (const f of misses) whole.add(f);
+  }
   data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const code = await bundle();
 
   // most of a rebuild's files (past runs, archived months) are as the last build wrote them: those are not
   // rewritten, which on a large history is most of the writing (and of the pages branch's churn)
-  const previous = previousBuild(out);
   const files = [];
   const hashes = {};
+  const written = [];
   let unchanged = 0;
-  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
-  const same = (path, hash, text) => {
-    if (!verify) return sizeOf(path) === Buffer.byteLength(text);
-    try {
-      const st = lstatSync(path); // a link is never kept: it could point anywhere
-      return st.isFile() && st.size === Buffer.byteLength(text) && sha1(readFileSync(path)) === hash;
-    } catch {
-      return false;
-    }
+  const keep = (rel, hash) => {
+    unchanged += 1;
+    files.push(rel);
+    hashes[rel] = hash;
   };
   const put = (rel, text) => {
     const hash = sha1(text);
     const path = join(out, rel);
-    if (previous.hashes[rel] === hash && same(path, hash, text)) unchanged += 1;
-    else writeReplace(path, text);
+    if (previous.hashes[rel] === hash && same(path, hash, Buffer.byteLength(text))) unchanged += 1;
+    else {
+      writeReplace(path, text);
+      written.push(rel);
+    }
     files.push(rel);
     hashes[rel] = hash;
+    return { hash, size: Buffer.byteLength(text) };
   };
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
@@ -129,7 +268,17 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
   for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
-  for (const f of data.runFiles) put(f.path, dataScript(f.path, f.payload));
+  const runFileOf = new Map();
+  for (const f of data.runFiles) {
+    const folder = cachedFolder(f.payload.id);
+    if (folder) {
+      // checked above: as the last build wrote it, so neither serialized nor hashed again
+      keep(f.path, contents.folders.get(folder).cached.runFile.hash);
+      continue;
+    }
+    const { hash, size } = put(f.path, dataScript(f.path, packRun(f.payload)));
+    if (foldersOfRun.get(f.payload.id)?.size === 1) runFileOf.set([...foldersOfRun.get(f.payload.id)][0], { path: f.path, index: f.payload.index, hash, size });
+  }
   for (const f of reports.files) put(f.path, f.text ?? dataScript(f.path, f.payload));
   // archived months go out as stored: their JSON text is already the payload
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
@@ -137,6 +286,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     const text = storedText.get(f.payload);
     put(f.path, text === undefined ? dataScript(f.path, f.payload) : dataScriptFromJson(f.path, text));
   }
+  if (readCache) updateCache(readCache, store, contents, fullRead, runFileOf);
 
   const now = new Set(files);
   let removed = 0;
@@ -155,5 +305,5 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     }
   }
   writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files, hashes })}\n`);
-  return { pages: files.length, unchanged, removed, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
+  return { pages: files.length, unchanged, written, removed, read: [...contents.folders.values()].filter((f) => !f.cached).length + fullRead.size, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
 }

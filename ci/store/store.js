@@ -19,6 +19,7 @@ import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf }
 import { segment } from './paths.js';
 import { isTempFile, listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
+import { runFolderOf, unpackDocs } from './read-cache.js';
 
 /**
  * Retention: every run of the last `keepDays` days (counted back from the newest run in the store, so an
@@ -31,19 +32,33 @@ export const DEFAULT_POLICY = Object.freeze({ keepDays: 90, keepRuns: 100, digit
 export class StoreError extends UserError {}
 
 const DAY = 86400e3;
-const monthOf = (iso) => new Date(iso).toISOString().slice(0, 7);
+// memoized: a site build asks for the month of every document, and the runs of a store share few start times
+const months = new Map();
+const monthOf = (iso) => {
+  let m = months.get(iso);
+  if (m === undefined) {
+    m = new Date(iso).toISOString().slice(0, 7);
+    if (months.size > 100000) months.clear();
+    months.set(iso, m);
+  }
+  return m;
+};
 const jobIdOfDoc = (doc) => jobIdOf({ ...doc, tool: doc.tool.name });
 
 /** Store-relative path of a result document. */
 export function docRelPath(doc) {
-  const [yyyy, mm] = monthOf(doc.run.startedAt).split('-');
-  return `runs/${yyyy}/${mm}/${segment(doc.run.id)}/${doc.run.role}/${jobIdOfDoc(doc)}.json`;
+  return `${runFolderRel(doc.run)}/${doc.run.role}/${jobIdOfDoc(doc)}.json`;
+}
+
+/** Store-relative folder of a run's documents and failure records: runs/<yyyy>/<mm>/<run id>. */
+export function runFolderRel(run) {
+  const [yyyy, mm] = monthOf(run.startedAt).split('-');
+  return `runs/${yyyy}/${mm}/${segment(run.id)}`;
 }
 
 /** Store-relative path of a job failure record. */
 export function failureRelPath(rec) {
-  const [yyyy, mm] = monthOf(rec.run.startedAt).split('-');
-  return `runs/${yyyy}/${mm}/${segment(rec.run.id)}/${rec.run.role}/${rec.job.id}.failed.json`;
+  return `${runFolderRel(rec.run)}/${rec.run.role}/${rec.job.id}.failed.json`;
 }
 
 const archiveRelPath = (month) => `archive/${month}.json`;
@@ -324,20 +339,61 @@ export function readStoreFile(store, rel) {
 const storeFiles = (store) => listFiles(store).filter((rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock'));
 
 /**
- * Everything in the store, validated: { policy, docs: [{ doc, path }], failures: [{ rec, path }],
- * archives: [{ archive, path, text (the file as read, which the site serves unchanged) }], problems: [{ path, message }] }.
- * Bad files are listed and skipped.
+ * Everything in the store, validated: { policy, docs: [{ doc, path, slim? }], failures: [{ rec, path }],
+ * archives: [{ archive, path, text (the file as read, which the site serves unchanged) }], problems: [{ path, message }],
+ * folders: Map(run folder -> { files, cached: entry | null }) }.
+ * Bad files are listed and skipped. cache (read-cache.js openCache): run folders holding exactly the files a cache
+ * entry names come from the entry, without reading a file; their documents are slim (no samples, distributions or
+ * notes) and marked `slim: true`. Folders read from the files keep `cached: null`.
  */
-export function readStore(store) {
+export function readStore(store, { cache } = {}) {
   if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
-  const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [] };
-  for (const rel of storeFiles(store)) {
+  const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
+  const files = storeFiles(store);
+  for (const rel of files) {
+    const folder = runFolderOf(rel);
+    if (!folder) continue;
+    if (!out.folders.has(folder)) out.folders.set(folder, { files: [], cached: null });
+    out.folders.get(folder).files.push(rel.slice(folder.length + 1));
+  }
+  for (const [folder, f] of out.folders) {
+    const entry = cache?.entries.get(folder);
+    if (entry && entry.files.length === f.files.length && [...f.files].sort().every((n, i) => n === entry.files[i])) f.cached = entry;
+  }
+  // in the order of the files, as a read without the cache gives: the model keeps the first of a repeated job
+  for (const rel of files) {
+    const folder = out.folders.get(runFolderOf(rel));
+    if (folder?.cached) {
+      if (rel !== `${runFolderOf(rel)}/${folder.files[0]}`) continue;
+      for (const doc of unpackDocs(folder.cached)) out.docs.push({ doc, path: join(store, docRelPath(doc)), slim: true });
+      for (const rec of folder.cached.failures) out.failures.push({ rec, path: join(store, failureRelPath(rec)) });
+      continue;
+    }
     const r = readStoreFile(store, rel);
     const path = join(store, rel);
     if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
     else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
     else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
     else out.archives.push({ archive: r.value, path, text: r.text });
+  }
+  return out;
+}
+
+/**
+ * The full documents and failure records of some run folders (named as readStore names them), read from the files:
+ * for the few runs a build needs whole although they came from the cache. Returns { docs, failures, problems }.
+ */
+export function readRunFolders(store, folders) {
+  const out = { docs: [], failures: [], problems: [] };
+  for (const [folder, names] of folders) {
+    for (const name of names) {
+      const rel = `${folder}/${name}`;
+      const r = readStoreFile(store, rel);
+      const path = join(store, rel);
+      if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
+      else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
+      else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Loads the site's data files with <script> tags (not fetch), so the site works from file:// and under any sub-path.
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath } from '../../ci/store/paths.js';
 import { archivedRuns } from '../../ci/store/archive.js';
+import { unpackRun } from '../../ci/store/run-file.js';
 
 const cache = new Map();
 const waiting = new Map();
@@ -56,7 +57,8 @@ export const loadRuns = () => load(RUNS_PATH);
 /** Run i of the run table with its jobs: its own file while documents exist, else expanded from its month's archive. */
 export async function loadRun(runs, i) {
   const startedAt = new Date(runs.t[i]).toISOString();
-  if (!runs.archived[i]) return load(runPath({ id: runs.id[i], startedAt }));
+  // run files are written densely (run-file.js): metric definitions once, each measurement a row
+  if (!runs.archived[i]) return unpackRun(await load(runPath({ id: runs.id[i], startedAt })));
   const archive = await load(archivePath(startedAt.slice(0, 7)));
   const run = archivedRuns(archive).find((r) => r.id === runs.id[i]);
   if (!run) throw new Error(`run ${runs.id[i]} is missing from ${archivePath(startedAt.slice(0, 7))}: rebuild the site`);

@@ -1,0 +1,97 @@
+// A compact, parsed copy of the store's run folders, kept beside the site so a rebuild reads and validates only new runs.
+//
+// One file per run folder (<cache>/runs/<yyyy>/<mm>/<run>.json) holding the folder's file names, its documents
+// without what only the run's own page shows (samples, distributions, notes: the page keeps the run file the last
+// build wrote), its failure records, and the run file's path, hash, size and the run index it was written with.
+// A folder is taken from the cache only when it holds exactly the files the entry names: store documents are
+// create-once (publish refuses other content under an existing name, and the name is checked against the content
+// when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
+import { readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
+
+export const CACHE_SCHEMA = 'benchline/site-cache@1';
+
+/** The run folder (runs/<yyyy>/<mm>/<run>) a store-relative document path belongs to, or null. */
+export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.[1] ?? null;
+
+/**
+ * A cache entry for one run folder. files: its file names (relative to the folder); docs and failures as read
+ * (validated); runFile: { path, index, hash, size } of the run's site file, or null.
+ */
+export function packEntry(folder, files, docs, failures, runFile, builder = null) {
+  const table = (list) => {
+    const at = new Map();
+    return [list, (value) => {
+      const key = JSON.stringify(value);
+      if (!at.has(key)) {
+        at.set(key, list.length);
+        list.push(value);
+      }
+      return at.get(key);
+    }];
+  };
+  const [runs, runIdx] = table([]);
+  const [runners, runnerIdx] = table([]);
+  const [defs, defIdx] = table([]);
+  const packed = docs.map((d) => ({
+    run: runIdx(d.run),
+    runner: runnerIdx(d.runner ?? null),
+    suite: d.suite, subject: d.subject, variant: d.variant, tool: d.tool, scenario: d.scenario, params: d.params, trials: d.trials,
+    // one row per metric: definition, value, interval (null when absent)
+    m: d.metrics.map((m) => [defIdx([m.name, m.unit, m.better, m.case ?? null]), m.value, m.lower ?? null, m.upper ?? null]),
+  }));
+  return { schema: CACHE_SCHEMA, builder, folder, files: [...files].sort(), runs, runners, defs, docs: packed, failures, runFile };
+}
+
+/**
+ * The documents of an entry as the site's model reads them: result documents whose metrics hold name, unit,
+ * direction, case, value and interval only (no samples). Pure.
+ */
+export function unpackDocs(entry) {
+  return entry.docs.map((p) => {
+    const doc = { run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials };
+    doc.metrics = p.m.map(([d, value, lower, upper]) => {
+      const [name, unit, better, kase] = entry.defs[d];
+      const m = { name, ...(kase !== null ? { case: kase } : {}), unit, better, value };
+      if (lower !== null) m.lower = lower;
+      if (upper !== null) m.upper = upper;
+      return m;
+    });
+    return doc;
+  });
+}
+
+/**
+ * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder }.
+ * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
+ * wrote are ignored, so an upgrade never keeps run files laid out the old way.
+ */
+export function openCache(dir, builder = null) {
+  const entries = new Map();
+  const fileOf = (folder) => join(dir, `${folder}.json`);
+  for (const rel of listFiles(dir)) {
+    if (!rel.endsWith('.json')) continue;
+    try {
+      const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
+      // an entry of another format, or one filed under another name, is ignored: its folder is read again
+      if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
+    } catch { /* unreadable: read the folder again */ }
+  }
+  return {
+    dir,
+    builder,
+    entries,
+    write(entry) {
+      writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);
+      entries.set(entry.folder, entry);
+    },
+    remove(folder) {
+      try {
+        unlinkSync(fileOf(folder));
+        pruneEmptyDirs(fileOf(folder), dir);
+      } catch { /* already gone */ }
+      entries.delete(folder);
+    },
+  };
+}

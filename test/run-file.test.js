@@ -1,0 +1,30 @@
+// The dense run file layout: a run written with packRun reads back with unpackRun exactly as the model held it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildModel } from '../ci/store/model.js';
+import { siteData } from '../ci/store/site-data.js';
+import { packRun, unpackRun } from '../ci/store/run-file.js';
+import { syntheticDocs } from '../ci/store/synthetic.js';
+
+const json = (x) => JSON.parse(JSON.stringify(x));
+
+test('every run file of a generated history reads back as the run the model holds, in well under the bytes', () => {
+  const docs = [...syntheticDocs({ runs: 3 })];
+  const failure = { run: docs[0].run, job: { id: 'x.y.ab.z', suite: 'x', subject: 'x', variant: 'y', tool: 'ab', scenario: 'z' }, status: 'failed', reason: 'exit 1' };
+  const { runFiles } = siteData(buildModel({ docs, failures: [failure] }));
+  assert.equal(runFiles.length, 3);
+  for (const f of runFiles) {
+    const packed = JSON.stringify(packRun(f.payload));
+    assert.deepEqual(unpackRun(JSON.parse(packed)), json(f.payload));
+    assert.ok(packed.length < 0.65 * JSON.stringify(f.payload).length, `${packed.length} bytes packed against ${JSON.stringify(f.payload).length}`);
+  }
+});
+
+test('sub-benchmark cases, absent intervals and fields the layout does not know survive the round trip', () => {
+  const run = { id: 'r1', jobs: [{ id: 'j', status: 'ok', metrics: [
+    { name: 'time.mean', case: 'sbeSerialize', unit: 'ns', better: 'lower', value: 12.5, samples: [12, 13], histogram: { buckets: [1, 2] } },
+    { name: 'time.mean', unit: 'ns', better: 'lower', value: 3 },
+  ] }, { id: 'k', status: 'failed', reason: 'exit 1' }] };
+  assert.deepEqual(unpackRun(json(packRun(run))), run);
+  assert.equal(unpackRun(run), run, 'a run file in the earlier layout is taken as it is');
+});

@@ -1,0 +1,149 @@
+// Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { publish } from '../ci/store/store.js';
+import { buildSite } from '../ci/store/site.js';
+import { listFiles } from '../ci/store/files.js';
+import { syntheticDocs } from '../ci/store/synthetic.js';
+import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
+
+const JOBS = [
+  { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
+  { suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', scale: 0.6 },
+];
+// a suite with a report page: its newest run is read whole even when the cache holds it
+const CONFIG = { suites: { 'orders-api': { report: 'subjects/orders-api/report.js', variants: { 'cache-off': {}, 'cache-on': {} } } } };
+const DAY = 86400e3;
+
+const manifest = (dir) => JSON.parse(readFileSync(join(dir, '.benchline-site.json'), 'utf8'));
+/** A data file with the build's time stamps blanked: the only bytes two builds of one store may differ in. */
+// (the feed's own <updated> is the build time when it has no entries)
+const stamped = (dir, rel) => readFileSync(join(dir, rel), 'utf8').replace(/"generatedAt":"[^"]*"/g, '"generatedAt":""').replace(/"build":"[0-9a-f]*"/, '"build":""')
+  .replace(/^(  <updated>)[^<]*(<\/updated>)$/m, '$1$2');
+
+/** Asserts that two site folders hold the same files with the same bytes, time stamps aside. */
+function assertSameSite(got, want) {
+  assert.deepEqual(manifest(got).files, manifest(want).files, 'the same files');
+  assert.deepEqual(listFiles(got), listFiles(want), 'nothing else in the folder');
+  for (const rel of manifest(want).files) assert.equal(stamped(got, rel), stamped(want, rel), `${rel} is byte for byte a clean build's`);
+}
+
+test('a rebuild from the store cache reads only the new runs, writes only what changed, and equals a clean build byte for byte', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 'store');
+    const o = join(d, 'site');
+    const c = join(d, 'cache');
+    const docs = [...syntheticDocs({ runs: 14, jobs: JOBS, every: DAY })];
+    await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
+    const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+    assert.equal(first.read, 12, 'the first build reads every run folder');
+    assert.equal(listFiles(c).length, 12, 'and keeps one cache entry per run folder');
+    const oldRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/'));
+
+    await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
+    const second = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+    assert.equal(second.read, 2, 'only the two new run folders are read from their files');
+    const newRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/') && !oldRunFiles.includes(f));
+    assert.equal(newRunFiles.length, 2);
+    for (const f of newRunFiles) assert.ok(second.written.includes(f), `${f} of a new run is written`);
+    for (const f of oldRunFiles) assert.ok(!second.written.includes(f), `${f} of an earlier run is not written again`);
+    assert.ok(second.written.includes('data/index.js') && second.written.includes('data/runs.js'));
+    assert.ok(!second.written.includes('app.js'), 'unchanged page code is not written');
+
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('with the cache, an altered kept run file is rewritten under verify, and a run published late for an earlier time rewrites the run files after it', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    const o = join(d, 'site');
+    const c = join(d, 'cache');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
+    await buildSite({ store: s, out: o, cache: c });
+    const victim = manifest(o).files.find((f) => f.startsWith('data/runs/'));
+    const text = readFileSync(join(o, victim), 'utf8');
+    writeFileSync(join(o, victim), text.replace(/\d/, (x) => String((Number(x) + 1) % 10)), 'utf8'); // same size, other content
+    const checked = await buildSite({ store: s, out: o, cache: c, verify: true });
+    assert.ok(checked.written.includes(victim), 'the altered run file is written again');
+    assert.equal(readFileSync(join(o, victim), 'utf8'), text);
+    assert.equal(checked.written.filter((f) => f.startsWith('data/runs/') && f !== victim).length, 0, 'no other run file is written');
+
+    // a run 12 hours after the first: every later run moves one place down the run list, so their files change
+    const late = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 12), seed: 7 })];
+    await publish({ store: s, docs: late });
+    const after = await buildSite({ store: s, out: o, cache: c, verify: true });
+    assert.equal(after.written.filter((f) => f.startsWith('data/runs/')).length, 8, 'the late run and the seven runs after it');
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean });
+    assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a month whose archive changed is written again while the unchanged archive months are not', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    const o = join(d, 'site');
+    const c = join(d, 'cache');
+    const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
+    // a run every 4 days from January to June: January to April are folded into archives
+    await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 45, jobs: JOBS, every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
+    const first = await buildSite({ store: s, out: o, cache: c });
+    const months = manifest(o).files.filter((f) => f.startsWith('data/archive/'));
+    assert.deepEqual(months, ['data/archive/2025-01.js', 'data/archive/2025-02.js', 'data/archive/2025-03.js', 'data/archive/2025-04.js']);
+    for (const m of months) assert.ok(first.written.includes(m));
+
+    // a document arriving late for February: the next publish folds it into February's archive
+    await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 1, 10, 6), seed: 9 })] });
+    assert.equal(existsSync(join(s, 'runs', '2025', '02')), false, 'the late run went straight into the archive');
+    const second = await buildSite({ store: s, out: o, cache: c, verify: true });
+    const rewritten = second.written.filter((f) => f.startsWith('data/archive/'));
+    assert.deepEqual(rewritten, ['data/archive/2025-02.js'], 'only the changed month is written');
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean });
+    assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('cache entries written by another version of the builder are not used, so an upgrade reads every run again', () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
+    const folder = 'runs/2025/01/x';
+    openCache(d, 'v1').write(packEntry(folder, ['main/a.json'], [doc], [], null, 'v1'));
+    assert.equal(openCache(d, 'v1').entries.size, 1);
+    assert.equal(openCache(d, 'v2').entries.size, 0);
+    const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
+    assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a store cache inside the site folder is refused with the reason and a place that works', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site', 'cache') }), /inside the site folder .*give --cache a folder beside it/);
+    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site') }), /inside the site folder/);
+    const ok = await buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site-cache') });
+    assert.equal(ok.read, 1);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
