@@ -116,7 +116,9 @@ function roundDifferences(base, head) {
 
 /**
  * Statistics of one metric from paired rounds (base[i] and head[i] ran side by side in round i).
- * Returns { method, p, change, lower, upper, level, looks } before any family adjustment.
+ * Returns { method, p, change, lower, upper, level, looks } before any family adjustment: change and interval from
+ * every round. When an earlier look gave the smallest p / weight, `atLook` holds that look's round count, change and
+ * interval (at 1 - alpha * its weight): a discovery is decided there (see decide).
  */
 export function pairedStats(base, head, { alpha, sequential, disturbed = [], otherGap = [] }) {
   const { logScale, d: raw } = roundDifferences(base, head);
@@ -138,14 +140,15 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
     if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
     return logScale ? Math.exp(x) - 1 : (baseMedian ? x / baseMedian : null);
   };
+  const values = (c, lvl) => ({ change: rel(c.estimate), lower: rel(c.lower), upper: rel(c.upper), absolute: logScale ? baseMedian * (Math.exp(c.estimate) - 1) : c.estimate, level: lvl });
+  // The look with the smallest p / weight (the latest of equals): where a discovery is decided.
+  const best = looks.reduce((b, l, i) => (l.p / l.weight <= looks[b].p / looks[b].weight ? i : b), 0);
+  const early = looks[best];
   return {
     method: 'paired',
-    p: Math.min(1, ...looks.map((l) => l.p / l.weight)),
-    change: rel(ci.estimate),
-    lower: rel(ci.lower),
-    upper: rel(ci.upper),
-    absolute: logScale ? baseMedian * (Math.exp(ci.estimate) - 1) : ci.estimate,
-    level,
+    p: Math.min(1, early.p / early.weight),
+    ...values(ci, level),
+    ...(best < looks.length - 1 ? { atLook: { n: early.n, ...values(walshInterval(at(early.n).d, 1 - alpha * early.weight), 1 - alpha * early.weight) } } : {}),
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
     ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
     ...(adjusted.slope ? { otherSlope: adjusted.slope } : {}),
@@ -199,6 +202,13 @@ export function roundsToSettle(s, n, minEffect) {
  * `s` is pairedStats/unpairedStats output plus base/head/better/minEffect/resolution.
  */
 export function decide(s, discovered) {
+  if (discovered && s.atLook) {
+    // A group-sequential decision: the look that crossed its share of alpha decides, with that look's change and
+    // interval; the rounds run after it (for the job's other metrics) do not undo it.
+    const { n, ...atLook } = s.atLook;
+    const out = decide({ ...s, ...atLook, atLook: undefined }, true);
+    return { ...out, ...atLook, decidedAt: n, reason: `${out.reason} (decided at the look after ${n} rounds)` };
+  }
   const { better, minEffect } = s;
   const interval = s.lower === null ? 'no interval (base median is zero)' : `interval ${pct(s.lower)}..${pct(s.upper)}`;
   const pText = `p=${s.p.toPrecision(2)}${s.looks?.length > 1 ? ` over ${s.looks.length} looks` : ''}`;
@@ -228,7 +238,10 @@ export function decide(s, discovered) {
 /** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */
 export function decideFamily(family, alpha) {
   const discovered = benjaminiHochberg(family.map((s) => s.p), alpha);
-  family.forEach((s, i) => Object.assign(s, { discovery: discovered[i] }, decide({ ...s, alpha }, discovered[i])));
+  family.forEach((s, i) => {
+    Object.assign(s, { discovery: discovered[i] }, decide({ ...s, alpha }, discovered[i]));
+    delete s.atLook;
+  });
   return family;
 }
 
@@ -336,7 +349,10 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   }
   // The family: judged metrics with a test. Benjamini-Hochberg over their p-values decides the discoveries.
   const family = decideFamily(comparisons.filter((c) => c.judged && !c.final), cfg.alpha);
-  for (const c of comparisons) delete c.final;
+  for (const c of comparisons) {
+    delete c.final;
+    delete c.atLook;
+  }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;
   return { comparisons, counts, family: { size: family.length, alpha: cfg.alpha, method: 'Benjamini-Hochberg' }, unmatched };

@@ -72,6 +72,32 @@ test('sequential looks spend their share of alpha: the p-value is the smallest p
   near(s.level, 1 - 0.05 * 0.25, 'interval level');
 });
 
+test('a metric that crossed its share of alpha at an earlier look is decided there, with that look\'s change and interval', () => {
+  // 8 rounds 10% lower (p = 2/256 at the look after 8), then 12 rounds that wander around 6% higher: with all
+  // 20 rounds the interval reaches 0, but the look after 8 already decided, and the later rounds (run for the job's
+  // other metrics) do not undo it.
+  const r = rng(7);
+  const base = Array.from({ length: 20 }, (_, i) => 10000 + 500 * i);
+  const head = base.map((b, i) => (i < 8 ? b * 0.9 * Math.exp(EPS[i]) : b * 1.06 * Math.exp((r() - 0.5) * 0.2)));
+  const sequential = { looks: [8, 20], weights: [0.5, 0.5] };
+  const all = pairedStats(base, head, { alpha: 0.05, sequential });
+  assert.ok(all.upper > 0 || all.lower > -0.02, `every round together does not show a 2% loss: ${all.lower}..${all.upper}`);
+  assert.equal(all.atLook.n, 8);
+  const c = compare(...pair({ base: { throughput: base }, head: { throughput: head } }, { sequential }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(c.verdict, 'regression');
+  assert.equal(c.decidedAt, 8);
+  near(c.change, 0.9 - 1, 'the change of the deciding look');
+  assert.ok(c.upper < -0.09 && c.lower > -0.11, `that look's interval: ${c.lower}..${c.upper}`);
+  near(c.level, 1 - 0.05 * 0.5, 'at that look\'s level');
+  assert.match(c.reason, /\(decided at the look after 8 rounds\)$/);
+  assert.equal(c.atLook, undefined, 'comparisons.json carries decidedAt, not the working copy');
+  // Not a discovery: nothing is taken from an earlier look (the interval of every round speaks).
+  const quiet = BASE.concat(BASE).map((b, i) => b * Math.exp((r() - 0.5) * 0.02));
+  const q = compare(...pair({ base: { throughput: BASE.concat(BASE) }, head: { throughput: quiet } }, { sequential: { looks: [8, 16], weights: [0.5, 0.5] } }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(q.decidedAt, undefined);
+  assert.equal(q.verdict, 'no change');
+});
+
 test('identical rounds are no change when the interval lies inside ±minEffect, and a real 1% shift is no change when only 3% counts', () => {
   const flat = BASE.map((b, i) => b * Math.exp(EPS[i] / 4));
   const same = compare(...pair({ base: { throughput: BASE }, head: { throughput: flat } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0];
