@@ -55,6 +55,12 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       for (const v of job.variants || []) {
         if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
       }
+      for (const [profile, list] of Object.entries(job.skipIn || {})) {
+        if (!config.profiles[profile]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn names profile "${profile}", which is not defined (profiles: ${Object.keys(config.profiles).join(', ')})`);
+        for (const v of list) {
+          if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn.${profile} names variant "${v}", which the suite does not define`);
+        }
+      }
       // the job id names files and folders (raw outputs, result documents, store entries): it must fit in one
       for (const v of job.variants || Object.keys(suite.variants)) {
         const problem = nameProblem(`${name}.${v}.${job.tool}.${job.scenario}`, 'job id', MAX_JOB_ID);

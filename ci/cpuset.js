@@ -3,7 +3,8 @@
 // The seeds ran tool and subject in containers with their own CPUs; on one machine the same separation comes from CPU
 // affinity. Without it, a load tool and the system it measures steal each other's cores and the tool's ceiling shows up
 // as the subject's. Linux only: elsewhere, or without taskset, or with a single core, nothing is pinned and the run says why.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 
 export const PINNING_MODES = Object.freeze(['auto', 'off']);
@@ -79,6 +80,55 @@ export function pinned(argv, role, split = current, taskset = tasksetPath) {
   const cores = split?.[role];
   if (!cores?.length || !taskset) return argv;
   return [taskset, '-c', formatCpuList(cores), ...argv];
+}
+
+/** The process group of a /proc/<pid>/stat line (its fifth field; the command name in parentheses may hold spaces). */
+export function processGroupOf(statText) {
+  const rest = String(statText ?? '').slice(String(statText ?? '').lastIndexOf(')') + 2).split(' ');
+  const pgrp = Number(rest[2]);
+  return Number.isInteger(pgrp) && pgrp > 0 ? pgrp : undefined;
+}
+
+/** Every live process of process group `pgid` (its leader and each descendant that kept the group). */
+export function groupProcesses(pgid) {
+  let pids;
+  try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return []; }
+  return pids.map(Number).filter((pid) => processGroupOf(readProc(`/proc/${pid}/stat`)) === pgid);
+}
+
+/** Threads of `pids` whose affinity is not exactly `cores`: [{ pid, tid, cpus }] from /proc/<pid>/task/<tid>/status. */
+export function threadsOffCores(pids, cores) {
+  const want = formatCpuList(cores);
+  const off = [];
+  for (const pid of pids) {
+    let tids = [];
+    try { tids = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const tid of tids) {
+      const m = /^Cpus_allowed_list:\s*(\S+)\s*$/m.exec(readProc(`/proc/${pid}/task/${tid}/status`) || '');
+      if (m && formatCpuList(parseCpuList(m[1]) || []) !== want) off.push({ pid, tid: Number(tid), cpus: m[1] });
+    }
+  }
+  return off;
+}
+
+/**
+ * Pins every thread of every process in group `pgid` to `role`'s cores (taskset -a -p), once the subject is healthy:
+ * a JVM or Spring Boot start on one core of a busy machine can take longer than its health timeout, and the start
+ * is not what is measured. Threads a not-yet-pinned thread starts meanwhile are caught by looking again (up to three
+ * times); threads started later by pinned ones inherit the affinity. Returns the pids pinned ([] when nothing is).
+ */
+export function pinGroup(pgid, role = 'subject', split = current, taskset = tasksetPath) {
+  const cores = split?.[role];
+  if (!cores?.length || !taskset) return [];
+  const list = formatCpuList(cores);
+  let pids = [];
+  for (let pass = 0; pass < 3; pass += 1) {
+    pids = groupProcesses(pgid);
+    const off = threadsOffCores(pids, cores);
+    if (!off.length) break;
+    for (const pid of new Set(off.map((t) => t.pid))) spawnSync(taskset, ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+  }
+  return pids;
 }
 
 /** How many cores the load tool may use: its pinned set when it was pinned, else every core this process may use. */

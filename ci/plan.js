@@ -50,6 +50,7 @@ export function planJobs(config, sel = {}) {
         if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
         if (v.processes) entry.processes = v.processes;
         if (v.skip) entry.skip = v.skip;
+        else if (job.skipIn?.[profile]?.includes(variant)) entry.skip = `left out of the ${profile} profile (skipIn); other profiles run it`;
         else if (suite.interleave === 'variants') entry.group = `${suiteName}.${job.tool}.${job.scenario}`;
         if (sel.job?.length && !sel.job.includes(entry.id)) continue;
         jobs.push(entry);

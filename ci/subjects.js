@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { locate } from './tools.js';
-import { pinned } from './cpuset.js';
+import { pinGroup } from './cpuset.js';
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
 export function loadManifest(root, name) {
@@ -228,11 +228,15 @@ export async function startSubject({ manifest, runDir, env = {}, params = {}, se
       const penv = { ...process.env, ...env, ...substituteDeep(spec.env || {}, vars, where) };
       const logFile = join(vars.run, `${name}.log`);
       log(`starting ${manifest.name}/${name}`);
-      // Pinned to the subject's cores (when the run pins), so the load tool keeps its own.
-      const proc = spawnLogged(pinned(argv, 'subject'), { cwd: manifest.dir, env: penv, logFile, name });
+      // Started on every core: pinned to the subject's cores only once all are healthy (below).
+      const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
       if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`);
     }
+    // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
+    // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its
+    // health timeout (Spring Boot: 50-73 s at load 17), and start-up is not what is measured.
+    for (const p of procs) if (!p.exited) pinGroup(p.pid, 'subject');
   } catch (e) {
     await handle.stop();
     throw e;

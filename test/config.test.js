@@ -71,6 +71,15 @@ test('an unknown tool is refused with the file, the path in the config and the k
     new RegExp(`x\\.yaml: suites\\.api\\.jobs\\[1\\]\\.tool "siege" is not a known tool \\(k6, ghz, wrk, ab, jmh, hyperfine, ${TOOL_NAMES.slice(6).join(', ')}\\)`));
 });
 
+test('skipIn leaves a job\'s variants out of one profile as skipped jobs with the reason, and names only known profiles and variants', () => {
+  const skipping = yaml.replace('        profiles: { full: { duration: 30s } }\n', '        profiles: { full: { duration: 30s } }\n        skipIn: { quick: [on] }\n');
+  const quick = planJobs(parseConfig(skipping)).filter((j) => j.tool === 'wrk');
+  assert.deepEqual(quick.map((j) => [j.variant, j.skip]), [['off', undefined], ['on', 'left out of the quick profile (skipIn); other profiles run it']]);
+  assert.deepEqual(planJobs(parseConfig(skipping), { profile: 'full' }).filter((j) => j.skip), []);
+  assert.throws(() => parseConfig(skipping.replace('skipIn: { quick: [on] }', 'skipIn: { quick: [middle] }')), /suites\.api\.jobs\[0\]\.skipIn\.quick names variant "middle", which the suite does not define/);
+  assert.throws(() => parseConfig(skipping.replace('skipIn: { quick: [on] }', 'skipIn: { nightly: [on] }')), /skipIn names profile "nightly", which is not defined \(profiles: quick, full\)/);
+});
+
 test('schema violations name the file and the offending key', () => {
   assert.throws(() => parseConfig(yaml.replace('trials: 3', 'trials: 0'), 'b.yaml'), /b\.yaml: does not match the configuration schema[\s\S]*\/profiles\/quick\/trials must be >= 1/);
   assert.throws(() => parseConfig(yaml.replace('scenario: peak', 'scenario: peak\n        sript: x'), 'b.yaml'), /must NOT have additional properties \("sript"\)/);

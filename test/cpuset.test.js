@@ -2,7 +2,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { allowedCpus, formatCpuList, parseCpuList, pinned, pinningInfo, planSplit, saturationNote, toolSaturation } from '../ci/cpuset.js';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allowedCpus, formatCpuList, groupProcesses, parseCpuList, pinned, pinningInfo, planSplit, processGroupOf, saturationNote, toolSaturation, usePinning } from '../ci/cpuset.js';
+import { startSubject } from '../ci/subjects.js';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
 import { bottleneckDocs, bottleneckLine } from '../ci/reports/format.js';
@@ -61,6 +65,36 @@ describe('splitting cores between the load tool and the subject', () => {
     const argv = pinned(['cat', '/proc/self/status'], 'tool', split, 'taskset');
     const out = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' }).stdout;
     assert.equal(/^Cpus_allowed_list:\s*(\S+)$/m.exec(out)[1], formatCpuList(split.tool));
+  });
+
+  test('the process group is the fifth field of /proc/<pid>/stat, even when the command name holds spaces and parentheses', () => {
+    assert.equal(processGroupOf('4242 (java) S 1 4240 4240 0 -1 4194560'), 4240);
+    assert.equal(processGroupOf('77 (Web Content (x)) R 5 70 70 0'), 70);
+    assert.equal(processGroupOf(''), undefined);
+  });
+
+  const canPin = allowedCpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
+  test('a subject starts on every core and, once healthy, every thread of each of its processes runs on the subject\'s cores only', { skip: !canPin, timeout: 60000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchline-pin-'));
+    // The subject records its affinity as it starts, leaves a child in its process group and serves HTTP from node (several threads).
+    const server = "require('http').createServer((q, r) => r.end('ok')).listen(Number(process.argv[1]), '127.0.0.1')";
+    const manifest = {
+      name: 'pin-probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'],
+      processes: { app: { command: ['sh', '-c', `grep Cpus_allowed_list /proc/self/status > started.txt; sleep 120 & exec "${process.execPath}" -e "${server}" \${port.http}`], health: { http: 'http://127.0.0.1:${port.http}/', timeout: 30 } } },
+    };
+    const info = usePinning('auto');
+    const live = await startSubject({ manifest, runDir: join(dir, 'run') });
+    try {
+      assert.equal(/Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(join(dir, 'started.txt'), 'utf8'))[1], formatCpuList(allowedCpus()), 'unpinned while it starts');
+      const pids = groupProcesses(live.procs[0].pid);
+      assert.ok(pids.length >= 2, `node and its sleeping child, got ${pids}`);
+      const affinity = pids.flatMap((pid) => readdirSync(`/proc/${pid}/task`).map((tid) => /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'))[1]));
+      assert.ok(affinity.length > pids.length, 'node runs more than one thread');
+      assert.deepEqual([...new Set(affinity)], [info.subject]);
+    } finally {
+      await live.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the configuration defaults to auto pinning', () => {

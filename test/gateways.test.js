@@ -13,7 +13,8 @@ import { planJobs } from '../ci/plan.js';
 import { runJobs } from '../ci/runner.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { loadManifest, startSubject, substitute } from '../ci/subjects.js';
-import { locate } from '../ci/tools.js';
+import YAML from 'yaml';
+import { locate, versionOf } from '../ci/tools.js';
 import { allowedCpus, pinningInfo, planSplit } from '../ci/cpuset.js';
 import { render, markdown, model, distribution, rankTiers, wrkOutputs } from '../subjects/gateways/report.js';
 
@@ -202,6 +203,24 @@ describe('the gateways manifest and config', () => {
     } finally {
       rmSync(run, { recursive: true, force: true });
     }
+  });
+
+  test('docker-compose runs the Envoy release measured natively, with a config envoy --mode validate accepts and the native cluster settings', () => {
+    const version = versionOf('envoy');
+    assert.match(version, /^\d+\.\d+\.\d+$/);
+    const image = `envoyproxy/envoy:v${version}`;
+    assert.equal(YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')).services.envoy.image, image);
+    assert.equal(loadManifest(ROOT, 'gateways').docker.services.envoy.image, image);
+    const file = join(ROOT, 'subjects', 'gateways', 'docker', 'envoy.yaml');
+    const envoy = spawnSync(locate('envoy').path, ['--mode', 'validate', '-c', file, '--disable-hot-restart'], { encoding: 'utf8' });
+    assert.equal(envoy.status, 0, `${envoy.stdout}${envoy.stderr}`);
+    assert.match(`${envoy.stdout}${envoy.stderr}`, /configuration '.*envoy\.yaml' OK/);
+    const cluster = (text) => {
+      const { lb_policy: lb, circuit_breakers: cb, outlier_detection: od } = YAML.parse(text).static_resources.clusters[0];
+      return { lb, cb, od };
+    };
+    const template = readFileSync(join(ROOT, 'subjects', 'gateways', 'envoy.yaml.tmpl'), 'utf8').replace(/\$\{port\.\w+\}/g, '1');
+    assert.deepEqual(cluster(readFileSync(file, 'utf8')), cluster(template));
   });
 
   test('the suite plans nginx, haproxy, bun and envoy, each on the backends plus its gateway, none skipped', () => {

@@ -2,7 +2,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, command } from '../ci/adapters/grpc-client.js';
@@ -85,6 +85,14 @@ describe('the grpc-streaming subject', { timeout: 240000 }, () => {
     const libs = readdirSync(join(SUBJECT, 'target', 'lib'));
     for (const jar of ['grpc-netty-shaded-1.85.1.jar', 'helidon-webserver-grpc-4.5.0.jar', 'helidon-webclient-grpc-4.5.0.jar', 'protobuf-java-4.36.2.jar']) assert.ok(libs.includes(jar), `target/lib lacks ${jar}`);
     assert.ok(Date.now() - started < 180000, 'a warm build takes seconds, not minutes');
+  });
+
+  test('skips Maven when nothing in pom.xml or src is newer than the jar', () => {
+    const jar = join(SUBJECT, 'target', 'grpc-streaming.jar');
+    buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    const built = statSync(jar).mtimeMs;
+    buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    assert.equal(statSync(jar).mtimeMs, built, 'the jar was not rewritten');
   });
 
   test('prints its usage and exits 2 on unknown arguments', () => {
@@ -200,6 +208,16 @@ describe('the grpc-streaming suite in bench.config.yaml', () => {
     assert.deepEqual([netns.params.host, netns.processes, netns.params.messages, netns.trials], ['10.200.203.2', ['helidon-netns'], 60, 4]);
     // One gRPC stream per trial, one message in flight, in every cell.
     assert.deepEqual([...new Set(client.map((j) => `${j.params.mode}/${j.params.inflight}`))], ['stream/1']);
+    // Quick leaves the TCP_NODELAY server (not in the seed) out of the stream matrix, with the reason; full runs it.
+    assert.deepEqual(client.filter((j) => j.skip).map((j) => j.variant), Array(4).fill('server-helidon-nodelay'));
+    assert.match(nodelay.skip, /left out of the quick profile \(skipIn\)/);
+    assert.equal(planJobs(config, { suite: ['grpc-streaming'], profile: 'full', tool: ['grpc-client'] }).filter((j) => j.skip).length, 0);
+    // One server per cell, and each client JVM maps its classes from its own class-data archive in target/.
+    assert.deepEqual([...new Set(client.map((j) => j.restart))], ['never']);
+    assert.deepEqual([...new Set(client.map((j) => j.params.jvmArgs.replace(/\$\{param\.client\}/, j.params.client)))].sort(), [
+      '-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=${dir}/subjects/grpc-streaming/target/client-helidon.jsa',
+      '-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=${dir}/subjects/grpc-streaming/target/client-netty.jsa',
+    ]);
     const full = planJobs(config, { suite: ['grpc-streaming'], profile: 'full', scenario: ['netty-500kb'], variant: ['server-netty'] })[0];
     assert.deepEqual([full.params.messages, full.params.warmup, full.params.mode], [1000, 100, 'stream']);
     assert.deepEqual(jobs.filter((j) => j.tool === 'ghz').map((j) => j.id), [
@@ -301,6 +319,10 @@ describe('the grpc-streaming report', () => {
     assert.match(text, /Small unary calls \(send-1kb\) take 43\.89 ms at p50 on the Helidon server against 3\.192 ms on Netty: .* with TCP_NODELAY the Helidon server answers in 3\.286 ms\./);
     // Without the stall (Netty only) nothing is claimed.
     assert.equal(nagleStall(m.latency.filter((r) => r.server === 'netty')), undefined);
+    // On a busy machine Netty's p50 rose to 10 ms (a quick run at load 8-16): the Helidon server against itself with TCP_NODELAY still shows the stall.
+    const busy = m.latency.map((r) => (r.server === 'netty' ? { ...r, p50: 10.25e6 } : r));
+    assert.deepEqual(Object.values(nagleStall(busy)).map((v) => (typeof v === 'number' ? (v / 1e6).toFixed(2) : v)), ['send-1kb', '10.25', '43.89', '3.29']);
+    assert.equal(nagleStall(busy.filter((r) => r.tuned !== 'nodelay')), undefined, 'no fast reference, no claim');
   });
 
   test('lists the network variants as skipped with the namespace notice when the machine refused them', () => {
@@ -328,6 +350,7 @@ describe('the grpc-streaming suite through the runner', { timeout: 90000 }, () =
     const out = mkdtempSync(join(tmpdir(), 'benchline-grpc-run-'));
     try {
       const jobs = planJobs(config, { suite: ['grpc-streaming'], variant: ['server-helidon'], scenario: ['netty-500kb'], trials: 2, param: ['messages=10', 'warmup=0'] });
+      rmSync(join(ROOT, 'subjects', 'grpc-streaming', 'target', 'client-netty.jsa'), { force: true });
       const { dir, run } = await runJobs(jobs, { config, out, progress: false });
       assert.deepEqual(run.jobs.map((j) => [j.id, j.status]), [['grpc-streaming.server-helidon.grpc-client.netty-500kb', 'ok']]);
       const loaded = loadResultsDir(dir);
@@ -336,6 +359,9 @@ describe('the grpc-streaming suite through the runner', { timeout: 90000 }, () =
       assert.match(doc.tool.version, /^1\.0\.0 \(grpc-java 1\.85\.1, Helidon 4\.5\.0, Java 25/);
       assert.equal(doc.trials, 2);
       assert.deepEqual(doc.metrics.find((m) => m.name === 'errors').samples, [0, 0]);
+      // Both trials against one server (restart: never), and the client's class-data archive was written.
+      assert.equal(doc.instances ?? 1, 1);
+      assert.ok(existsSync(join(ROOT, 'subjects', 'grpc-streaming', 'target', 'client-netty.jsa')), 'client-netty.jsa in target/');
       const text = render({ suite: 'grpc-streaming', docs: loaded.byRole.local, run: loaded.run, config });
       assert.match(text, /\n {2}HELIDON +NETTY +500\.0 +10 +\d+\.\d{3} +\d+\.\d\d +\d+\.\d\d – \d+\.\d\d +0\n/);
     } finally {
