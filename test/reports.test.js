@@ -341,7 +341,7 @@ test('headlines a clean pull request with ✅ no regressions, and says so when n
   assert.doesNotMatch(body, /^- [🔴🟢]/mu, 'no findings');
   assert.match(body, /^6 judged metrics: 6 no change; 6 more metrics shown as information\./m);
   // nothing needs a reader: both jobs' tables are folded into one section, not shown above it
-  const fold = body.indexOf('<details><summary>2 jobs with no change in any judged metric</summary>');
+  const fold = body.indexOf('<details><summary>2 jobs without a regression or improvement: their tables</summary>');
   assert.ok(fold > 0, 'the unchanged jobs are folded');
   assert.ok(body.indexOf('**orders-api/cache-on/ab/keepalive** · 8 rounds') > fold, 'their tables sit inside the fold');
   assert.match(renderComment({ docs: base }), /^### benchline: measured 2 benchmarks, no base to compare against$/m);
@@ -375,29 +375,28 @@ test('escapes markdown and HTML in benchmark names that come from a pull request
 test('keeps a comment with 6,000 compared metrics under 65,536 characters, cutting details first, then job tables of the least notable jobs, regressions last', () => {
   const better = { head: { value: 0.9e6, n: 8 }, change: -0.1, lower: -0.12, upper: -0.08 };
   const mk = (i, verdict) => judgedEntry({ variant: `v${i % 7}`, scenario: `s${i}`, verdict, discovery: verdict === 'regression' || verdict === 'improvement', ...(verdict === 'improvement' ? better : {}) });
-  const list = Array.from({ length: 6000 }, (_, i) => mk(i, i < 40 ? 'regression' : i < 60 ? 'improvement' : i < 400 ? 'inconclusive' : 'no change')).reverse();
+  const list = Array.from({ length: 6000 }, (_, i) => mk(i, i < 250 ? 'regression' : i < 300 ? 'improvement' : i < 400 ? 'inconclusive' : 'no change')).reverse();
   const comparisons = { comparisons: list, unmatched: [], family: { size: 6000, alpha: 0.05, method: 'Benjamini-Hochberg' } };
   const body = renderComment({ run: RUN, comparisons });
   assert.ok(body.length <= GITHUB_LIMIT, `length ${body.length}`);
   assert.ok(body.length > GITHUB_LIMIT - 3000, 'uses the room it has');
-  assert.match(body, /^### benchline: ⚠️ 40 regressions, 20 improvements, 5,600 unchanged, 340 inconclusive$/m);
-  assert.equal(body.match(/^- 🔴 /gmu).length, 40, 'every regression is a finding');
-  assert.equal(body.match(/^- 🟢 /gmu).length, 20);
-  assert.match(body, /^6,000 judged metrics: 40 regressions · 20 improvements · 340 inconclusive · 5,600 no change\. Judged together/m);
+  assert.match(body, /^### benchline: ⚠️ 250 regressions, 50 improvements, 5,600 unchanged, 100 inconclusive$/m);
+  assert.equal(body.match(/^- 🔴 /gmu).length, 250, 'every regression is a finding');
+  assert.equal(body.match(/^- 🟢 /gmu).length, 50);
+  assert.match(body, /^6,000 judged metrics: 250 regressions · 50 improvements · 100 inconclusive · 5,600 no change\. Judged together/m);
   const tables = body.match(/^\*\*orders-api\/v\d\/wrk\/s\d+\*\* · 8 rounds$/gm).length;
-  assert.ok(tables > 60 && tables < 400, `${tables} job tables kept (the 5,600 unchanged jobs are folded, and that section is cut first)`);
-  assert.equal(body.match(/\| 🔴 regression \|/g).length, 40, 'the jobs with regressions come first and are kept');
-  assert.equal(body.match(/\| 🟢 improvement \|/g).length, 20);
-  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the unchanged, inconclusive and information sections and ${400 - tables} job tables\\. The job summary and the results artifact have every row\\._`));
+  assert.ok(tables > 60 && tables < 300, `${tables} of the 300 job tables with a finding kept (the 5,800 jobs without one are folded, and that section is cut first)`);
+  assert.equal(body.match(/\| 🔴 regression \|/g).length, Math.min(250, tables), 'the jobs with regressions come first');
+  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the folded job tables, the inconclusive and information sections and ${300 - tables} job tables\\. The job summary and the results artifact have every row\\._`));
   assert.doesNotMatch(body, /<details>/);
   // Tighter than the findings: improvements go before regressions, and the note says how many findings were cut.
   const tight = renderComment({ comparisons, limit: 6000 });
   assert.ok(tight.length <= 6000, `length ${tight.length}`);
   const red = (tight.match(/^- 🔴 /gmu) || []).length;
   const green = (tight.match(/^- 🟢 /gmu) || []).length;
-  assert.ok(red > 0 && green < 20, `${red} regressions and ${green} improvements kept`);
-  assert.ok(green === 0 || red === 40, 'no improvement is kept while a regression is cut');
-  assert.match(tight, new RegExp(`and the last ${60 - red - green} findings\\.`));
+  assert.ok(red > 0 && green < 50, `${red} regressions and ${green} improvements kept`);
+  assert.ok(green === 0 || red === 250, 'no improvement is kept while a regression is cut');
+  assert.match(tight, new RegExp(`and the last ${300 - red - green} findings\\.`));
   assert.doesNotMatch(tight, /^\*\*orders-api/m, 'no job tables');
 });
 

@@ -68,7 +68,8 @@ export function countsLine(counts, comparisons, info) {
 
 /**
  * Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict.
- * `unchanged` marks the jobs whose every judged metric is "no change": the comment folds those away.
+ * `quiet` marks the jobs without a regression or improvement (every judged metric no change or inconclusive): the
+ * comment folds those away, so the part above the fold shows the decisions.
  */
 function jobTables(list) {
   const jobs = new Map();
@@ -79,7 +80,7 @@ function jobTables(list) {
   return [...jobs].map(([name, cs]) => {
     const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds` : '';
     const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
-    return { text, unchanged: cs.every((c) => c.verdict === 'no change') };
+    return { text, quiet: cs.every((c) => c.verdict === 'no change' || c.verdict === 'inconclusive') };
   });
 }
 
@@ -155,13 +156,13 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push(`⚠️ ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.map((x) => `${mdEscape(x.name)} (${mdEscape(x.why)})`).join(', ')}: those verdicts describe the tool, not the subject.`);
   if (failText) parts.push(failText);
-  // Jobs with nothing but "no change" fold into one section, so the fold shows only what needs a reader.
+  // Jobs without a regression or improvement fold into one section, so the fold shows the decisions first.
   const jobs = jobTables(list);
-  const tables = jobs.filter((j) => !j.unchanged).map((j) => j.text);
-  const unchanged = jobs.filter((j) => j.unchanged).map((j) => j.text);
+  const tables = jobs.filter((j) => !j.quiet).map((j) => j.text);
+  const quiet = jobs.filter((j) => j.quiet).map((j) => j.text);
   const inconclusive = list.filter((c) => c.verdict === 'inconclusive');
   const details = [];
-  if (unchanged.length) details.push(`<details><summary>${plural(unchanged.length, 'job')} with no change in any judged metric</summary>\n\n${unchanged.join('\n\n')}\n\n</details>`);
+  if (quiet.length) details.push(`<details><summary>${plural(quiet.length, 'job')} without a regression or improvement: their tables</summary>\n\n${quiet.join('\n\n')}\n\n</details>`);
   if (inconclusive.length) details.push(`<details><summary>${plural(inconclusive.length, 'inconclusive metric')}: why, and what would settle ${inconclusive.length === 1 ? 'it' : 'them'}</summary>\n\n${inconclusive.map((c) => `- ${mdEscape(jobName(c))} · ${mdEscape(metricName(c))}: ${mdEscape(c.reason, { max: 400 })}`).join('\n')}\n\n</details>`);
   const infoRows = all.filter((c) => !list.includes(c));
   if (infoRows.length) details.push(infoDetails(infoRows));
@@ -173,7 +174,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   // Too long: drop the detail sections, then job tables from the end (the least notable jobs), then findings from
   // the end (improvements before regressions), and say so. The length grows with what is kept: search for the most.
   const leftOut = (keep, cut) => {
-    const what = [details.length ? 'the unchanged, inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
+    const what = [details.length ? 'the folded job tables, the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
     return `_Left out to fit GitHub's comment size limit: ${what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0]}. The job summary and the results artifact have every row._`;
   };
   // The largest k in 0..n for which fits(k), or -1.
