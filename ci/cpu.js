@@ -30,19 +30,24 @@ const read = (path) => {
   try { return readFileSync(path, 'utf8'); } catch { return null; }
 };
 
-/** Ticks used so far by every process in the given process groups (their reaped children included). */
-function groupTicks(pgids) {
-  if (!pgids.size) return 0;
-  let sum = 0;
+/** Every live process as { pid, pgrp, self, children } from /proc/<pid>/stat ([] without /proc). */
+export function processStats() {
   let pids;
-  try { pids = readdirSync('/proc'); } catch { return 0; }
+  try { pids = readdirSync('/proc'); } catch { return []; }
+  const out = [];
   for (const pid of pids) {
     if (pid.charCodeAt(0) > 57) continue; // not a number
     const s = read(`/proc/${pid}/stat`);
     const st = s && parsePidStat(s);
-    if (st && pgids.has(st.pgrp)) sum += st.self + st.children;
+    if (st) out.push({ pid: Number(pid), ...st });
   }
-  return sum;
+  return out;
+}
+
+/** Ticks used so far by every process in the given process groups (their reaped children included). */
+function groupTicks(pgids) {
+  if (!pgids.size) return 0;
+  return processStats().reduce((sum, st) => (pgids.has(st.pgrp) ? sum + st.self + st.children : sum), 0);
 }
 
 /** A snapshot for cpuSince(): the machine's busy ticks, this process's own and reaped-children ticks, the subjects'. */

@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
+import { processStats } from './cpu.js';
 
 export const PINNING_MODES = Object.freeze(['auto', 'off']);
 const TASKSET = ['/usr/bin/taskset', '/bin/taskset'];
@@ -82,18 +83,9 @@ export function pinned(argv, role, split = current, taskset = tasksetPath) {
   return [taskset, '-c', formatCpuList(cores), ...argv];
 }
 
-/** The process group of a /proc/<pid>/stat line (its fifth field; the command name in parentheses may hold spaces). */
-export function processGroupOf(statText) {
-  const rest = String(statText ?? '').slice(String(statText ?? '').lastIndexOf(')') + 2).split(' ');
-  const pgrp = Number(rest[2]);
-  return Number.isInteger(pgrp) && pgrp > 0 ? pgrp : undefined;
-}
-
 /** Every live process of process group `pgid` (its leader and each descendant that kept the group). */
 export function groupProcesses(pgid) {
-  let pids;
-  try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return []; }
-  return pids.map(Number).filter((pid) => processGroupOf(readProc(`/proc/${pid}/stat`)) === pgid);
+  return processStats().filter((st) => st.pgrp === pgid).map((st) => st.pid);
 }
 
 /** Threads of `pids` whose affinity is not exactly `cores`: [{ pid, tid, cpus }] from /proc/<pid>/task/<tid>/status. */

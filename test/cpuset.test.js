@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allowedCpus, formatCpuList, groupProcesses, parseCpuList, pinned, pinningInfo, planSplit, processGroupOf, saturationNote, toolSaturation, usePinning } from '../ci/cpuset.js';
+import { allowedCpus, formatCpuList, groupProcesses, parseCpuList, pinned, pinningInfo, planSplit, saturationNote, toolSaturation, usePinning } from '../ci/cpuset.js';
+import { parsePidStat } from '../ci/cpu.js';
 import { startSubject } from '../ci/subjects.js';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
@@ -68,9 +69,9 @@ describe('splitting cores between the load tool and the subject', () => {
   });
 
   test('the process group is the fifth field of /proc/<pid>/stat, even when the command name holds spaces and parentheses', () => {
-    assert.equal(processGroupOf('4242 (java) S 1 4240 4240 0 -1 4194560'), 4240);
-    assert.equal(processGroupOf('77 (Web Content (x)) R 5 70 70 0'), 70);
-    assert.equal(processGroupOf(''), undefined);
+    assert.equal(parsePidStat('4242 (java) S 1 4240 4240 0 -1 4194560')?.pgrp, 4240);
+    assert.equal(parsePidStat('77 (Web Content (x)) R 5 70 70 0')?.pgrp, 70);
+    assert.equal(parsePidStat('')?.pgrp, undefined);
   });
 
   const canPin = allowedCpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
