@@ -100,26 +100,26 @@ export function versionOf(name, path = locate(name)?.path) {
 }
 
 /**
- * How apt-get may run here: as root, through passwordless sudo (`sudo -n`, as on GitHub-hosted runners, whose
- * user is not root), or not at all (null). `uid` is this process's user id.
+ * The command that runs apt-get here: apt-get itself as root, through passwordless sudo (`sudo -n`, as on
+ * GitHub-hosted runners, whose user is not root), or null when neither can. `uid` is this process's user id.
  */
 export function aptRunner(uid = process.getuid?.()) {
   if (!onPath('apt-get')) return null;
-  if (uid === 0) return [];
-  if (onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 10000 }).status === 0) return ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
+  if (uid === 0) return ['apt-get'];
+  if (onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 10000 }).status === 0) return ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get'];
   return null;
 }
 
 let aptUpdated = false;
 function aptInstall(pkgs, log) {
-  const prefix = aptRunner();
-  if (!prefix) {
+  const [command, ...prefix] = aptRunner() || [];
+  if (!command) {
     throw new Error(`missing Debian packages: ${pkgs.join(' ')}. Install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args, stdio) => spawnSync(prefix[0] || 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), ...args], { env, stdio, encoding: 'utf8' });
+  const apt = (args, stdio) => spawnSync(command, [...prefix, ...args], { env, stdio, encoding: 'utf8' });
   const install = () => apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs], ['ignore', 'pipe', 'pipe']);
-  log(`installing ${pkgs.join(' ')} with ${prefix.length ? 'sudo ' : ''}apt-get`);
+  log(`installing ${pkgs.join(' ')} with ${command === 'sudo' ? 'sudo ' : ''}apt-get`);
   let r = install();
   if (r.status !== 0 && !aptUpdated) {
     aptUpdated = true;
