@@ -238,10 +238,7 @@ export function decide(s, discovered) {
 /** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */
 export function decideFamily(family, alpha) {
   const discovered = benjaminiHochberg(family.map((s) => s.p), alpha);
-  family.forEach((s, i) => {
-    Object.assign(s, { discovery: discovered[i] }, decide({ ...s, alpha }, discovered[i]));
-    delete s.atLook;
-  });
+  family.forEach((s, i) => Object.assign(s, { discovery: discovered[i] }, decide({ ...s, alpha }, discovered[i])));
   return family;
 }
 
@@ -260,13 +257,13 @@ export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
   return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
 }
 
-/** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
 /** Per round, head's other-work cores minus base's, or [] when a side has no CPU accounting. */
 export function otherWorkGap(baseLoad, headLoad) {
   if (!baseLoad || !headLoad || baseLoad.length !== headLoad.length || baseLoad.some((l, i) => !l || !headLoad[i])) return [];
   return baseLoad.map((b, i) => headLoad[i].other - b.other);
 }
 
+/** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
 export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, cfg, seed }) {
   const base = { value: median(bm.samples), n: bm.samples.length };
   const head = { value: median(hm.samples), n: hm.samples.length };
