@@ -10,6 +10,8 @@
 //            p = two-sided Wilcoxon signed-rank test of d. Under "no change" the random order makes every d_i
 //            as likely positive as negative, so p is exact however the machine drifts or bursts.
 //            change and interval: the Hodges-Lehmann estimate of d and its Walsh-average interval.
+//   duet     rounds run as duets (doc.duet: a round's base and head trials at the same time, see runner.js) are paired
+//            the same way; a duet side's figures compare only with its own run's other side (else 'inconclusive').
 //   unpaired otherwise (documents of two runs): Mann-Whitney U p, seeded bootstrap interval of the median ratio.
 //   looks    the runner may look at a job after several counts of calm rounds and stop once its verdicts are decided
 //            (`sequential` in the document). Each look k spends its share w_k of alpha (weights sum to 1), so the
@@ -319,6 +321,10 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       continue;
     }
     const paired = pairedDocs(baseDoc, headDoc);
+    // A duet side's figures are what it did beside its partner in the same run: only its own run's other side compares.
+    const duetApart = (baseDoc.duet || headDoc.duet) && !(paired && baseDoc.duet && headDoc.duet)
+      ? `${headDoc.duet ? 'head' : 'base'} ran as a duet (beside the other side of its own run, about half of a run alone) and the two documents are not one duet run: compare a duet only with its own run's other side`
+      : null;
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
     const baseMetrics = new Map(baseDoc.metrics.map((m) => [metricKey(m), m]));
@@ -332,8 +338,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         continue;
       }
       const judged = isJudged(headDoc, hm.name);
-      const stats = metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed });
-      const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...stats };
+      const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed });
+      const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       comparisons.push(entry);
     }

@@ -46,6 +46,8 @@ export function planJobs(config, sel = {}) {
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
         if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;
+        if (typeof job.duet === 'boolean') entry.duet = job.duet;
+        else if (config.compare?.duet === 'never') entry.duet = false;
         const v = suite.variants[variant];
         if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
         if (v.processes) entry.processes = v.processes;

@@ -59,7 +59,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential, instances }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential, instances, duet }, where) {
   // every adapter's trials pass the same check; the raw artifacts are in trial order, so each error names its file
   const raw = artifacts.filter((a) => a.kind === 'raw');
   trials.forEach((t, i) => {
@@ -81,6 +81,7 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     ...(judge ? { judge: [...judge] } : {}),
     ...(sequential ? { sequential } : {}),
     ...(instances > 1 ? { instances } : {}),
+    ...(duet ? { duet: true } : {}),
     metrics: merged.metrics,
   };
   if (merged.distributions.length) doc.distributions = merged.distributions;

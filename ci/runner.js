@@ -339,6 +339,20 @@ export function restartsEachRound(policy = 'auto', startMs, hasProcesses) {
   return policy === 'round' || startMs <= AUTO_RESTART_MS;
 }
 
+/**
+ * Whether a lane runs its rounds as duets: a round's base and head trials at the same time, both sides' subjects on
+ * the subject cores and both load tools on the tool cores, so whatever slows the machine during the round (a
+ * neighbour, the host's other tenants) slows both sides alike and falls out of their ratio (duet benchmarking). Only
+ * for A/B lanes whose subjects the runner starts; by default for tools that run for a fixed time as hard as the
+ * subject goes (wrk: `duet` in its adapter). A tool bounded by a count of requests is not a duet by default: the
+ * faster side finishes first and the slower one runs its tail alone, which hides about half of a difference. A job's
+ * `duet:` decides otherwise (compare.duet: never turns the default off).
+ */
+export function duetRounds(job, adapter, { roles, hasProcesses }) {
+  if (roles !== 2 || !hasProcesses) return false;
+  return job.duet ?? adapter.duet === true;
+}
+
 /** Each sequential lane's share of the run: at most budget.job, and the run's budget split evenly between them. */
 export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
@@ -390,7 +404,9 @@ async function runGroup(group, ctx) {
           lane.artifacts[role] = [];
         }
         lane.plan = roundPlan(job, { ab: lane.activeRoles.length === 2, rounds: ctx.rounds });
-        lane.restart = restartsEachRound(job.restart, lane.startMs, Object.values(lane.live).some((l) => l.procs.length));
+        const hasProcesses = Object.values(lane.live).some((l) => l.procs.length);
+        lane.restart = restartsEachRound(job.restart, lane.startMs, hasProcesses);
+        lane.duet = duetRounds(job, lane.adapter, { roles: lane.activeRoles.length, hasProcesses });
         lane.random = rng(`${opts.seed ?? 1}:${job.id}`);
         lane.spentMs = 0;
         lane.calm = 0;
@@ -413,8 +429,11 @@ async function runGroup(group, ctx) {
         const began = Date.now();
         try {
           if (lane.restart && t > 1) await restartLane(lane, t, ctx);
-          for (const role of roundOrder(lane.activeRoles, opts.order, lane.random)) {
-            const { parsed, rawFile } = await runTrial(lane, role, t, job.params, 'trial', ctx);
+          const order = roundOrder(lane.activeRoles, opts.order, lane.random);
+          const ran = lane.duet ? await duetTrials(lane, order, t, ctx) : [];
+          if (!lane.duet) for (const role of order) ran.push(await runTrial(lane, role, t, job.params, 'trial', ctx));
+          for (const [i, role] of order.entries()) {
+            const { parsed, rawFile } = ran[i];
             lane.trials[role].push(parsed);
             lane.artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
             progress.tick(`${job.id} · ${lane.plan.adaptive ? 'round' : 'trial'} ${t}/${lane.plan.max}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
@@ -465,8 +484,31 @@ async function restartLane(lane, t, ctx) {
   await warmUp(lane, t, ctx);
 }
 
-/** One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying why not. */
-async function runTrial(lane, role, trial, rawParams, tag, ctx) {
+/**
+ * One duet round: every role's trial at once, started in `order` (the round's seeded order, so neither side always
+ * gets the first moment). Each trial's load comes from one reading of the machine across both: `tool` is both load
+ * tools (they share the tool cores), `other` what neither side used, `subject` that side's own subject.
+ */
+async function duetTrials(lane, order, t, ctx) {
+  const pids = (role) => lane.live[role].procs.map((p) => p.pid);
+  const all = cpuSnapshot(order.flatMap(pids));
+  const own = order.map((role) => cpuSnapshot(pids(role)));
+  const settled = await Promise.allSettled(order.map((role) => runTrial(lane, role, t, lane.job.params, 'trial', ctx, { meter: false })));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const shared = cpuSince(all);
+  return settled.map(({ value }, i) => {
+    const mine = cpuSince(own[i]);
+    if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, toolCores: toolCoreCount() };
+    return value;
+  });
+}
+
+/**
+ * One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying
+ * why not. `meter: false` leaves the CPU reading to the caller (a duet reads both sides at once).
+ */
+async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true } = {}) {
   const { dir, tools, root, checkouts, opts } = ctx;
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);
@@ -491,11 +533,11 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx) {
   const dead = live[role].deadProcess();
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
-  const before = cpuSnapshot(live[role].procs.map((p) => p.pid));
+  const before = meter ? cpuSnapshot(live[role].procs.map((p) => p.pid)) : null;
   // Only a tool with a subject beside it is pinned: a self-contained one (JMH, hyperfine) keeps every core.
   const pin = live[role].procs.length > 0;
   const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds, pin });
-  const load = cpuSince(before);
+  const load = meter ? cpuSince(before) : null;
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
   const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
@@ -547,6 +589,7 @@ function laneDocs(lane, ctx) {
       seed: opts.seed,
       judge: job.judge || adapter.judged,
       instances: lane.instances,
+      duet: lane.duet,
       sequential: activeRoles.length === 2 ? { looks: lane.plan.looks, weights: lane.plan.weights, stopped: lane.stopped || 'rounds' } : undefined,
     }, `${job.id} (${role})`);
   }

@@ -3,11 +3,12 @@
 // with and without a seeded noisy neighbour, and prints the table of rates.
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
-//                                  [--looks 10,20,40] [--pinning auto|off] [--restart auto|round|never] [--keep]
+//                                  [--looks 10,20,40] [--pinning auto|off] [--restart auto|round|never] [--duet auto|never] [--keep]
 // (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
 // --keep leaves each case's copy with its results folders, reports and comment.md in place;
-// --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it; --pinning and --restart
-// set defaults.pinning and compare.restart the same way, to measure what core pinning and fresh processes pay)
+// --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it; --pinning, --restart
+// and --duet set defaults.pinning, compare.restart and compare.duet the same way, to measure what core pinning, fresh
+// processes and duet rounds pay)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -38,6 +39,7 @@ const { values: o } = parseArgs({ options: {
   looks: { type: 'string' },
   pinning: { type: 'string' },
   restart: { type: 'string' },
+  duet: { type: 'string' },
 } });
 const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
@@ -132,19 +134,23 @@ function setLooks(dir, looks) {
 }
 
 const ONE = { wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'], k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'] };
-const metricOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).value;
+const samplesOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).samples;
 
-/** WORK_US that makes the probe's metric `change` worse: throughput of a saturated single thread, or p50 latency. */
+/**
+ * WORK_US that makes the probe's metric `change` worse: throughput of a saturated single thread, or p50 latency.
+ * From the best of 5 probe trials (the highest throughput, the lowest p50): a busy host only slows a trial, and a knob
+ * sized on a slowed one is too large for the rounds that follow.
+ */
 function knobFor(dir, tool, change) {
-  const probe = bench(dir, [...ONE[tool], '--trials', '3']);
+  const probe = bench(dir, [...ONE[tool], '--trials', '5']);
   const docs = join(probe.last, 'docs', 'local');
   const doc = JSON.parse(readFileSync(join(docs, readdirSync(docs)[0]), 'utf8'));
   if (tool === 'wrk') {
     // A single-threaded server at saturation: 1/T = 1/T0 + w, so w = (1/(1-s) - 1) / T0.
-    const t0 = metricOf(doc, 'throughput');
+    const t0 = Math.max(...samplesOf(doc, 'throughput'));
     return { us: Number((((1 / (1 - change) - 1) / t0) * 1e6).toFixed(2)), probe: `throughput ${Math.round(t0)} req/s` };
   }
-  const p50 = metricOf(doc, 'latency.p50');
+  const p50 = Math.min(...samplesOf(doc, 'latency.p50'));
   return { us: Number(((p50 * change) / 1000).toFixed(2)), probe: `p50 ${(p50 / 1e6).toFixed(3)} ms` };
 }
 
@@ -160,6 +166,7 @@ function runCase(name, neighbourOn, seed) {
     if (o.looks) setLooks(dir, o.looks.split(',').map(Number));
     if (o.pinning) setConfig(dir, 'defaults', `pinning: ${o.pinning}`);
     if (o.restart) setConfig(dir, 'compare', `restart: ${o.restart}`);
+    if (o.duet) setConfig(dir, 'compare', `duet: ${o.duet}`);
     const [kind, tool, pctText] = name.split('-');
     if (kind === 'ab') {
       const { us, probe } = knobFor(dir, tool, Number(pctText) / 100);
@@ -196,7 +203,7 @@ function runCase(name, neighbourOn, seed) {
 }
 
 const seed = Number(o.seed);
-say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}${o.looks ? `; looks ${o.looks}` : ''}${o.pinning ? `; pinning ${o.pinning}` : ''}${o.restart ? `; restart ${o.restart}` : ''}`);
+say(`detector-rates ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model?.trim()}; neighbour seed ${seed}${o.param.length ? `; params ${o.param.join(' ')}` : ''}${o.looks ? `; looks ${o.looks}` : ''}${o.pinning ? `; pinning ${o.pinning}` : ''}${o.restart ? `; restart ${o.restart}` : ''}${o.duet ? `; duet ${o.duet}` : ''}`);
 if (o.shield) say(`shield: ${shield()}`);
 const settings = o.neighbour === 'both' ? [true, false] : [o.neighbour !== 'off'];
 const table = [];

@@ -47,6 +47,24 @@ test('a 10% throughput drop in every round is a regression even while the machin
   assert.equal(unpaired.verdict, 'inconclusive');
 });
 
+test('duet rounds are paired like any rounds and say so; a duet side against a document of another run is never judged', () => {
+  const [b, h] = pair({ base: { throughput: BASE }, head: { throughput: HEAD } }, { sequential: ONE_LOOK(8) });
+  const both = compare([{ ...b, duet: true }], [{ ...h, duet: true }], CFG);
+  assert.equal(both.comparisons[0].duet, true);
+  assert.equal(both.comparisons[0].method, 'paired');
+  assert.equal(both.comparisons[0].verdict, 'regression');
+  assert.equal(compare([b], [h], CFG).comparisons[0].duet, undefined, 'rounds in turn are no duet');
+  // a duet head (about half of a run alone) against a base measured alone, or against another run's duet side
+  for (const [base, head] of [[b, { ...h, duet: true }], [{ ...b, duet: true, run: { id: 'r0', role: 'base' } }, { ...h, duet: true }]]) {
+    const r = compare([base], [head], CFG);
+    const c = r.comparisons[0];
+    assert.equal(c.verdict, 'inconclusive');
+    assert.match(c.reason, /ran as a duet .* compare a duet only with its own run's other side/);
+    assert.equal(c.duet, undefined);
+    assert.equal(r.family.size, 0, 'not in the family: it has no test');
+  }
+});
+
 test('direction comes from the metric: latency up is a regression, latency down and throughput up are improvements', () => {
   const run = (name, factor) => compare(...pair({ base: { [name]: BASE.map((x) => x * 1000) }, head: { [name]: BASE.map((x, i) => x * 1000 * factor * Math.exp(EPS[i])) } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0].verdict;
   assert.equal(run('latency.p50', 1.2), 'regression');

@@ -124,3 +124,11 @@ test('restart is auto, round or never, from compare.restart unless a job sets it
   assert.deepEqual(planJobs(cfg).map((j) => [j.tool, j.restart]), [['wrk', 'round'], ['wrk', 'round'], ['ab', 'never']]);
   assert.throws(() => parseConfig(`${yaml}compare:\n  restart: sometimes\n`, 'x.yaml'), /x\.yaml: does not match the configuration schema.*\/compare\/restart must be equal to one of the allowed values/s);
 });
+
+test('duet is the tool\'s default unless compare.duet is never or a job sets its own', () => {
+  assert.deepEqual(planJobs(parseConfig(yaml)).map((j) => j.duet), [undefined, undefined, undefined], 'unset: the runner asks the tool');
+  const cfg = parseConfig(`${yaml}compare:\n  duet: never\n`.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        duet: true'));
+  assert.deepEqual(planJobs(cfg).map((j) => [j.tool, j.duet]), [['wrk', true], ['wrk', true], ['ab', false]]);
+  assert.throws(() => parseConfig(`${yaml}compare:\n  duet: always\n`, 'x.yaml'), /x\.yaml: does not match the configuration schema.*\/compare\/duet must be equal to one of the allowed values/s);
+  assert.throws(() => parseConfig(yaml.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        duet: yes please'), 'x.yaml'), /\/suites\/api\/jobs\/0\/duet must be boolean/s);
+});

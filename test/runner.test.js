@@ -8,7 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS } from '../ci/runner.js';
+import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds } from '../ci/runner.js';
+import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
@@ -84,6 +85,17 @@ test('subjects restart every round under round, never under never, and under aut
   assert.equal(restartsEachRound(undefined, AUTO_RESTART_MS, true), true);
   assert.equal(restartsEachRound('auto', AUTO_RESTART_MS + 1, true), false);
   assert.equal(restartsEachRound('round', 10, false), false, 'no subject process (hyperfine, JMH): nothing to restart');
+});
+
+test('duet rounds: A/B lanes with subject processes, by the tool\'s default (wrk, not a count-bounded ab or a fixed-rate k6) unless the job says', () => {
+  const sides = { roles: 2, hasProcesses: true };
+  assert.equal(duetRounds({}, ADAPTERS.wrk, sides), true);
+  assert.equal(duetRounds({}, ADAPTERS.ab, sides), false);
+  assert.equal(duetRounds({}, ADAPTERS.k6, sides), false);
+  assert.equal(duetRounds({ duet: false }, ADAPTERS.wrk, sides), false);
+  assert.equal(duetRounds({ duet: true }, ADAPTERS.ghz, sides), true);
+  assert.equal(duetRounds({ duet: true }, ADAPTERS.wrk, { roles: 1, hasProcesses: true }), false, 'one side: nothing to pair');
+  assert.equal(duetRounds({ duet: true }, ADAPTERS.hyperfine, { roles: 2, hasProcesses: false }), false, 'no subject the runner starts');
 });
 
 test('a trial may take three times its duration plus a minute, or the job timeout', () => {
@@ -197,7 +209,8 @@ test('a pinned port that is already taken fails with a message naming the port',
   }
 });
 
-test('with a base ref, base and head run interleaved from their own checkouts', async () => {
+/** An A/B run (base = the committed fixture project, head = it with a config edit) of the wrk job `short`. */
+async function abRun(compareConfig) {
   const repo = out();
   cpSync(project, repo, { recursive: true });
   const g = (...a) => execFileSync('git', a, { cwd: repo, stdio: 'ignore' });
@@ -207,14 +220,34 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   const cfgText = readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests', resolve('loadtests'));
   writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  cfg.compare.rounds = { looks: [3, 4], weights: [0.5, 0.5] };
-  cfg.compare.restart = 'auto';
+  Object.assign(cfg.compare, { rounds: { looks: [3, 4], weights: [0.5, 0.5] } }, compareConfig);
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
   const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
   assert.deepEqual(Object.keys(run.jobs[0].docs).sort(), ['base', 'head']);
-  const base = JSON.parse(readFileSync(join(dir, run.jobs[0].docs.base), 'utf8'));
-  const head = JSON.parse(readFileSync(join(dir, run.jobs[0].docs.head), 'utf8'));
+  const [base, head] = ['base', 'head'].map((role) => JSON.parse(readFileSync(join(dir, run.jobs[0].docs[role]), 'utf8')));
+  // when each trial's wrk finished: its stdout file is written at the end
+  const ended = (role) => Array.from({ length: head.trials }, (_, i) => statSync(join(dir, 'raw', role, run.jobs[0].id, `trial-${i + 1}.stdout.txt`)).mtimeMs);
+  return { repo, dir, run, base, head, ended: { base: ended('base'), head: ended('head') } };
+}
+
+test('a wrk job\'s A/B rounds run as duets: both sides\' trials at once, their CPU read together; compare.duet never runs them in turn', async () => {
+  const duet = await abRun({ restart: 'never' });
+  for (const doc of [duet.base, duet.head]) assert.equal(doc.duet, true);
+  // wrk runs 1 s: trials of one round that ran at once end together, trials in turn a whole trial apart
+  for (let i = 0; i < duet.head.trials; i += 1) {
+    assert.ok(Math.abs(duet.ended.head[i] - duet.ended.base[i]) < 500, `round ${i + 1}: base ended ${duet.ended.base[i]}, head ${duet.ended.head[i]}`);
+    const [b, h] = [duet.base.load[i], duet.head.load[i]];
+    assert.deepEqual([h.seconds, h.tool, h.other], [b.seconds, b.tool, b.other], 'one reading of the machine for both sides');
+    assert.ok(h.subject > 0 && b.subject > 0, JSON.stringify([b, h]));
+  }
+  const turns = await abRun({ restart: 'never', duet: 'never' });
+  for (const doc of [turns.base, turns.head]) assert.equal(doc.duet, undefined);
+  for (let i = 0; i < turns.head.trials; i += 1) assert.ok(turns.ended.head[i] - turns.ended.base[i] > 800, `round ${i + 1} in turn, base first: ${turns.ended.base[i]} then ${turns.ended.head[i]}`);
+});
+
+test('with a base ref, base and head run interleaved from their own checkouts', async () => {
+  const { repo, dir, run, base, head } = await abRun({ restart: 'auto' });
   assert.equal(base.run.role, 'base');
   assert.equal(head.run.role, 'head');
   assert.equal(base.run.commit, head.run.commit);

@@ -89,6 +89,19 @@ test('refuses to overwrite a stored job with different results and keeps the fir
   assert.equal(JSON.parse(readFileSync(join(store, docRelPath(doc)), 'utf8')).metrics[0].value, doc.metrics[0].value);
 });
 
+test('an A/B run\'s duet results are left out of the history, counted and named, and the solo results beside them are added', async () => {
+  const dir = temp('duet');
+  const store = join(dir, 'store');
+  const [solo, duet] = syntheticDocs({ runs: 1, jobs: twoJobs, role: 'head' });
+  duet.duet = true;
+  const r = await publish({ store, docs: [solo, duet] });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.paths.added, [docRelPath(solo)]);
+  assert.deepEqual(r.paths.duets, [docRelPath(duet)]);
+  assert.equal(r.duets, 1);
+  assert.equal(existsSync(join(store, docRelPath(duet))), false);
+});
+
 test('names an invalid input document and still publishes the valid ones beside it', async () => {
   const dir = temp('invalid');
   const store = join(dir, 'store');

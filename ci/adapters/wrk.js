@@ -8,6 +8,8 @@ export const name = 'wrk';
 /** Metrics that get a verdict by default (a job's `judge:` replaces them): peak throughput and typical and tail latency at that load, and whether errors appeared. */
 export const judged = Object.freeze(['throughput', 'latency.p50', 'latency.p99', 'error_rate']);
 export const binary = 'wrk';
+/** A/B rounds run as duets by default: wrk drives the subject as hard as it goes for a fixed time (see runner.js duetRounds). */
+export const duet = true;
 export const produce = 'wrk -t2 -c50 -d5s --latency -s loadtests/wrk/json.lua http://127.0.0.1:PORT/path > out.txt';
 
 /** Every parameter command() reads: `--param` may set these even when the config does not. */

@@ -37,7 +37,7 @@ export default async function bench(opts) {
     const { publish } = await import('../store/publish.js');
     const store = resolve(config.root, opts.history || config.defaults.history);
     const r = await publish({ store, files: [dir] });
-    process.stdout.write(`history: ${rel(store)} (${r.added} added, ${r.skipped} already there${r.errors?.length ? `, ${r.errors.length} refused` : ''})\n`);
+    process.stdout.write(`history: ${rel(store)} (${r.added} added, ${r.skipped} already there${r.duets ? `, ${r.duets} duet results left out: measured beside the other side, not a run alone` : ''}${r.errors?.length ? `, ${r.errors.length} refused` : ''})\n`);
     if (opts.site !== false) {
       const { buildSite } = await import('../store/site.js');
       const { repoUrlFrom } = await import('./site.js');

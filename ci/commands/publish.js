@@ -6,6 +6,7 @@ import { publish } from '../store/store.js';
 /** One line per outcome, so a CI log says what the store gained. */
 export function summary(result, store) {
   const lines = [`benchline publish: ${result.added} added, ${result.skipped} already in ${store}`];
+  if (result.duets) lines.push(`  ${result.duets} left out: A/B results measured as duets (each side beside the other, about half of a run alone) are no trend point; run one side (no --base) for the history`);
   const c = result.compacted;
   if (c?.months.length) lines.push(`  compacted ${c.months.join(', ')}: ${c.folded} documents folded into archive/, ${c.removed} removed from runs/`);
   for (const p of c?.problems || []) lines.push(`  skipped ${p.message}`);

@@ -1,6 +1,6 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
-  benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
+  DUET_NOTE, benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -45,7 +45,7 @@ export function trendUrl(site, c) {
 
 /** One line of the decision: what changed, by how much, how sure, with a link to its trend. */
 export function findingLine(c, site) {
-  const rounds = c.method === 'paired' ? `${c.head.n} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
+  const rounds = c.method === 'paired' ? `${c.head.n}${c.duet ? ' duet' : ''} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
   const url = trendUrl(site, c);
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
   return `- ${c.verdict === 'regression' ? '🔴' : '🟢'} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (p=${c.p.toPrecision(2)}, ${rounds})`;
@@ -78,7 +78,7 @@ function jobTables(list) {
     jobs.get(jobName(c)).push(c);
   }
   return [...jobs].map(([name, cs]) => {
-    const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds` : '';
+    const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds${cs[0].duet ? ` as duets (${DUET_NOTE})` : ''}` : '';
     const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
     return { text, quiet: cs.every((c) => c.verdict === 'no change' || c.verdict === 'inconclusive') };
   });

@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
+  DUET_NOTE, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -107,7 +107,7 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
   const info = list.filter((c) => !judged.includes(c));
   const counts = countVerdicts(judged);
   const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false })}`, rule(WIDTH), familyLine(list, family), ''];
-  const trials = (c) => (c.method === 'paired' ? `${c.head.n} paired${c.disturbed ? ` (-${c.disturbed})` : ''}` : `${c.base.n} + ${c.head.n}`);
+  const trials = (c) => (c.method === 'paired' ? `${c.head.n} ${c.duet ? 'duet' : 'paired'}${c.disturbed ? ` (-${c.disturbed})` : ''}` : `${c.base.n} + ${c.head.n}`);
   const rows = sortComparisons(judged).map((c) => [
     benchmarkName(c),
     metricLabel(c.metric),
@@ -121,6 +121,7 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
   out.push(textTable(['Benchmark', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Trials', 'Verdict'], rows, { align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'] }));
   out.push('  Base, Head: medians over trials. Change: head vs base (paired: the Hodges-Lehmann estimate of the per-round ratios).',
     '  Interval: where the change lies at the stated level. Trials: paired rounds (-N: disturbed rounds left out), or base + head.');
+  if (judged.some((c) => c.duet)) out.push(`  duet: ${DUET_NOTE}.`);
   const why = sortComparisons(judged).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement' || c.verdict === 'inconclusive' || c.verdict === 'below resolution');
   if (why.length) {
     out.push('', '  Why:');

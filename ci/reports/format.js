@@ -5,6 +5,9 @@ import { benjaminiHochberg, mannWhitney } from '../stats.js';
 import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP } from '../compare.js';
 import { toolSaturation } from '../cpuset.js';
 
+/** What a duet job's base and head figures are (see runner.js duetRounds). */
+export const DUET_NOTE = 'base and head ran at the same time on shared cores: each figure is what that side did beside the other, about half of a run alone; the change between them is the measurement';
+
 export { formatValue, VERDICTS };
 
 // ---------------------------------------------------------------- numbers and words

@@ -249,8 +249,8 @@ function putOnce(store, rel, value, source, result) {
 /**
  * Appends result documents (and job failures) to the store, then compacts what aged out.
  * files: result documents, run folders or results roots; docs: result documents in memory. Returns
- * { added: count, skipped: count (already stored), errors: [{ file, message }], compacted: { months, folded, removed, problems },
- *   paths: { added: [store-relative paths], skipped: [...] } }.
+ * { added: count, skipped: count (already stored), duets: count (left out: measured as duets, see runner.js), errors: [{ file, message }], compacted: { months, folded, removed, problems },
+ *   paths: { added: [store-relative paths], skipped: [...], duets: [...] } }.
  */
 export async function publish({ store, files, docs, policy, compaction = true } = {}) {
   if (!store) throw new StoreError('publish: no store folder given (--store)');
@@ -262,10 +262,15 @@ export async function publish({ store, files, docs, policy, compaction = true } 
     if (problems.length) inputs.errors.push({ file: `document #${i + 1}`, message: `document #${i + 1} does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}` });
     else inputs.docs.push({ doc, source: `document #${i + 1} (${doc.run.id} ${jobIdOfDoc(doc)})` });
   }
-  const result = { added: 0, skipped: 0, errors: [...inputs.errors], compacted: null, paths: { added: [], skipped: [] } };
+  const result = { added: 0, skipped: 0, duets: 0, errors: [...inputs.errors], compacted: null, paths: { added: [], skipped: [], duets: [] } };
   const archived = archiveReader(store);
   for (const { doc, source } of inputs.docs) {
     const rel = docRelPath(doc);
+    // a duet side's figures were measured beside the other side (about half of a run alone): no point of a trend
+    if (doc.duet) {
+      result.paths.duets.push(rel);
+      continue;
+    }
     const arch = archived(monthOf(doc.run.startedAt));
     if (arch && archiveHas(arch.archive, arch.idx, { runId: doc.run.id, role: doc.run.role, jobId: jobIdOfDoc(doc) })) {
       result.paths.skipped.push(rel);
@@ -291,6 +296,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   if (compaction) result.compacted = await compact({ store, policy: pol });
   result.added = result.paths.added.length;
   result.skipped = result.paths.skipped.length;
+  result.duets = result.paths.duets.length;
   return result;
 }
 
