@@ -93,6 +93,14 @@ test('exports Bencher Metric Format with kebab-case measure slugs and the interv
   assert.equal(measureSlug('checks_pass_rate'), 'checks-pass-rate');
 });
 
+test('an A/B run\'s duet results are left out of every export: their figures stand beside the other side, not a history of runs alone', () => {
+  const duet = { ...NGINX, duet: true };
+  for (const format of ['bmf', 'gab-smaller', 'gab-bigger']) {
+    assert.equal(renderExport([duet, JMH], format), renderExport([JMH], format), format);
+    assert.notEqual(renderExport([NGINX, JMH], format), renderExport([JMH], format), `${format}: the same document measured alone is exported`);
+  }
+});
+
 test('refuses a Bencher export where two metric names would share one measure slug', () => {
   const clash = doc({ variant: 'x', metrics: { 'latency.p99_9': [1, 2, 3], 'latency.p99.9': [1, 2, 3] } });
   assert.throws(() => toBmf([clash]), /metrics "latency\.p99_9" and "latency\.p99\.9" of gateways\/x\/wrk\/peak both become measure "latency-p99-9"; rename one of them/);

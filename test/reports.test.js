@@ -246,6 +246,23 @@ test('shows a judged metric whose change is below the tool\'s resolution as such
   assert.match(body, /\| orders-api\/cache-on\/ab\/keepalive \| Latency p50 \| 22 ms \| 22 ms \| \+0\.0% \| the change is smaller than the tool&#39;s resolution/);
 });
 
+test('duet jobs are marked as such: "duet rounds" in the findings, what duet figures are in the job heading and under the console table', () => {
+  const { base, head } = pr();
+  const duetHead = head.map((d) => ({ ...d, duet: true }));
+  const result = compare(base.map((d) => ({ ...d, duet: true })), duetHead, CONFIG.compare);
+  const body = renderComment({ run: RUN, docs: duetHead, comparisons: result });
+  assert.match(body, /^- 🔴 orders-api\/cache-on\/ab\/keepalive · \*\*Throughput\*\*: \*\*-10\.0%\*\* .*\(p=0\.0078, 8 duet rounds\)$/m);
+  assert.match(body, /^\*\*orders-api\/cache-on\/ab\/keepalive\*\* · 8 rounds as duets \(base and head ran at the same time on shared cores: each figure is what that side did beside the other, about half of a run alone; the change between them is the measurement\)$/m);
+  const out = renderConsole({ docs: duetHead, comparisons: result, config: CONFIG });
+  assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive +Throughput .* 8 duet {2}regression$/m);
+  assert.match(out, /^ {2}duet: base and head ran at the same time on shared cores/m);
+  assert.match(out, /^ {2}Measured as duets in this A\/B run: ab\/keepalive\. Their figures are what each side did beside the other/m, 'said under the suite tables too');
+  // rounds in turn: none of it
+  const turns = renderConsole({ docs: head, comparisons: compare(base, head, CONFIG.compare), config: CONFIG });
+  assert.doesNotMatch(turns, /duet/);
+  assert.doesNotMatch(renderComment({ run: RUN, docs: head, comparisons: compare(base, head, CONFIG.compare) }), /duet/);
+});
+
 test('lists failed and skipped jobs with their reasons and the end of their logs', () => {
   const out = renderConsole({
     run: RUN,

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { compare } from '../compare.js';
 import { loadResultsDir, primaryRole } from '../results-dir.js';
 import { writeFileAtomic } from '../fsutil.js';
-import { countVerdicts, suiteBlocks } from '../reports/format.js';
+import { countVerdicts, duetSuiteNote, suiteBlocks } from '../reports/format.js';
 import { UserError } from '../errors.js';
 import * as consoleReport from '../reports/console.js';
 import * as commentReport from '../reports/comment.js';
@@ -114,8 +114,9 @@ export async function renderReport(format, data, { color = false, generic = true
       const parts = [];
       for (const s of suiteBlocks(data.docs, data.config)) {
         const mod = await loadSuiteRenderer(data.config, s.suite);
-        if (mod) parts.push(mod.render(suiteInput(data, s.suite)).trimEnd());
-        else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
+        const duets = duetSuiteNote(data.docs.filter((d) => d.suite === s.suite));
+        if (mod) parts.push(`${mod.render(suiteInput(data, s.suite)).trimEnd()}${duets ? `\n\n${duets}` : ''}`);
+        else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)${duets ? `\n${duets}` : ''}`);
       }
       if (!generic) return parts.length ? `${parts.join('\n\n')}\n` : '';
       if (!parts.length) parts.push('No result documents: every job failed or was skipped.');

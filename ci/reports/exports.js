@@ -103,8 +103,11 @@ export function renderBencherMeasures(docs) {
 }
 
 /** The export of `docs` in one of FORMATS: pretty JSON text, or shell lines for bencher-measures. */
-export function renderExport(docs, format) {
+export function renderExport(all, format) {
   if (!Object.hasOwn(FORMATS, format)) throw new UserError(`unknown export format "${format}"; choose one of: ${Object.keys(FORMATS).join(', ')}`);
+  // a duet side's figures were measured beside the other side of its A/B run (about half of a run alone): another
+  // tool would set them beside its history of runs alone, so they are left out, as from benchline's own history
+  const docs = all.filter((d) => !d.duet);
   if (format === 'bencher-measures') return renderBencherMeasures(docs);
   const value = format === 'bmf' ? toBmf(docs) : toGab(docs, FORMATS[format]);
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -8,6 +8,13 @@ import { toolSaturation } from '../cpuset.js';
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
 export const DUET_NOTE = 'base and head ran at the same time on shared cores: each figure is what that side did beside the other, about half of a run alone; the change between them is the measurement';
 
+/** A line for a suite's tables when some of its documents were measured as duets (an A/B run), else ''. */
+export function duetSuiteNote(docs) {
+  const jobs = [...new Set(docs.filter((d) => d.duet).map((d) => `${d.tool?.name ?? d.tool}/${d.scenario}`))];
+  if (!jobs.length) return '';
+  return `  Measured as duets in this A/B run: ${jobs.join(', ')}. Their figures are what each side did beside the other, about half of a run alone; run without --base for figures to set beside a reference.`;
+}
+
 export { formatValue, VERDICTS };
 
 // ---------------------------------------------------------------- numbers and words
