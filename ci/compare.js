@@ -25,6 +25,8 @@
 //            |change| in the metric's own unit below its resolution -> 'below resolution' (not a verdict)
 //            otherwise                                             -> 'inconclusive', with how many more rounds
 //                                                                     would likely settle it
+//   a job whose load tool used (nearly) all its cores on either side cannot show 'no change' (both sides may have
+//   measured the tool's ceiling): 'inconclusive' instead, with that reason; a regression or improvement stands.
 //   fewer than 3 trials on either side -> 'inconclusive', reason 'too few trials'. Exact small-sample floors:
 //   the two-sided signed-rank p of n pairs is at least 2/2^n (5 pairs: 0.0625, never below 0.05); Mann-Whitney
 //   of 3 + 3 is at least 0.1.
@@ -32,6 +34,7 @@ import { metricKey } from './metrics.js';
 import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTest, walshInterval } from './stats.js';
 import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
+import { toolSaturation } from './cpuset.js';
 
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
 export const MIN_TRIALS = 3;
@@ -287,6 +290,18 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
   return { ...out, ...s };
 }
 
+/**
+ * Why a job's comparison cannot show that nothing changed, or null: its load tool used (nearly) all the cores it may
+ * use (median trial) on either side, so both sides may have measured the tool's ceiling (cpuset.js toolSaturation).
+ */
+function cappedBy(baseDoc, headDoc) {
+  for (const [side, doc] of [['base', baseDoc], ['head', headDoc]]) {
+    const s = toolSaturation(doc.load);
+    if (s?.saturated) return `the load tool was the bottleneck (${side}: ${doc.tool?.name ?? doc.tool} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}, median trial)`;
+  }
+  return null;
+}
+
 /** Documents indexed by job key; two documents for one job on one side is a caller error. */
 function indexDocs(docs, side) {
   const map = new Map();
@@ -327,6 +342,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       : null;
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
+    const capped = cappedBy(baseDoc, headDoc);
     const baseMetrics = new Map(baseDoc.metrics.map((m) => [metricKey(m), m]));
     const seen = new Set();
     for (const hm of headDoc.metrics) {
@@ -341,6 +357,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
     }
     for (const [mk, bm] of baseMetrics) {
@@ -353,6 +370,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   // The family: judged metrics with a test. Benjamini-Hochberg over their p-values decides the discoveries.
   const family = decideFamily(comparisons.filter((c) => c.judged && !c.final), cfg.alpha);
   for (const c of comparisons) {
+    // both sides may have sat at the load tool's ceiling: a real difference would not show, so no "no change"
+    if (c.capped && c.verdict === 'no change') Object.assign(c, { verdict: 'inconclusive', reason: `${c.capped}: both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load (${c.reason})` });
+    delete c.capped;
     delete c.final;
     delete c.atLook;
   }

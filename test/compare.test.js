@@ -65,6 +65,22 @@ test('duet rounds are paired like any rounds and say so; a duet side against a d
   }
 });
 
+test('a job whose load tool used all its cores cannot be "no change" (both sides may sit at the tool\'s ceiling); a regression, and zero errors on both sides, stand', () => {
+  const load = (tool) => BASE.map(() => ({ seconds: 2, tool, subject: 0.5, other: 0, toolCores: 1 }));
+  const same = BASE.map((b, i) => b * Math.exp(EPS[i]));
+  const run = (head, tool) => {
+    const [b, h] = pair({ base: { throughput: BASE, error_rate: BASE.map(() => 0) }, head: { throughput: head, error_rate: BASE.map(() => 0) } }, { sequential: ONE_LOOK(8) });
+    return compare([{ ...b, load: load(tool) }], [{ ...h, load: load(tool) }], CFG).comparisons;
+  };
+  const free = run(same, 0.5);
+  assert.deepEqual(free.map((c) => [c.metric, c.verdict]), [['throughput', 'no change'], ['error_rate', 'no change']]);
+  const capped = run(same, 0.97);
+  assert.equal(capped[0].verdict, 'inconclusive');
+  assert.match(capped[0].reason, /^the load tool was the bottleneck \(base: wrk used 0\.97 of its 1 core, median trial\): both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load \(interval .* within ±2\.0%\)$/);
+  assert.equal(capped[1].verdict, 'no change', 'no errors on either side is a count, not the tool\'s ceiling');
+  assert.equal(run(HEAD, 0.97)[0].verdict, 'regression', 'the subject fell below the ceiling: that is seen');
+});
+
 test('direction comes from the metric: latency up is a regression, latency down and throughput up are improvements', () => {
   const run = (name, factor) => compare(...pair({ base: { [name]: BASE.map((x) => x * 1000) }, head: { [name]: BASE.map((x, i) => x * 1000 * factor * Math.exp(EPS[i])) } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0].verdict;
   assert.equal(run('latency.p50', 1.2), 'regression');
