@@ -383,7 +383,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
 
 /**
  * For the runner, at a look: the judged metrics of one job that are not decided yet, from its parsed trials so far
- * (one per round and side). A metric counts as decided when it would be a regression, an improvement, no change
+ * (one per round and side), as [{ key, futile }] (futile: cannotSettle by the plan's last look). A metric counts as decided when it would be a regression, an improvement, no change
  * or below resolution if the run ended now; significance is taken at alpha / familySize, which every final
  * Benjamini-Hochberg discovery clears, so a job stopped as decided keeps its verdicts.
  */
@@ -411,7 +411,24 @@ export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
     const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full });
     const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
-    if (verdict === 'inconclusive') open.push(key);
+    if (verdict === 'inconclusive') open.push({ key, futile: !s.final && cannotSettle(s, samples.length, sequential?.looks?.at(-1)) });
   }
   return open;
+}
+
+/** How much wider than it needs to be a projected interval must stay before a metric counts as unable to settle. */
+export const FUTILITY_MARGIN = 1.25;
+
+/**
+ * Whether an undecided paired metric after n rounds could not settle by `max` rounds even if its interval narrowed as
+ * 1/sqrt(rounds): at max rounds it would still be wider (by FUTILITY_MARGIN) than both what a discovery needs (to
+ * exclude 0: |change|) and what "no change" needs (to fit inside ±minEffect: minEffect - |change|). A lane whose open
+ * metrics all cannot settle stops at that look (runner.js): the rounds would end inconclusive anyway, and the budget
+ * goes to lanes that can decide. Stopping for futility never adds a discovery, so the error rates stay as they are.
+ */
+export function cannotSettle(s, n, max) {
+  if (!(max > n) || !Number.isFinite(s.lower) || !Number.isFinite(s.upper) || !Number.isFinite(s.change)) return false;
+  const half = ((s.upper - s.lower) / 2) * Math.sqrt(n / max);
+  const size = Math.abs(s.change);
+  return half > FUTILITY_MARGIN * Math.max(size, s.minEffect - size);
 }

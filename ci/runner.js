@@ -306,17 +306,20 @@ export function roundPlan(job, { ab, rounds }) {
  * Why a lane stops after round t, or null to go on. Looks are taken at counts of calm rounds (`calm`: rounds not
  * disturbed by other work, which are left out of the verdicts), once per count: a disturbed round is made up by
  * another, up to three times the planned rounds. A lane stops when its planned rounds are done, a look finds every
- * judged metric decided, or the next round would overrun the lane's share of the budget (budget.lane seconds, from
+ * judged metric decided (`openAt(lane)`: its undecided metrics, [{ key, futile }]) or every undecided one unable to
+ * settle by the last look ('futile', compare.js cannotSettle), or the next round would overrun the lane's share of the budget (budget.lane seconds, from
  * its first look on) or the whole run's budget (from MIN_TRIALS rounds on); a round's time is the lane's mean so far.
  * Records the count it looked at in lane.lookedAt.
  */
-export function stopReason(lane, t, { now, runStarted, budget, decidedAt, calm = t }) {
+export function stopReason(lane, t, { now, runStarted, budget, openAt, calm = t }) {
   const { plan } = lane;
   if (!plan.adaptive) return t >= plan.max ? 'rounds' : null;
   if (calm >= plan.max || t >= plan.max * 3) return 'most rounds';
   if (plan.looks.includes(calm) && lane.lookedAt !== calm) {
     lane.lookedAt = calm;
-    if (decidedAt(lane)) return 'decided';
+    const open = openAt(lane);
+    if (!open.length) return 'decided';
+    if (open.every((o) => o.futile)) return 'futile';
   }
   const perRound = lane.spentMs / t;
   if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
@@ -446,11 +449,12 @@ async function runGroup(group, ctx) {
         const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
         if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
         lane.calm = calm;
-        lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, decidedAt: (l) => !undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }).length });
+        lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
         if (lane.stopped && calm < lane.plan.max) {
           progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
           const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;
-          if (lane.plan.adaptive) progress.log(`${job.id}: ${lane.stopped === 'decided' ? `decided after ${rounds}` : lane.stopped === 'budget' ? `stopped after ${rounds}: time budget (compare.budget, --budget)` : `stopped after ${rounds}`}`);
+          const why = { decided: `decided after ${rounds}`, budget: `stopped after ${rounds}: time budget (compare.budget, --budget)`, futile: `stopped after ${rounds}: its undecided metrics could not settle by the last look (too noisy here)` }[lane.stopped];
+          if (lane.plan.adaptive) progress.log(`${job.id}: ${why || `stopped after ${rounds}`}`);
         }
       }
     }

@@ -1,7 +1,7 @@
 // Head-vs-base verdicts: paired rounds, sequential looks, the family of judged metrics, resolution, on data with known answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adjustForOtherWork, compare, decide, judgeListProblem, looksOf, minEffectFor, pairedStats, undecided, isJudged } from '../ci/compare.js';
+import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, looksOf, minEffectFor, pairedStats, undecided, isJudged } from '../ci/compare.js';
 import { metric } from '../ci/metrics.js';
 import { rng, signedRankTest, walshInterval } from '../ci/stats.js';
 
@@ -79,6 +79,15 @@ test('a job whose load tool used all its cores cannot be "no change" (both sides
   assert.match(capped[0].reason, /^the load tool was the bottleneck \(base: wrk used 0\.97 of its 1 core, median trial\): both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load \(interval .* within ±2\.0%\)$/);
   assert.equal(capped[1].verdict, 'no change', 'no errors on either side is a count, not the tool\'s ceiling');
   assert.equal(run(HEAD, 0.97)[0].verdict, 'regression', 'the subject fell below the ceiling: that is seen');
+});
+
+test('a metric cannot settle when even at the last look its interval would still be wider than what either verdict needs', () => {
+  const s = (change, lower, upper) => ({ change, lower, upper, minEffect: 0.02 });
+  assert.equal(cannotSettle(s(0.005, -0.13, 0.14), 16, 32), true, 'A/A at ±13%: ±9% after 32 rounds, neither 0 excluded nor inside ±2%');
+  assert.equal(cannotSettle(s(-0.05, -0.15, 0.05), 8, 32), false, 'a -5% change at ±10%: ±5% after 32 rounds may exclude 0');
+  assert.equal(cannotSettle(s(0, -0.03, 0.03), 8, 32), false, '±3% after 8 rounds: ±1.5% after 32 fits inside ±2%');
+  assert.equal(cannotSettle(s(0, -0.2, 0.2), 32, 32), false, 'at the last look there is nothing left to stop');
+  assert.equal(cannotSettle(s(0, -Infinity, Infinity), 8, 32), false, 'no interval yet: no projection');
 });
 
 test('direction comes from the metric: latency up is a regression, latency down and throughput up are improvements', () => {

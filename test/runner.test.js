@@ -53,16 +53,17 @@ test('the run budget is shared evenly between sequential lanes, each at most bud
 test('a sequential job looks at counts of calm rounds once each, makes up disturbed rounds, and stops before overrunning a budget', () => {
   const plan = { adaptive: true, looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], max: 20 };
   const budget = { job: 100, run: 1000, lane: 100 };
-  const at = (t, spentMs, decided, { now = 0, calm = t, lane = { plan, spentMs } } = {}) => stopReason(lane, t, { now, runStarted: 0, budget, decidedAt: () => decided, calm });
+  const OPEN = [{ key: 'throughput', futile: false }];
+  const at = (t, spentMs, decided, { now = 0, calm = t, lane = { plan, spentMs } } = {}) => stopReason(lane, t, { now, runStarted: 0, budget, openAt: () => (decided ? [] : OPEN), calm });
   assert.equal(at(8, 8000, true), 'decided');
   assert.equal(at(9, 9000, true), null, 'decisions are taken only at planned looks');
   assert.equal(at(8, 8000, false), null);
   assert.equal(at(11, 11000, true, { calm: 8 }), 'decided', 'the look counts calm rounds: 11 rounds, 3 disturbed');
   const lane = { plan, spentMs: 9000 };
   let looks = 0;
-  const decidedAt = () => { looks += 1; return false; };
-  stopReason(lane, 9, { now: 0, runStarted: 0, budget, decidedAt, calm: 8 });
-  stopReason(lane, 10, { now: 0, runStarted: 0, budget, decidedAt, calm: 8 });
+  const openAt = () => { looks += 1; return OPEN; };
+  stopReason(lane, 9, { now: 0, runStarted: 0, budget, openAt, calm: 8 });
+  stopReason(lane, 10, { now: 0, runStarted: 0, budget, openAt, calm: 8 });
   assert.equal(looks, 1, 'a disturbed round after a look does not look again at the same count');
   assert.equal(at(25, 25000, false, { calm: 19 }), null, 'disturbed rounds are made up');
   assert.equal(at(60, 60000, false, { calm: 19, lane: { plan, spentMs: 60000 } }), 'most rounds', 'at most three times the planned rounds');
@@ -74,8 +75,12 @@ test('a sequential job looks at counts of calm rounds once each, makes up distur
   assert.equal(at(3, 3000, false, { now: 999500 }), 'budget', 'the run budget stops a lane from 3 rounds on');
   assert.equal(at(2, 2000, false, { now: 999500 }), null);
   const fixed = { adaptive: false, looks: [4], weights: [1], max: 4 };
-  assert.equal(stopReason({ plan: fixed, spentMs: 1e9 }, 3, { now: 1e9, runStarted: 0, budget, decidedAt: () => true }), null, 'fixed trials ignore budgets and looks');
-  assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, decidedAt: () => false }), 'rounds');
+  assert.equal(stopReason({ plan: fixed, spentMs: 1e9 }, 3, { now: 1e9, runStarted: 0, budget, openAt: () => [] }), null, 'fixed trials ignore budgets and looks');
+  assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, openAt: () => OPEN }), 'rounds');
+  // a look where every undecided metric cannot settle by the last look stops the lane; one that still can keeps it going
+  const futile = [{ key: 'throughput', futile: true }, { key: 'latency.p50', futile: true }];
+  assert.equal(stopReason({ plan, spentMs: 8000 }, 8, { now: 0, runStarted: 0, budget, openAt: () => futile }), 'futile');
+  assert.equal(stopReason({ plan, spentMs: 8000 }, 8, { now: 0, runStarted: 0, budget, openAt: () => [...futile, { key: 'latency.p99', futile: false }] }), null);
 });
 
 test('subjects restart every round under round, never under never, and under auto only when they came up within 5 s', () => {
