@@ -172,7 +172,6 @@ export async function runJobs(jobs, opts) {
   const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false);
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
-  budget.lane = laneBudget(budget, runnable.filter((j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive).length);
   try {
     if (opts.base) {
       worktree = addWorktree(root, opts.base);
@@ -204,6 +203,8 @@ export async function runJobs(jobs, opts) {
       runDoc.jobs.push(entry);
       entries.set(job, entry);
     }
+    const adaptive = (j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive;
+    let lanesLeft = runnable.filter(adaptive).length;
     for (const group of jobGroups(jobs)) {
       const toRun = [];
       for (const job of group) {
@@ -216,6 +217,9 @@ export async function runJobs(jobs, opts) {
         progress.log(`skipped ${job.id}: ${skip}`);
       }
       if (!toRun.length) continue;
+      // what is left of the run's budget, shared by the lanes still to run: time a job saved goes to the next
+      budget.lane = laneBudget({ job: budget.job, run: Math.max(0, budget.run - (Date.now() - ctx.runStarted) / 1000) }, lanesLeft);
+      lanesLeft -= toRun.filter(adaptive).length;
       const results = await runGroup(toRun, ctx);
       for (const job of toRun) {
         const entry = entries.get(job);
@@ -306,8 +310,8 @@ export function roundPlan(job, { ab, rounds }) {
  * Why a lane stops after round t, or null to go on. Looks are taken at counts of calm rounds (`calm`: rounds not
  * disturbed by other work, which are left out of the verdicts), once per count: a disturbed round is made up by
  * another, up to three times the planned rounds. A lane stops when its planned rounds are done, a look finds every
- * judged metric decided (`openAt(lane)`: its undecided metrics, [{ key, futile }]) or every undecided one unable to
- * settle by the last look ('futile', compare.js cannotSettle), or the next round would overrun the lane's share of the budget (budget.lane seconds, from
+ * judged metric decided (`openAt(lane)`: its undecided metrics, [{ key, futile }]) or, after the first look, every
+ * undecided one unable to settle by the last look ('futile', compare.js cannotSettle), or the next round would overrun the lane's share of the budget (budget.lane seconds, from
  * its first look on) or the whole run's budget (from MIN_TRIALS rounds on); a round's time is the lane's mean so far.
  * Records the count it looked at in lane.lookedAt.
  */
@@ -319,7 +323,8 @@ export function stopReason(lane, t, { now, runStarted, budget, openAt, calm = t 
     lane.lookedAt = calm;
     const open = openAt(lane);
     if (!open.length) return 'decided';
-    if (open.every((o) => o.futile)) return 'futile';
+    // not at the first look: the exact interval of a few rounds is far wider than 1/sqrt(rounds) projects from it
+    if (calm > plan.looks[0] && open.every((o) => o.futile)) return 'futile';
   }
   const perRound = lane.spentMs / t;
   if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
@@ -356,7 +361,7 @@ export function duetRounds(job, adapter, { roles, hasProcesses }) {
   return job.duet ?? adapter.duet === true;
 }
 
-/** Each sequential lane's share of the run: at most budget.job, and the run's budget split evenly between them. */
+/** Each sequential lane's share: at most budget.job, and `budget.run` (what is left of the run's) split evenly between the lanes. */
 export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
 /**

@@ -79,8 +79,9 @@ test('a sequential job looks at counts of calm rounds once each, makes up distur
   assert.equal(stopReason({ plan: fixed, spentMs: 0 }, 4, { now: 0, runStarted: 0, budget, openAt: () => OPEN }), 'rounds');
   // a look where every undecided metric cannot settle by the last look stops the lane; one that still can keeps it going
   const futile = [{ key: 'throughput', futile: true }, { key: 'latency.p50', futile: true }];
-  assert.equal(stopReason({ plan, spentMs: 8000 }, 8, { now: 0, runStarted: 0, budget, openAt: () => futile }), 'futile');
-  assert.equal(stopReason({ plan, spentMs: 8000 }, 8, { now: 0, runStarted: 0, budget, openAt: () => [...futile, { key: 'latency.p99', futile: false }] }), null);
+  assert.equal(stopReason({ plan, spentMs: 12000 }, 12, { now: 0, runStarted: 0, budget, openAt: () => futile }), 'futile');
+  assert.equal(stopReason({ plan, spentMs: 12000 }, 12, { now: 0, runStarted: 0, budget, openAt: () => [...futile, { key: 'latency.p99', futile: false }] }), null);
+  assert.equal(stopReason({ plan, spentMs: 8000 }, 8, { now: 0, runStarted: 0, budget, openAt: () => futile }), null, 'never at the first look');
 });
 
 test('subjects restart every round under round, never under never, and under auto only when they came up within 5 s', () => {
