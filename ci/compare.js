@@ -34,7 +34,7 @@ import { metricKey } from './metrics.js';
 import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTest, walshInterval } from './stats.js';
 import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
-import { toolSaturation } from './cpuset.js';
+import { bottleneck } from './cpuset.js';
 
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
 export const MIN_TRIALS = 3;
@@ -296,8 +296,8 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
  */
 function cappedBy(baseDoc, headDoc) {
   for (const [side, doc] of [['base', baseDoc], ['head', headDoc]]) {
-    const s = toolSaturation(doc.load);
-    if (s?.saturated) return `the load tool was the bottleneck (${side}: ${doc.tool?.name ?? doc.tool} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}, median trial)`;
+    const why = bottleneck(doc);
+    if (why) return `the load tool was the bottleneck (${side}: ${why}, median trial)`;
   }
   return null;
 }
@@ -383,9 +383,10 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
 
 /**
  * For the runner, at a look: the judged metrics of one job that are not decided yet, from its parsed trials so far
- * (one per round and side), as [{ key, futile }] (futile: cannotSettle by the plan's last look). A metric counts as decided when it would be a regression, an improvement, no change
- * or below resolution if the run ended now; significance is taken at alpha / familySize, which every final
- * Benjamini-Hochberg discovery clears, so a job stopped as decided keeps its verdicts.
+ * (one per round and side), as [{ key, futile }] (futile: cannotSettle by the plan's last look). A metric counts as
+ * decided when it would be a regression, an improvement, no change or below resolution if the run ended now;
+ * significance is taken at alpha / familySize, which every final Benjamini-Hochberg discovery clears, so a job
+ * stopped as decided keeps its verdicts.
  */
 export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg, familySize = 1 }) {
   const job = { tool, judge };

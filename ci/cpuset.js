@@ -145,6 +145,16 @@ export function toolSaturation(load, { threshold = SATURATION } = {}) {
   return { saturated: share >= threshold, used: Math.round(share * cores * 100) / 100, cores, share: Math.round(share * 1000) / 1000 };
 }
 
+/**
+ * Why a document's figures do not describe its subject, or undefined: its load tool used (nearly) all the cores it may
+ * use in the median trial. "wrk used 0.98 of its 1 core", for a line that replaces a comparison or a verdict.
+ */
+export function bottleneck(doc) {
+  const s = doc && toolSaturation(doc.load);
+  if (!s?.saturated) return undefined;
+  return `${doc.tool?.name ?? doc.tool ?? 'the tool'} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}`;
+}
+
 /** The note a saturated job's result carries; undefined when the tool had headroom or nothing was measured. */
 export function saturationNote(load, toolName) {
   const s = toolSaturation(load);

@@ -3,7 +3,7 @@ import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
 import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP } from '../compare.js';
-import { toolSaturation } from '../cpuset.js';
+import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
 export const DUET_NOTE = 'base and head ran at the same time on shared cores: each figure is what that side did beside the other, about half of a run alone; the change between them is the measurement';
@@ -385,15 +385,7 @@ export function variantPairs(variants) {
 /** The words every report uses when a load tool ran out of cores. */
 export const BOTTLENECK = 'the load tool was the bottleneck';
 
-/**
- * Why a document's figures do not describe its subject, or undefined: its load tool used (nearly) all the cores it may
- * use in the median trial. "wrk used 0.98 of its 1 core", for a line that replaces a comparison.
- */
-export function bottleneck(doc) {
-  const s = doc && toolSaturation(doc.load);
-  if (!s?.saturated) return undefined;
-  return `${doc.tool?.name ?? 'the tool'} used ${s.used} of its ${s.cores} core${s.cores === 1 ? '' : 's'}`;
-}
+export { bottleneck };
 
 /**
  * One line instead of a comparison of `docs` (variants, or base and head) when any of them was measured by a saturated
