@@ -114,9 +114,11 @@ export async function renderReport(format, data, { color = false, generic = true
       const parts = [];
       for (const s of suiteBlocks(data.docs, data.config)) {
         const mod = await loadSuiteRenderer(data.config, s.suite);
-        const duets = duetSuiteNote(data.docs.filter((d) => d.suite === s.suite));
-        if (mod) parts.push(`${mod.render(suiteInput(data, s.suite)).trimEnd()}${duets ? `\n\n${duets}` : ''}`);
-        else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)${duets ? `\n${duets}` : ''}`);
+        if (mod) {
+          // a suite's own renderer knows nothing of duets; the generic table (renderSuite) says it itself
+          const duets = duetSuiteNote(data.docs.filter((d) => d.suite === s.suite));
+          parts.push(`${mod.render(suiteInput(data, s.suite)).trimEnd()}${duets ? `\n\n${duets}` : ''}`);
+        } else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
       }
       if (!generic) return parts.length ? `${parts.join('\n\n')}\n` : '';
       if (!parts.length) parts.push('No result documents: every job failed or was skipped.');

@@ -72,6 +72,8 @@ export function renderSuite(s, { alpha = 0.05, compare = {} } = {}) {
   const legend = spreadLegend(s.blocks);
   if (pairLines) legend.push('  ✓ better, ✗ worse: a decided difference; ≈ not decided (the note says why). Paired: trial t of both variants ran in round t.');
   if (legend.length) out.push('', ...legend);
+  const duets = duetSuiteNote(s.blocks.flatMap((b) => Object.values(b.byVariant)));
+  if (duets) out.push(duets);
   return out.join('\n');
 }
 
@@ -157,7 +159,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs)];
   if (run?.status === 'interrupted') parts.push('', `  INTERRUPTED by ${run.interrupted || 'a signal'}: only the trials that finished are reported; jobs cut short say so below.`);
   const alpha = config.compare?.alpha ?? 0.05;
-  for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }), ...[duetSuiteNote(docs.filter((d) => d.suite === s.suite))].filter(Boolean));
+  for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
   if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
