@@ -352,13 +352,14 @@ export function restartsEachRound(policy = 'auto', startMs, hasProcesses) {
  * the subject cores and both load tools on the tool cores, so whatever slows the machine during the round (a
  * neighbour, the host's other tenants) slows both sides alike and falls out of their ratio (duet benchmarking). Only
  * for A/B lanes whose subjects the runner starts; by default for tools that run for a fixed time as hard as the
- * subject goes (wrk: `duet` in its adapter). A tool bounded by a count of requests is not a duet by default: the
- * faster side finishes first and the slower one runs its tail alone, which hides about half of a difference. A job's
+ * subject goes (`duet` in its adapter: wrk always, ab with a `duration`). A tool bounded by a count of requests is not
+ * a duet by default: the faster side finishes first and the slower one runs its tail alone, which hides about half of
+ * a difference. A job's
  * `duet:` decides otherwise (compare.duet: never turns the default off).
  */
 export function duetRounds(job, adapter, { roles, hasProcesses }) {
   if (roles !== 2 || !hasProcesses) return false;
-  return job.duet ?? adapter.duet === true;
+  return job.duet ?? (typeof adapter.duet === 'function' ? adapter.duet(job.params) : adapter.duet === true);
 }
 
 /** Each sequential lane's share: at most budget.job, and `budget.run` (what is left of the run's) split evenly between the lanes. */

@@ -127,6 +127,25 @@ test('builds the ab command line from requests, concurrency, keep-alive, timeout
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { timeout: 0.5 } }), /timeout is whole seconds/);
 });
 
+test('with a duration ab runs for that many whole seconds (-t before -n) and requests only caps the count', () => {
+  assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://127.0.0.1:8080' }, params: { duration: '2s', concurrency: 50 } }).argv,
+    ['ab', '-q', '-t', '2', '-n', String(ab.TIME_LIMIT_CAP), '-c', '50', 'http://127.0.0.1:8080/']);
+  assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://127.0.0.1:8080' }, params: { duration: 3, requests: 200000, concurrency: 10 } }).argv.slice(1, 8),
+    ['-q', '-t', '3', '-n', '200000', '-c', '10']);
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { duration: '500ms' } }), /duration is whole seconds \(ab -t\)/);
+  assert.equal(ab.duet({ duration: 2 }), true, 'a time-limited job is a duet by default');
+  assert.equal(ab.duet({ requests: 5000 }), false, 'a count-bounded one is not');
+});
+
+test('a time-limited trial that reached its request cap first says the count bounded it', () => {
+  const timed = ab.parse(read('time-limit.txt'), { params: { duration: 1, requests: 200000 } });
+  assert.equal(timed.metrics.find((m) => m.name === 'requests').value, 7824);
+  assert.equal(timed.notes.some((n) => /cap/.test(n)), false, 'stopped by the time limit: no note');
+  const capped = ab.parse(read('time-limit-cap.txt'), { params: { duration: 5, requests: 500 } });
+  assert.match(capped.notes.join('\n'), /reached its cap of 500 requests before the time limit .* raise the job's requests param/);
+  assert.equal(ab.parse(read('time-limit-cap.txt'), { params: { requests: 500 } }).notes.some((n) => /cap/.test(n)), false, 'no time limit: the count is the plan');
+});
+
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 

@@ -97,6 +97,7 @@ test('duet rounds: A/B lanes with subject processes, by the tool\'s default (wrk
   const sides = { roles: 2, hasProcesses: true };
   assert.equal(duetRounds({}, ADAPTERS.wrk, sides), true);
   assert.equal(duetRounds({}, ADAPTERS.ab, sides), false);
+  assert.equal(duetRounds({ params: { duration: '2s', concurrency: 50 } }, ADAPTERS.ab, sides), true, 'ab with a time limit runs as long as the other side');
   assert.equal(duetRounds({}, ADAPTERS.k6, sides), false);
   assert.equal(duetRounds({ duet: false }, ADAPTERS.wrk, sides), false);
   assert.equal(duetRounds({ duet: true }, ADAPTERS.ghz, sides), true);

@@ -10,7 +10,13 @@ export const binary = 'ab';
 export const produce = 'ab -n 1000 -c 10 http://127.0.0.1:PORT/path > out.txt 2>&1';
 
 /** Every parameter command() reads: `--param` may set these even when the config does not. */
-export const params = Object.freeze(['requests', 'concurrency', 'keepalive', 'timeout', 'path', 'header', 'headers', 'method', 'variableLength']);
+export const params = Object.freeze(['requests', 'concurrency', 'keepalive', 'timeout', 'duration', 'path', 'header', 'headers', 'method', 'variableLength']);
+
+/** ab's own cap on requests under a time limit (-t without -n). */
+export const TIME_LIMIT_CAP = 50000;
+
+/** A time-limited job (`duration`, ab -t) runs its A/B rounds as duets: both sides load for the same time (see runner.js duetRounds). */
+export const duet = (params = {}) => params.duration !== undefined && params.duration !== null;
 
 const MS = 1e6; // ns per ms
 const fail = (reason) => { throw new ParseError(reason, produce); };
@@ -142,6 +148,9 @@ export function parse(text, opts = {}) {
   }
   if (non2xx > 0) notes.push(`${non2xx} of ${complete} responses had a non-2xx status`);
   if (!pct.length) notes.push('ab printed no percentage table (it prints one only for more than one request): no latency percentiles');
+  if (duet(opts.params) && complete >= (opts.params.requests ?? TIME_LIMIT_CAP)) {
+    notes.push(`ab reached its cap of ${complete} requests before the time limit (duration), so this trial was bounded by the count, not the time; raise the job's requests param (with duration it is only a cap)`);
+  }
   const extra = {
     server: field(src, 'Server Software') || undefined,
     host: field(src, 'Server Hostname'),
@@ -166,24 +175,30 @@ const positiveInt = (v, what) => {
 };
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
 
+/** Whole seconds from 2, "2" or "2s" (ab's -t and -s take nothing finer). */
+function wholeSeconds(v, what, flag) {
+  const s = Number(String(v).replace(/s$/, ''));
+  if (!Number.isInteger(s) || s < 1) throw new Error(`ab: param ${what} is whole seconds (ab ${flag}), got ${JSON.stringify(v)}`);
+  return s;
+}
+
 /**
  * The command line of one trial. params: requests (-n), concurrency (-c), keepalive (-k), timeout
- * (-s, seconds), path, header|headers (-H), method (-m), variableLength (-l).
+ * (-s, seconds), duration (-t, seconds: ab runs that long and `requests` only caps the count, by default at ab's own
+ * 50,000), path, header|headers (-H), method (-m), variableLength (-l).
  */
 export function command(ctx) {
   const p = ctx.params || {};
-  const requests = positiveInt(p.requests ?? 1000, 'requests');
+  const timed = duet(p);
+  const requests = positiveInt(p.requests ?? (timed ? TIME_LIMIT_CAP : 1000), 'requests');
   const concurrency = positiveInt(p.concurrency ?? 1, 'concurrency');
   if (concurrency > requests) throw new Error(`ab: concurrency (${concurrency}) cannot exceed requests (${requests})`);
   // -q: no progress lines on stderr, so stderr holds only ab's error message.
-  const argv = [ctx.bin || binary, '-q', '-n', String(requests), '-c', String(concurrency)];
+  // -t before -n: ab's -t resets the count to its own cap, a later -n sets it.
+  const argv = [ctx.bin || binary, '-q', ...(timed ? ['-t', String(wholeSeconds(p.duration, 'duration', '-t'))] : []), '-n', String(requests), '-c', String(concurrency)];
   if (p.keepalive === true || p.keepalive === 'true') argv.push('-k');
   if (p.variableLength === true) argv.push('-l');
-  if (p.timeout !== undefined) {
-    const s = Number(String(p.timeout).replace(/s$/, ''));
-    if (!Number.isInteger(s) || s < 1) throw new Error(`ab: param timeout is whole seconds (ab -s), got ${JSON.stringify(p.timeout)}`);
-    argv.push('-s', String(s));
-  }
+  if (p.timeout !== undefined) argv.push('-s', String(wholeSeconds(p.timeout, 'timeout', '-s')));
   if (p.method !== undefined) argv.push('-m', String(p.method));
   for (const h of [...asList(p.header), ...asList(p.headers)]) argv.push('-H', h);
   if (!ctx.target?.url) throw new Error('ab: the job has no target URL (subject manifest: target.url)');
