@@ -194,6 +194,15 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     assert.equal(s, 'Using caching increased throughput from 15,241.97 r/s to 27,436.34 r/s (~80% increase) and reduced total test time from 6.561s to 3.645s (~45% decrease). Median latency fell from 55ms to 22ms (~60% decrease) and mean time per request fell from 65.608ms to 36.448ms (~45% decrease).');
   });
 
+  test('leaves out the total test time when ab ran for a fixed time on both sides, since it only restates the parameter', () => {
+    const s = summarySentence(
+      { throughput: 1983.45, timeTaken: 2.004, medianMs: 46.5, meanMs: 50.429, fixedSeconds: 2 },
+      { throughput: 5359.89, timeTaken: 2.003, medianMs: 18, meanMs: 18.657, fixedSeconds: 2 },
+    );
+    assert.match(s, /^Using caching increased throughput from 1,983.45 r\/s to 5,359.89 r\/s \(~170% increase\), in ab runs of a fixed 2 s\. Median latency fell/);
+    assert.doesNotMatch(s, /total test time/);
+  });
+
   test('rounds changes as the seed does: to 5% from 10% up, whole percents below, "<1%" under half a percent', () => {
     assert.deepEqual([0.8001, -0.4444, 0.124, 0.0749, -0.031, 0.004].map(roundPercent), ['80%', '45%', '10%', '7%', '3%', '<1%']);
   });

@@ -83,6 +83,8 @@ export function abFigures(doc) {
     transferKBps: valueOf(doc, 'transfer_rate') === undefined ? undefined : valueOf(doc, 'transfer_rate') / 1024,
     connectionTimes: connectionTimes(doc),
     concurrency: doc.params?.concurrency,
+    // ab -t: every run lasts this long by design, so its "time taken" says nothing about the API
+    fixedSeconds: doc.params?.duration == null ? undefined : Number(String(doc.params.duration).replace(/s$/, '')),
     trials: doc.trials,
   };
 }
@@ -117,7 +119,7 @@ function change(a, b) {
 
 /**
  * The seed's summary sentence from before/after figures ({ throughput, timeTaken, medianMs,
- * meanMs }). Verbs and nouns follow the data: if caching made things slower, it says so.
+ * meanMs, fixedSeconds }). Verbs and nouns follow the data: if caching made things slower, it says so.
  */
 export function summarySentence(before, after, { subject = 'caching' } = {}) {
   const t = change(before.throughput, after.throughput);
@@ -132,8 +134,12 @@ export function summarySentence(before, after, { subject = 'caching' } = {}) {
   const total = d.dir === 'same'
     ? `left total test time unchanged at ${fmtSeconds(after.timeTaken)}`
     : `${d.dir === 'down' ? 'reduced' : 'increased'} total test time from ${fmtSeconds(before.timeTaken)} to ${fmtSeconds(after.timeTaken)}${inc(d)}`;
-  // "and" when both sentences' halves move the same way, "but" when they disagree.
-  const first = `Using ${subject} ${throughput} ${(t.dir === 'up') === (d.dir === 'down') || t.dir === 'same' || d.dir === 'same' ? 'and' : 'but'} ${total}.`;
+  // "and" when both sentences' halves move the same way, "but" when they disagree. A time-limited ab (-t) ran for the
+  // same time on both sides, so the seed's "total test time" half would only restate the parameter.
+  const fixed = before.fixedSeconds ?? after.fixedSeconds;
+  const first = fixed !== undefined
+    ? `Using ${subject} ${throughput}, in ab runs of a fixed ${fixed} s.`
+    : `Using ${subject} ${throughput} ${(t.dir === 'up') === (d.dir === 'down') || t.dir === 'same' || d.dir === 'same' ? 'and' : 'but'} ${total}.`;
 
   const moved = (c, what, a, b) => (c.dir === 'same'
     ? `${what} stayed at ${fmtMs(b)}`
@@ -184,7 +190,7 @@ const rel = (a, b) => {
 
 function abKeepAliveLine(b, a) {
   const p = (a || b).params || {};
-  return `ab with keep-alive (-k, ${p.requests ?? '?'} requests, concurrency ${p.concurrency ?? '?'}): `
+  return `ab with keep-alive (-k, ${p.duration != null ? `${String(p.duration).replace(/s$/, '')} s` : `${p.requests ?? '?'} requests`}, concurrency ${p.concurrency ?? '?'}): `
     + `${rate(valueOf(b, 'throughput'))} -> ${rate(valueOf(a, 'throughput'))}${rel(valueOf(b, 'throughput'), valueOf(a, 'throughput'))}; `
     + `mean ${ms(valueOf(b, 'latency.mean'))} -> ${ms(valueOf(a, 'latency.mean'))}`;
 }
