@@ -478,18 +478,32 @@ async function runGroup(group, ctx) {
   return results;
 }
 
+/**
+ * `step(role)` for every active role: one after another, or in a duet lane all at once (the sides share the machine
+ * in the trials anyway). Every side's step ends before this returns, also when one fails, so nothing is left
+ * starting behind a failure; the first failure is thrown then.
+ */
+async function eachSide(lane, step) {
+  if (!lane.duet) {
+    for (const role of lane.activeRoles) await step(role);
+    return;
+  }
+  const failed = (await Promise.allSettled(lane.activeRoles.map(step))).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 /** The job's warm-up (its `warmup:` params), one untimed trial per role; nothing when the job has none. */
 async function warmUp(lane, t, ctx) {
   if (!lane.job.warmup) return;
-  for (const role of lane.activeRoles) await runTrial(lane, role, t, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx);
+  await eachSide(lane, (role) => runTrial(lane, role, t, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx));
 }
 
 /** Fresh subject processes for round t on every side (stopped, started again, warmed up). */
 async function restartLane(lane, t, ctx) {
-  for (const role of lane.activeRoles) {
+  await eachSide(lane, async (role) => {
     await lane.live[role].stop();
     lane.live[role] = await lane.starts[role]();
-  }
+  });
   lane.instances += 1;
   await warmUp(lane, t, ctx);
 }

@@ -217,7 +217,7 @@ test('a pinned port that is already taken fails with a message naming the port',
 });
 
 /** An A/B run (base = the committed fixture project, head = it with a config edit) of the wrk job `short`. */
-async function abRun(compareConfig) {
+async function abRun(compareConfig, { warmup } = {}) {
   const repo = out();
   cpSync(project, repo, { recursive: true });
   const g = (...a) => execFileSync('git', a, { cwd: repo, stdio: 'ignore' });
@@ -229,17 +229,21 @@ async function abRun(compareConfig) {
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   Object.assign(cfg.compare, { rounds: { looks: [3, 4], weights: [0.5, 0.5] } }, compareConfig);
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
+  if (warmup) for (const j of jobs) j.warmup = warmup;
   const { dir, run } = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
   assert.deepEqual(Object.keys(run.jobs[0].docs).sort(), ['base', 'head']);
   const [base, head] = ['base', 'head'].map((role) => JSON.parse(readFileSync(join(dir, run.jobs[0].docs[role]), 'utf8')));
   // when each trial's wrk finished: its stdout file is written at the end
-  const ended = (role) => Array.from({ length: head.trials }, (_, i) => statSync(join(dir, 'raw', role, run.jobs[0].id, `trial-${i + 1}.stdout.txt`)).mtimeMs);
-  return { repo, dir, run, base, head, ended: { base: ended('base'), head: ended('head') } };
+  const ended = (role, tag = 'trial') => Array.from({ length: head.trials }, (_, i) => statSync(join(dir, 'raw', role, run.jobs[0].id, `${tag}-${i + 1}.stdout.txt`)).mtimeMs);
+  const warmed = warmup ? { base: ended('base', 'warmup'), head: ended('head', 'warmup') } : undefined;
+  return { repo, dir, run, base, head, ended: { base: ended('base'), head: ended('head') }, warmed };
 }
 
 test('a wrk job\'s A/B rounds run as duets: both sides\' trials at once, their CPU read together; compare.duet never runs them in turn', async () => {
-  const duet = await abRun({ restart: 'never' });
+  const duet = await abRun({ restart: 'round' }, { warmup: { duration: '1s' } });
+  // fresh subjects every round, then the warm-ups of both sides at once as well
+  for (let i = 0; i < duet.head.trials; i += 1) assert.ok(Math.abs(duet.warmed.head[i] - duet.warmed.base[i]) < 500, `round ${i + 1}: warm-ups ended ${duet.warmed.base[i]} and ${duet.warmed.head[i]}`);
   for (const doc of [duet.base, duet.head]) assert.equal(doc.duet, true);
   // wrk runs 1 s: trials of one round that ran at once end together, trials in turn a whole trial apart
   for (let i = 0; i < duet.head.trials; i += 1) {
@@ -248,8 +252,9 @@ test('a wrk job\'s A/B rounds run as duets: both sides\' trials at once, their C
     assert.deepEqual([h.seconds, h.tool, h.other], [b.seconds, b.tool, b.other], 'one reading of the machine for both sides');
     assert.ok(h.subject > 0 && b.subject > 0, JSON.stringify([b, h]));
   }
-  const turns = await abRun({ restart: 'never', duet: 'never' });
+  const turns = await abRun({ restart: 'round', duet: 'never' }, { warmup: { duration: '1s' } });
   for (const doc of [turns.base, turns.head]) assert.equal(doc.duet, undefined);
+  for (let i = 0; i < turns.head.trials; i += 1) assert.ok(turns.warmed.head[i] - turns.warmed.base[i] > 800, `round ${i + 1} in turn: warm-ups ended ${turns.warmed.base[i]} then ${turns.warmed.head[i]}`);
   for (let i = 0; i < turns.head.trials; i += 1) assert.ok(turns.ended.head[i] - turns.ended.base[i] > 800, `round ${i + 1} in turn, base first: ${turns.ended.base[i]} then ${turns.ended.head[i]}`);
 });
 
