@@ -15,8 +15,10 @@
 //   ab-wrk-5       head's orders-api made slower by the WORK_US knob, sized for a 5% wrk throughput loss
 //   ab-wrk-3       the same, sized for 3%
 //   ab-k6-5        the knob sized for a 5% rise of k6 fixed-rate p50 latency (cache-off)
+//   ab-ab-5        the knob sized for a 5% loss of ab throughput (cache-off, no keep-alive, time-limited: duets)
 //   aa-suite       A/A of the whole default suite: a run with any flagged metric is a false alarm; also the share
-//                  of judged metrics that end "no change"
+//                  of judged metrics that end "no change" (inconclusive ones whose load tool sat at its ceiling are
+//                  counted apart: no number of rounds can make them "no change" on this machine)
 // The neighbour (started by this script, seed printed): one core busy in bursts of 0.5-5 s with idle gaps of
 // 0.5-5 s, half a core on average. --shield (root, cgroup v1 or v2 cpu controller): this script, the benchmark and
 // the neighbour run in a cgroup with 256x the CPU weight of everything else, so other work on a shared development
@@ -27,7 +29,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const CASES = ['aa-wrk', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'aa-suite'];
+const CASES = ['aa-wrk', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
 const { values: o } = parseArgs({ options: {
   case: { type: 'string', multiple: true, default: CASES },
   runs: { type: 'string', default: '10' },
@@ -133,7 +135,11 @@ function setLooks(dir, looks) {
   setConfig(dir, 'compare', `rounds: { looks: [${looks.join(', ')}], weights: [${weights.join(', ')}] }`);
 }
 
-const ONE = { wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'], k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'] };
+const ONE = {
+  wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'],
+  k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'],
+  ab: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'ab', '--scenario', 'no-keepalive'],
+};
 const samplesOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).samples;
 
 /**
@@ -145,7 +151,7 @@ function knobFor(dir, tool, change) {
   const probe = bench(dir, [...ONE[tool], '--trials', '5']);
   const docs = join(probe.last, 'docs', 'local');
   const doc = JSON.parse(readFileSync(join(docs, readdirSync(docs)[0]), 'utf8'));
-  if (tool === 'wrk') {
+  if (tool === 'wrk' || tool === 'ab') {
     // A single-threaded server at saturation: 1/T = 1/T0 + w, so w = (1/(1-s) - 1) / T0.
     const t0 = Math.max(...samplesOf(doc, 'throughput'));
     return { us: Number((((1 / (1 - change) - 1) / t0) * 1e6).toFixed(2)), probe: `throughput ${Math.round(t0)} req/s` };
@@ -175,11 +181,14 @@ function runCase(name, neighbourOn, seed) {
     }
     if (neighbourOn) neighbour = startNeighbour(seed);
     for (let i = 0; i < (name === 'aa-suite' ? Math.max(1, Math.ceil(runs / 2)) : runs); i += 1) {
-      const args = name === 'aa-suite' ? ['--base', 'HEAD'] : [...ONE[tool === 'k6' ? 'k6' : 'wrk'], '--base', 'HEAD'];
+      const args = name === 'aa-suite' ? ['--base', 'HEAD'] : [...ONE[ONE[tool] ? tool : 'wrk'], '--base', 'HEAD'];
       const { comparisons, seconds } = bench(dir, args);
       rows.runs += 1;
       rows.seconds.push(seconds);
-      for (const c of judged(comparisons)) rows.verdicts[c.verdict] = (rows.verdicts[c.verdict] || 0) + 1;
+      for (const c of judged(comparisons)) {
+        const v = c.verdict === 'inconclusive' && /^the load tool was the bottleneck/.test(c.reason) ? 'inconclusive (load tool at its ceiling)' : c.verdict;
+        rows.verdicts[v] = (rows.verdicts[v] || 0) + 1;
+      }
       let line;
       if (kind === 'aa') {
         const f = flagged(comparisons);
