@@ -205,6 +205,33 @@ export async function runJobs(jobs, opts) {
     }
     const adaptive = (j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive;
     let lanesLeft = runnable.filter(adaptive).length;
+    const settle = (job, { docs, error: e }) => {
+      const entry = entries.get(job);
+      if (docs) {
+        entry.status = 'ok';
+        entry.docs = {};
+        for (const [role, doc] of Object.entries(docs)) {
+          const file = join('docs', role, `${job.id}.json`);
+          writeJsonAtomic(join(dir, file), doc);
+          entry.docs[role] = file;
+        }
+        if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
+        return;
+      }
+      if (e instanceof SkipJob) {
+        Object.assign(entry, { status: 'skipped', reason: e.message });
+        progress.log(`skipped ${job.id}: ${e.message}`);
+        return;
+      }
+      Object.assign(entry, { status: 'failed', reason: e.message.split('\n')[0] });
+      if (e.logTail) entry.logTail = e.logTail;
+      else if (e.message.includes('\n')) entry.logTail = e.message.split('\n').slice(1).join('\n');
+      progress.log(`FAILED ${job.id}: ${e.message}`);
+      if (!(e instanceof UserError || e instanceof JobFailure)) progress.log(e.stack);
+    };
+    const left = () => Math.max(0, budget.run - (Date.now() - ctx.runStarted) / 1000);
+    // lanes the budget stopped, by group: they get more rounds at the end if the run's budget has time left
+    const paused = [];
     for (const group of jobGroups(jobs)) {
       const toRun = [];
       for (const job of group) {
@@ -218,34 +245,25 @@ export async function runJobs(jobs, opts) {
       }
       if (!toRun.length) continue;
       // what is left of the run's budget, shared by the lanes still to run: time a job saved goes to the next
-      budget.lane = laneBudget({ job: budget.job, run: Math.max(0, budget.run - (Date.now() - ctx.runStarted) / 1000) }, lanesLeft);
+      budget.lane = laneBudget({ job: budget.job, run: left() }, lanesLeft);
       lanesLeft -= toRun.filter(adaptive).length;
-      const results = await runGroup(toRun, ctx);
-      for (const job of toRun) {
-        const entry = entries.get(job);
-        const { docs, error: e } = results.get(job.id);
-        if (docs) {
-          entry.status = 'ok';
-          entry.docs = {};
-          for (const [role, doc] of Object.entries(docs)) {
-            const file = join('docs', role, `${job.id}.json`);
-            writeJsonAtomic(join(dir, file), doc);
-            entry.docs[role] = file;
-          }
-          if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
-          continue;
-        }
-        if (e instanceof SkipJob) {
-          Object.assign(entry, { status: 'skipped', reason: e.message });
-          progress.log(`skipped ${job.id}: ${e.message}`);
-          continue;
-        }
-        Object.assign(entry, { status: 'failed', reason: e.message.split('\n')[0] });
-        if (e.logTail) entry.logTail = e.logTail;
-        else if (e.message.includes('\n')) entry.logTail = e.message.split('\n').slice(1).join('\n');
-        progress.log(`FAILED ${job.id}: ${e.message}`);
-        if (!(e instanceof UserError || e instanceof JobFailure)) progress.log(e.stack);
-      }
+      const { results, lanes } = await runGroup(toRun, ctx);
+      for (const job of toRun) settle(job, results.get(job.id));
+      const stopped = lanes.filter((l) => resumable(l) && entries.get(l.job).status === 'ok');
+      if (stopped.length) paused.push(stopped);
+    }
+    // Time the jobs after them saved goes back to the lanes the budget stopped, group by group in the run's order,
+    // each lane again an even share of what is left (and never past budget.job in all).
+    let waiting = paused.flat().length;
+    for (const lanes of paused) {
+      budget.lane = laneBudget({ job: budget.job, run: left() }, waiting);
+      waiting -= lanes.length;
+      // worth it only where at least one more round fits the share and the job's own budget
+      const go = lanes.filter((l) => { const perRound = l.spentMs / l.trials.head.length; return perRound <= budget.lane * 1000 && l.spentMs + perRound <= budget.job * 1000; });
+      if (!go.length) continue;
+      for (const l of go) delete entries.get(l.job).status;
+      const results = await resumeGroup(go, ctx);
+      for (const l of go) settle(l.job, results.get(l.job.id));
     }
   } finally {
     progress.stop();
@@ -312,7 +330,8 @@ export function roundPlan(job, { ab, rounds }) {
  * another, up to three times the planned rounds. A lane stops when its planned rounds are done, a look finds every
  * judged metric decided (`openAt(lane)`: its undecided metrics, [{ key, futile }]) or, after the first look, every
  * undecided one unable to settle by the last look ('futile', compare.js cannotSettle), or the next round would overrun the lane's share of the budget (budget.lane seconds, from
- * its first look on) or the whole run's budget (from MIN_TRIALS rounds on); a round's time is the lane's mean so far.
+ * its first look on; for a resumed lane counted from its resumption, and never more than budget.job in all) or the
+ * whole run's budget (from MIN_TRIALS rounds on); a round's time is the lane's mean so far.
  * Records the count it looked at in lane.lookedAt.
  */
 export function stopReason(lane, t, { now, runStarted, budget, openAt, calm = t }) {
@@ -327,7 +346,9 @@ export function stopReason(lane, t, { now, runStarted, budget, openAt, calm = t 
     if (calm > plan.looks[0] && open.every((o) => o.futile)) return 'futile';
   }
   const perRound = lane.spentMs / t;
-  if (t >= plan.looks[0] && lane.spentMs + perRound > budget.lane * 1000) return 'budget';
+  // a resumed lane's share counts from its resumption; no lane takes more than budget.job in all
+  const spent = lane.spentMs - (lane.resumedAtMs || 0);
+  if (t >= plan.looks[0] && (spent + perRound > budget.lane * 1000 || lane.spentMs + perRound > (budget.job ?? Infinity) * 1000)) return 'budget';
   if (t >= MIN_TRIALS && now - runStarted + perRound > budget.run * 1000) return 'budget';
   return null;
 }
@@ -365,25 +386,29 @@ export function duetRounds(job, adapter, { roles, hasProcesses }) {
 /** Each sequential lane's share: at most budget.job, and `budget.run` (what is left of the run's) split evenly between the lanes. */
 export const laneBudget = (budget, lanes) => Math.min(budget.job, budget.run / Math.max(1, lanes));
 
+/** Stops every subject process of a lane (each handle's stop is a no-op for processes already stopped). */
+async function stopLane(lane) {
+  for (const h of Object.values(lane.live)) await h.stop();
+}
+
+/** A job that failed ends alone: its outcome is the error, its subjects are stopped, the other lanes go on. */
+async function failLane(lane, e, results) {
+  results.set(lane.job.id, { error: e });
+  await stopLane(lane);
+}
+
 /**
  * A group of jobs (one, or the variants of one tool and scenario): every job's subjects up per role side by
  * side, optional warm-ups, trials interleaved across jobs and roles, subjects down, result docs.
  * A job that fails stops its own subjects and ends alone; the others go on.
- * Returns Map(job id -> { docs } | { error }).
+ * Returns { results: Map(job id -> { docs } | { error }), lanes } (the lanes, for resumeGroup).
  */
 async function runGroup(group, ctx) {
-  const { roles, manifestFor, dir, opts, tools, progress, checkouts, root } = ctx;
+  const { dir, opts, checkouts, root, manifestFor, roles } = ctx;
   const results = new Map();
   // shared with runJobs, so a stop by signal can keep the trials that finished
   const lanes = [];
   ctx.lanes = lanes;
-  const stopLane = async (lane) => {
-    for (const h of Object.values(lane.live)) await h.stop();
-  };
-  const fail = async (lane, e) => {
-    results.set(lane.job.id, { error: e });
-    await stopLane(lane);
-  };
   try {
     for (const job of group) {
       const lane = { job, adapter: adapterFor(job.tool), live: {}, starts: {}, startMs: 0, instances: 1, trials: {}, artifacts: {}, activeRoles: [] };
@@ -421,52 +446,99 @@ async function runGroup(group, ctx) {
         lane.calm = 0;
         lanes.push(lane);
       } catch (e) {
-        await fail(lane, e);
+        await failLane(lane, e, results);
       }
     }
     for (const lane of lanes) {
       try {
         await warmUp(lane, 1, ctx);
       } catch (e) {
-        await fail(lane, e);
+        await failLane(lane, e, results);
       }
     }
-    const running = (lane) => !results.has(lane.job.id) && !lane.stopped;
-    for (let t = 1; lanes.some(running); t += 1) {
-      for (const lane of rotation(lanes.filter(running), t)) {
-        const { job } = lane;
-        const began = Date.now();
-        try {
-          if (lane.restart && t > 1) await restartLane(lane, t, ctx);
-          const order = roundOrder(lane.activeRoles, opts.order, lane.random);
-          const ran = lane.duet ? await duetTrials(lane, order, t, ctx) : [];
-          if (!lane.duet) for (const role of order) ran.push(await runTrial(lane, role, t, job.params, 'trial', ctx));
-          for (const [i, role] of order.entries()) {
-            const { parsed, rawFile } = ran[i];
-            lane.trials[role].push(parsed);
-            lane.artifacts[role].push({ path: relative(dir, rawFile), kind: 'raw' });
-            progress.tick(`${job.id} · ${lane.plan.adaptive ? 'round' : 'trial'} ${t}/${lane.plan.max}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
-          }
-        } catch (e) {
-          await fail(lane, e);
-          continue;
-        }
-        lane.spentMs += Date.now() - began;
-        const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
-        if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
-        lane.calm = calm;
-        lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
-        if (lane.stopped && calm < lane.plan.max) {
-          progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
-          const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;
-          const why = { decided: `decided after ${rounds}`, budget: `stopped after ${rounds}: time budget (compare.budget, --budget)`, futile: `stopped after ${rounds}: its undecided metrics could not settle by the last look (too noisy here)` }[lane.stopped];
-          if (lane.plan.adaptive) progress.log(`${job.id}: ${why || `stopped after ${rounds}`}`);
-        }
-      }
-    }
+    await runRounds(lanes, results, ctx);
   } finally {
     for (const lane of lanes) await stopLane(lane);
   }
+  laneResults(lanes, results, ctx);
+  return { results, lanes };
+}
+
+/**
+ * Whether a lane the budget stopped may take more rounds later in the run, when the jobs after it left time over:
+ * an A/B lane that starts fresh subjects every round anyway, so a round run later is like any other (the stop was
+ * for time, not for anything its data said, so its looks and their alpha are as planned).
+ */
+export const resumable = (lane) => lane.stopped === 'budget' && lane.restart && lane.plan.adaptive;
+
+/**
+ * More rounds for lanes of one group that the budget stopped (resumable): fresh subjects, the warm-up, and rounds
+ * until a look decides, futility, the planned rounds or the time share given now (budget.lane, counted from here).
+ * Returns Map(job id -> { docs } | { error }) with documents of all their rounds.
+ */
+async function resumeGroup(lanes, ctx) {
+  const results = new Map();
+  ctx.lanes = lanes;
+  for (const lane of lanes) {
+    lane.stopped = null;
+    lane.resumedAtMs = lane.spentMs;
+    ctx.progress.shrink(-(lane.plan.max - lane.calm) * lane.activeRoles.length);
+    ctx.progress.log(`${lane.job.id}: resumed after ${lane.trials.head.length} rounds: time left in the run's budget`);
+  }
+  try {
+    await runRounds(lanes, results, ctx);
+  } finally {
+    for (const lane of lanes) await stopLane(lane);
+  }
+  laneResults(lanes, results, ctx);
+  return results;
+}
+
+/**
+ * The rounds of a group's lanes, rotated, until every lane has stopped (stopReason) or failed. Each lane's round
+ * number is one more than the rounds it has, so resumed lanes go on where they stopped; a lane that restarts every
+ * round gets fresh subjects before each round but its first.
+ */
+async function runRounds(lanes, results, ctx) {
+  const { opts, progress } = ctx;
+  const running = (lane) => !results.has(lane.job.id) && !lane.stopped;
+  for (let k = 1; lanes.some(running); k += 1) {
+    for (const lane of rotation(lanes.filter(running), k)) {
+      const { job } = lane;
+      const t = lane.trials[lane.activeRoles[0]].length + 1;
+      const began = Date.now();
+      try {
+        if (lane.restart && t > 1) await restartLane(lane, t, ctx);
+        const order = roundOrder(lane.activeRoles, opts.order, lane.random);
+        const ran = lane.duet ? await duetTrials(lane, order, t, ctx) : [];
+        if (!lane.duet) for (const role of order) ran.push(await runTrial(lane, role, t, job.params, 'trial', ctx));
+        for (const [i, role] of order.entries()) {
+          const { parsed, rawFile } = ran[i];
+          lane.trials[role].push(parsed);
+          lane.artifacts[role].push({ path: relative(ctx.dir, rawFile), kind: 'raw' });
+          progress.tick(`${job.id} · ${lane.plan.adaptive ? 'round' : 'trial'} ${t}/${lane.plan.max}${lane.activeRoles.length > 1 ? ` ${role}` : ''}`);
+        }
+      } catch (e) {
+        await failLane(lane, e, results);
+        continue;
+      }
+      lane.spentMs += Date.now() - began;
+      const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
+      if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
+      lane.calm = calm;
+      lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
+      if (lane.stopped && calm < lane.plan.max) {
+        progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
+        const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;
+        const why = { decided: `decided after ${rounds}`, budget: `stopped after ${rounds}: time budget (compare.budget, --budget)`, futile: `stopped after ${rounds}: its undecided metrics could not settle by the last look (too noisy here)` }[lane.stopped];
+        if (lane.plan.adaptive) progress.log(`${job.id}: ${why || `stopped after ${rounds}`}`);
+      }
+    }
+  }
+}
+
+/** Result documents of every lane that did not fail, into results. */
+function laneResults(lanes, results, ctx) {
   for (const lane of lanes) {
     if (results.has(lane.job.id)) continue;
     try {
@@ -475,7 +547,6 @@ async function runGroup(group, ctx) {
       results.set(lane.job.id, { error: e });
     }
   }
-  return results;
 }
 
 /**

@@ -216,8 +216,8 @@ test('a pinned port that is already taken fails with a message naming the port',
   }
 });
 
-/** An A/B run (base = the committed fixture project, head = it with a config edit) of the wrk job `short`. */
-async function abRun(compareConfig, { warmup } = {}) {
+/** The fixture project committed in a scratch repository (base), with a config edit after the commit (head). */
+function abRepo() {
   const repo = out();
   cpSync(project, repo, { recursive: true });
   const g = (...a) => execFileSync('git', a, { cwd: repo, stdio: 'ignore' });
@@ -226,7 +226,12 @@ async function abRun(compareConfig, { warmup } = {}) {
   g('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'base');
   const cfgText = readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests', resolve('loadtests'));
   writeFileSync(join(repo, 'bench.config.yaml'), cfgText);
-  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  return { repo, cfg: loadConfig(join(repo, 'bench.config.yaml')) };
+}
+
+/** An A/B run (base = the committed fixture project, head = it with a config edit) of the wrk job `short`. */
+async function abRun(compareConfig, { warmup } = {}) {
+  const { repo, cfg } = abRepo();
   Object.assign(cfg.compare, { rounds: { looks: [3, 4], weights: [0.5, 0.5] } }, compareConfig);
   const jobs = planJobs(cfg, { variant: ['ok'], scenario: ['short'] });
   if (warmup) for (const j of jobs) j.warmup = warmup;
@@ -256,6 +261,37 @@ test('a wrk job\'s A/B rounds run as duets: both sides\' trials at once, their C
   for (const doc of [turns.base, turns.head]) assert.equal(doc.duet, undefined);
   for (let i = 0; i < turns.head.trials; i += 1) assert.ok(turns.warmed.head[i] - turns.warmed.base[i] > 800, `round ${i + 1} in turn: warm-ups ended ${turns.warmed.base[i]} then ${turns.warmed.head[i]}`);
   for (let i = 0; i < turns.head.trials; i += 1) assert.ok(turns.ended.head[i] - turns.ended.base[i] > 800, `round ${i + 1} in turn, base first: ${turns.ended.base[i]} then ${turns.ended.head[i]}`);
+});
+
+test('a job the budget stopped gets more rounds at the end of the run when the jobs after it left time over', async () => {
+  const { repo, cfg } = abRepo();
+  // no look can decide (a minimum effect nobody meets), fresh subjects every round, a run budget of 16 s for two jobs
+  Object.assign(cfg.compare, { restart: 'round', minEffect: 0.00001, rounds: { looks: [3, 40], weights: [0.5, 0.5] }, budget: { job: 240, run: 16 } });
+  const jobs = planJobs(cfg, { variant: ['ok', 'no-start'], scenario: ['short'] });
+  assert.deepEqual(jobs.map((j) => j.variant), ['ok', 'no-start'], 'ok runs first, with half the budget; no-start fails at once');
+  const lines = [];
+  const write = process.stderr.write;
+  process.stderr.write = (chunk, ...rest) => { lines.push(String(chunk)); return write.call(process.stderr, chunk, ...rest); };
+  let result;
+  try {
+    result = await runJobs(jobs, { config: cfg, base: 'HEAD', out: join(repo, 'results'), progress: false, order: 'abab' });
+  } finally {
+    process.stderr.write = write;
+  }
+  const { dir, run } = result;
+  const log = lines.join('');
+  const first = Number(/faults\.ok\.wrk\.short: stopped after (\d+) rounds: time budget/.exec(log)?.[1]);
+  assert.ok(first >= 3, `the first stop was for the budget, at or after the first look:\n${log}`);
+  assert.match(log, new RegExp(`faults\\.ok\\.wrk\\.short: resumed after ${first} rounds: time left in the run's budget`));
+  assert.ok(log.indexOf('resumed after') > log.indexOf('FAILED faults.no-start'), 'resumed after the later job ended');
+  const ok = run.jobs.find((j) => j.id === 'faults.ok.wrk.short');
+  assert.equal(ok.status, 'ok');
+  const head = JSON.parse(readFileSync(join(dir, ok.docs.head), 'utf8'));
+  const base = JSON.parse(readFileSync(join(dir, ok.docs.base), 'utf8'));
+  assert.ok(head.trials > first, `more rounds than the first stop (${first}): ${head.trials}`);
+  assert.equal(base.trials, head.trials);
+  assert.equal(head.instances, head.trials, 'a fresh subject for every round, the resumed ones too');
+  assert.equal(head.sequential.stopped, 'budget');
 });
 
 test('with a base ref, base and head run interleaved from their own checkouts', async () => {
