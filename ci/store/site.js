@@ -35,7 +35,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -126,7 +126,8 @@ function sizeOf(path) {
  * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
  * what a build into an empty folder gives. cache: a folder for the parsed store (read-cache.js), kept between
  * builds beside `out`: run folders the last build read are taken from it instead of their files, and their run files
- * are left as that build wrote them (checked like any kept file) instead of being serialized again.
+ * are left as that build wrote them (checked like any kept file) instead of being serialized again, and a series
+ * that only gained points has its change points searched again from its last windows (site-data.js splits).
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
  * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
@@ -219,7 +220,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     }
     model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
     reports = suiteReportPages(modules, { docs, failures, config });
-    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
+    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
     // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
     // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
     const misses = [];
@@ -286,7 +287,10 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     const text = storedText.get(f.payload);
     put(f.path, text === undefined ? dataScript(f.path, f.payload) : dataScriptFromJson(f.path, text));
   }
-  if (readCache) updateCache(readCache, store, contents, fullRead, runFileOf);
+  if (readCache) {
+    updateCache(readCache, store, contents, fullRead, runFileOf);
+    readCache.writeSplits(data.splits);
+  }
 
   const now = new Set(files);
   let removed = 0;
