@@ -9,6 +9,7 @@ import { buildSite } from '../ci/store/site.js';
 import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
+import { searched } from '../ci/changepoints.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -41,7 +42,7 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
     await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
     const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
     assert.equal(first.read, 12, 'the first build reads every run folder');
-    assert.equal(listFiles(c).length, 12, 'and keeps one cache entry per run folder');
+    assert.equal(listFiles(c).filter((f) => f.startsWith('runs/')).length, 12, 'and keeps one cache entry per run folder');
     const oldRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/'));
 
     await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
@@ -57,6 +58,37 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
     const clean = join(d, 'clean');
     await buildSite({ store: s, out: clean, config: CONFIG });
     assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('change points of a long history, searched again only from their last windows after each new run, equal a clean build\'s byte for byte', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 'store');
+    const o = join(d, 'site');
+    const c = join(d, 'cache');
+    // a step a few runs before the end: the change point appears only once enough runs after it are in
+    const runs = 160;
+    const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
+    const docs = [...syntheticDocs({ runs, jobs: JOBS, every: 3600e3, steps })];
+    await publish({ store: s, docs: docs.slice(0, 148 * JOBS.length) });
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+    for (let n = 149; n <= runs; n += 1) {
+      await publish({ store: s, docs: docs.slice((n - 1) * JOBS.length, n * JOBS.length) });
+      const before = searched.windows;
+      await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+      // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
+      assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
+      if (n % 4 && n !== runs) continue;
+      const clean = join(d, `clean-${n}`);
+      await buildSite({ store: s, out: clean, config: CONFIG });
+      assertSameSite(o, clean);
+      rmSync(clean, { recursive: true, force: true });
+    }
+    const index = readFileSync(join(o, 'data', 'index.js'), 'utf8');
+    assert.ok(index.includes('"series":"orders-api/cache-on/ab/keepalive/throughput"'), 'the step is found as a change point');
   } finally {
     rmSync(d, { recursive: true, force: true });
   }
