@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
+import { packSeries } from './series-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -35,7 +36,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -268,7 +269,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('feed.xml', data.feed);
   put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
-  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, packSeries(f.payload)));
   const runFileOf = new Map();
   for (const f of data.runFiles) {
     const folder = cachedFolder(f.payload.id);
