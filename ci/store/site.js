@@ -149,11 +149,14 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
   const previous = previousBuild(out);
   const sha1 = (text) => createHash('sha1').update(text).digest('hex');
-  const same = (path, hash, size) => {
+  // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
+  // content is at hand, which spares hashing it)
+  const same = (path, hash, size, content = null) => {
     if (!verify) return sizeOf(path) === size;
     try {
       const st = lstatSync(path); // a link is never kept: it could point anywhere
-      return st.isFile() && st.size === size && sha1(readFileSync(path)) === hash;
+      if (!st.isFile() || st.size !== size) return false;
+      return content ? readFileSync(path).equals(content) : sha1(readFileSync(path)) === hash;
     } catch {
       return false;
     }
@@ -249,16 +252,17 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     hashes[rel] = hash;
   };
   const put = (rel, text) => {
-    const hash = sha1(text);
+    const bytes = Buffer.from(text);
+    const hash = sha1(bytes);
     const path = join(out, rel);
-    if (previous.hashes[rel] === hash && same(path, hash, Buffer.byteLength(text))) unchanged += 1;
+    if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
     else {
-      writeReplace(path, text);
+      writeReplace(path, bytes);
       written.push(rel);
     }
     files.push(rel);
     hashes[rel] = hash;
-    return { hash, size: Buffer.byteLength(text) };
+    return { hash, size: bytes.length };
   };
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
