@@ -151,7 +151,7 @@ test('a month whose archive changed is written again while the unchanged archive
   }
 });
 
-test('cache entries written by another version of the builder are not used, so an upgrade reads every run again', () => {
+test('cache entries and saved change point windows written by another version of the builder are not used, so an upgrade reads every run and searches every series again', () => {
   const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
   try {
     const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
@@ -161,6 +161,12 @@ test('cache entries written by another version of the builder are not used, so a
     assert.equal(openCache(d, 'v2').entries.size, 0);
     const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
     assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
+    // the change point windows saved beside the entries likewise
+    const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [[0]] } };
+    openCache(d, 'v1').writeSplits(saved);
+    assert.deepEqual(openCache(d, 'v1').splits, saved);
+    assert.deepEqual(openCache(d, 'v2').splits, {});
+    assert.equal(openCache(d, 'v1').entries.size, 1, 'the saved windows are not taken for a run folder\'s entry');
   } finally {
     rmSync(d, { recursive: true, force: true });
   }
