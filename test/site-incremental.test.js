@@ -63,7 +63,7 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
   }
 });
 
-test('change points of a long history, searched again only from their last windows after each new run, equal a clean build\'s byte for byte', async () => {
+test('change points of a long history, searched again only from their last windows after each new run and from the start after a late one, equal a clean build\'s byte for byte', async () => {
   const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
   try {
     const s = join(d, 'store');
@@ -89,6 +89,14 @@ test('change points of a long history, searched again only from their last windo
     }
     const index = readFileSync(join(o, 'data', 'index.js'), 'utf8');
     assert.ok(index.includes('"series":"orders-api/cache-on/ab/keepalive/throughput"'), 'the step is found as a change point');
+    // a run published late for an earlier time puts a point in the middle of every series: searched from the start
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1) + 10.5 * 3600e3, seed: 2 })] });
+    const before = searched.windows;
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+    assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
+    const clean = join(d, 'clean-late');
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
   } finally {
     rmSync(d, { recursive: true, force: true });
   }
