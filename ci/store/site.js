@@ -31,8 +31,8 @@ const nodeBuiltinsStub = {
 };
 
 /**
- * What the store cache's entries depend on: the code that reads documents and lays out run files (and the page that
- * reads them). A cache another version of it wrote is not used.
+ * What the store cache's entries depend on: the code that reads documents, lays out run and series files (and the page
+ * that reads them) and finds change points (the saved windows). A cache another version of it wrote is not used.
  */
 function builderKey() {
   const h = createHash('sha1');
