@@ -212,6 +212,9 @@ function anySignificantSplit(xs, start, end, maxPValue) {
 /** Windows skipped by anySignificantSplit since the process started: lets the tests see that pruning happens. */
 export const pruned = { windows: 0 };
 
+/** Windows searched (not taken from a saved split) since the process started: lets the tests see that resuming happens. */
+export const searched = { windows: 0 };
+
 /**
  * Otava's ChangePointDetector on the window xs[start..end): keep splitting the best segment while the
  * t-test is significant. Returns window-relative indices.
@@ -246,19 +249,54 @@ function withStats(xs, indices) {
   return indices.map((index, i) => ({ index, ...tTest(xs, bounds[i], index, bounds[i + 2]) }));
 }
 
-/** Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find. */
-function split(xs, window, maxPValue, prune) {
+/**
+ * Fingerprint of xs[0..n): two 32-bit FNV-1a style hashes over the values' bytes, as 16 hex digits. Tells whether a
+ * series still starts with the points a saved split was computed on.
+ */
+export function prefixHash(xs, n) {
+  const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < words.length; i += 1) {
+    a = Math.imul(a ^ words[i], 0x01000193) >>> 0;
+    b = Math.imul(b ^ words[i], 0x5bd1e995) >>> 0;
+    b ^= b >>> 15;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/**
+ * Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find.
+ * Each window reads only its own points, and where it starts depends only on the windows before it, so a window
+ * that lay whole within the points a previous split saw finds the same again. `saved` ({ key, length, hash,
+ * windows: [[start, ...found]] }, from an earlier call on a series that began with the same points) lets those
+ * windows be taken as they were, so a series that gained points rescans only its last windows.
+ * Returns { points, saved } (saved for the next call).
+ */
+function split(xs, window, maxPValue, prune, saved = null) {
   if (window < 2) throw new Error('change points: window must be at least 2');
   const step = Math.floor(window / 2);
+  const key = `${window}/${maxPValue}/${prune}`;
   const found = new Set();
+  const windows = [];
   let start = 0;
+  const take = (at, local) => {
+    windows.push([at, ...local]);
+    for (const i of local) found.add(i);
+    return Math.max(local.length ? local[local.length - 1] : 0, at + step);
+  };
+  if (saved && saved.key === key && saved.length <= xs.length && saved.hash === prefixHash(xs, saved.length)) {
+    for (const [at, ...local] of saved.windows) {
+      if (at !== start || at + window > saved.length) break;
+      start = take(at, local);
+    }
+  }
   while (start < xs.length) {
     const end = Math.min(start + window, xs.length);
-    const local = detectInWindow(xs, start, end, maxPValue, prune).map((i) => i + start);
-    start = Math.max(local.length ? local[local.length - 1] : 0, start + step);
-    for (const i of local) found.add(i);
+    searched.windows += 1;
+    start = take(start, detectInWindow(xs, start, end, maxPValue, prune).map((i) => i + start));
   }
-  return withStats(xs, [...found].sort((a, b) => a - b));
+  return { points: withStats(xs, [...found].sort((a, b) => a - b)), saved: { key, length: xs.length, hash: prefixHash(xs, xs.length), windows } };
 }
 
 /** Merge step: drop the weakest change point (highest p, else smallest step) until all pass both thresholds. */
@@ -296,17 +334,29 @@ export function fillMissing(values) {
  * prune (on by default) skips windows in which no split can be significant; false scans every window in
  * full, which finds the same change points more slowly (the tests hold the two to that).
  */
-export function changePoints(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}) {
+export function changePoints(values, options = {}) {
+  return changePointsResumable(values, options).points;
+}
+
+/**
+ * changePoints, resuming from what an earlier call on the same series saw: `saved` is the `saved` that call returned
+ * (kept by the caller, e.g. in the site's store cache). When the series still begins with the points it was computed
+ * on, the split step takes every window that lay whole within them as it was and scans only the rest; the merge steps,
+ * which weigh each change point against the whole series, run in full. Anything else (another series, other options,
+ * changed points) is recomputed from the start, so the result is always the one changePoints gives.
+ * Returns { points (as changePoints), saved (for the next call; null for a series too short to split) }.
+ */
+export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null) {
   const filled = fillMissing(values);
-  if (filled.length < 2 || filled[0] === null) return [];
+  if (filled.length < 2 || filled[0] === null) return { points: [], saved: null };
   // one unboxed copy: the window scans read it tens of millions of times
   const xs = Float64Array.from(filled);
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-  const weak = split(xs, window, firstPass, prune);
-  let cps = merge(weak, xs, maxPValue, minMagnitude);
+  const weak = split(xs, window, firstPass, prune, saved);
+  let cps = merge(weak.points, xs, maxPValue, minMagnitude);
   if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
   if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
-  return cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) }));
+  return { points: cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
 }
 
 /**

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { changePoints, fillMissing, pruned, significant, tTest } from '../ci/changepoints.js';
+import { changePoints, changePointsResumable, fillMissing, pruned, searched, significant, tTest } from '../ci/changepoints.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 
@@ -80,6 +80,54 @@ test('skipping windows where no split can be significant finds exactly what scan
     }
   }
   assert.ok(pruned.windows - before > 100, `only ${pruned.windows - before} windows skipped`);
+});
+
+test('a search resumed from the last one finds exactly what a search from scratch finds, as points are appended one by one or many at a time', () => {
+  const rng = seedrandom('resume');
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  const shapes = {
+    noise: (i) => 100 + gauss(),
+    'a step near the end': (i) => 100 + gauss() + (i > 560 ? 6 : 0),
+    'clear steps': (i) => 50 + gauss() * 0.5 + (i % 150 > 75 ? 5 : 0),
+    'gaps and outliers': (i) => (i % 31 === 0 ? null : i % 53 === 0 ? 1e4 : 20 + gauss()),
+  };
+  for (const [name, f] of Object.entries(shapes)) {
+    const all = Array.from({ length: 620 }, (_, i) => f(i));
+    for (const opts of [{}, { window: 20, maxPValue: 0.05 }, { minSegment: 5, recheck: true, minMagnitude: 0.01 }]) {
+      let saved = null;
+      for (let n = 2; n <= all.length; n += n < 540 ? 67 : 1) {
+        const values = all.slice(0, n);
+        const resumed = changePointsResumable(values, opts, saved);
+        const fresh = changePointsResumable(values, opts);
+        assert.deepEqual(resumed, fresh, `${name} ${JSON.stringify(opts)} at ${n} points`);
+        saved = resumed.saved;
+      }
+    }
+  }
+});
+
+test('a resumed search scans only the windows after the points it saw, and starts over when those points or the options changed', () => {
+  const rng = seedrandom('resume-windows');
+  const values = Array.from({ length: 2000 }, (_, i) => 10 + rng() + (i > 900 ? 3 : 0));
+  const { saved } = changePointsResumable(values.slice(0, 1999));
+  const count = (f) => {
+    const before = searched.windows;
+    const r = f();
+    return [searched.windows - before, r];
+  };
+  const [resumed, a] = count(() => changePointsResumable(values, {}, saved));
+  const [full, b] = count(() => changePointsResumable(values));
+  assert.deepEqual(a, b);
+  assert.ok(resumed <= 2 && full > 70, `${resumed} windows searched resumed, ${full} from scratch`);
+  const changed = values.slice();
+  changed[5] += 1;
+  const [afterEdit, c] = count(() => changePointsResumable(changed, {}, saved));
+  assert.equal(afterEdit, full);
+  assert.deepEqual(c, changePointsResumable(changed));
+  const [otherOptions] = count(() => changePointsResumable(values, { window: 40 }, saved));
+  assert.ok(otherOptions > 70);
+  // a shorter series than the saved one (points dropped) is searched from scratch as well
+  assert.deepEqual(changePointsResumable(values.slice(0, 1500), {}, saved), changePointsResumable(values.slice(0, 1500)));
 });
 
 for (const file of apiCases) {

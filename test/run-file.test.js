@@ -28,3 +28,17 @@ test('sub-benchmark cases, absent intervals and fields the layout does not know 
   assert.deepEqual(unpackRun(json(packRun(run))), run);
   assert.equal(unpackRun(run), run, 'a run file in the earlier layout is taken as it is');
 });
+
+test('a measured job leaves out its id, role and subject where its other fields say them, and reads back whole either way', () => {
+  const job = { id: 'a.b.ab.c', role: 'main', status: 'ok', suite: 'a', subject: 'a', variant: 'b', tool: 'ab', scenario: 'c', metrics: [{ name: 'x', unit: 'ns', better: 'lower', value: 1 }],
+    distributions: [{ name: 'latency', unit: 'ns', percentiles: [{ p: 50, value: 1 }, { p: 99, value: 2 }] }] };
+  const run = { id: 'r1', role: 'main', jobs: [job] };
+  const [packed] = packRun(run).jobs;
+  assert.deepEqual(Object.keys(packed).filter((k) => ['id', 'role', 'subject'].includes(k)), []);
+  assert.deepEqual(packed.distributions[0].pv, [[50, 1], [99, 2]]);
+  assert.deepEqual(unpackRun(json(packRun(run))), run);
+  const own = { ...job, id: 'custom', role: 'head', subject: 'other', distributions: [{ name: 'd', percentiles: [{ p: 50, value: 1, count: 3 }] }] };
+  assert.deepEqual(unpackRun(json(packRun({ ...run, jobs: [own] }))), { ...run, jobs: [own] });
+  const { subject, ...noSubject } = job;
+  assert.deepEqual(unpackRun(json(packRun({ ...run, jobs: [noSubject] }))), { ...run, jobs: [noSubject] });
+});

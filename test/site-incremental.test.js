@@ -9,6 +9,7 @@ import { buildSite } from '../ci/store/site.js';
 import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
+import { searched } from '../ci/changepoints.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -41,7 +42,7 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
     await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
     const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
     assert.equal(first.read, 12, 'the first build reads every run folder');
-    assert.equal(listFiles(c).length, 12, 'and keeps one cache entry per run folder');
+    assert.equal(listFiles(c).filter((f) => f.startsWith('runs/')).length, 12, 'and keeps one cache entry per run folder');
     const oldRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/'));
 
     await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
@@ -55,6 +56,45 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
     assert.ok(!second.written.includes('app.js'), 'unchanged page code is not written');
 
     const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('change points of a long history, searched again only from their last windows after each new run and from the start after a late one, equal a clean build\'s byte for byte', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 'store');
+    const o = join(d, 'site');
+    const c = join(d, 'cache');
+    // a step a few runs before the end: the change point appears only once enough runs after it are in
+    const runs = 160;
+    const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
+    const docs = [...syntheticDocs({ runs, jobs: JOBS, every: 3600e3, steps })];
+    await publish({ store: s, docs: docs.slice(0, 148 * JOBS.length) });
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+    for (let n = 149; n <= runs; n += 1) {
+      await publish({ store: s, docs: docs.slice((n - 1) * JOBS.length, n * JOBS.length) });
+      const before = searched.windows;
+      await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+      // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
+      assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
+      if (n % 4 && n !== runs) continue;
+      const clean = join(d, `clean-${n}`);
+      await buildSite({ store: s, out: clean, config: CONFIG });
+      assertSameSite(o, clean);
+      rmSync(clean, { recursive: true, force: true });
+    }
+    const index = readFileSync(join(o, 'data', 'index.js'), 'utf8');
+    assert.ok(index.includes('"series":"orders-api/cache-on/ab/keepalive/throughput"'), 'the step is found as a change point');
+    // a run published late for an earlier time puts a point in the middle of every series: searched from the start
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1) + 10.5 * 3600e3, seed: 2 })] });
+    const before = searched.windows;
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+    assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
+    const clean = join(d, 'clean-late');
     await buildSite({ store: s, out: clean, config: CONFIG });
     assertSameSite(o, clean);
   } finally {
@@ -119,7 +159,7 @@ test('a month whose archive changed is written again while the unchanged archive
   }
 });
 
-test('cache entries written by another version of the builder are not used, so an upgrade reads every run again', () => {
+test('cache entries and saved change point windows written by another version of the builder are not used, so an upgrade reads every run and searches every series again', () => {
   const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
   try {
     const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
@@ -129,6 +169,12 @@ test('cache entries written by another version of the builder are not used, so a
     assert.equal(openCache(d, 'v2').entries.size, 0);
     const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
     assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
+    // the change point windows saved beside the entries likewise
+    const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [[0]] } };
+    openCache(d, 'v1').writeSplits(saved);
+    assert.deepEqual(openCache(d, 'v1').splits, saved);
+    assert.deepEqual(openCache(d, 'v2').splits, {});
+    assert.equal(openCache(d, 'v1').entries.size, 1, 'the saved windows are not taken for a run folder\'s entry');
   } finally {
     rmSync(d, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // Turns what the store holds (documents, failures, archives) into runs and per-metric series with change points; pure.
 import { median } from 'simple-statistics';
-import { changePoints, DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
+import { changePointsResumable, DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
 import { ArchivedJob, archivedRuns, jobIdOf } from './archive.js';
 import { metricId, seriesId } from './paths.js';
 
@@ -190,11 +190,14 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
 
 /**
  * Change points of one series, each tied to the run (and so the commit) where the new level starts.
- * kind says whether the step went the metric's good or bad way.
+ * kind says whether the step went the metric's good or bad way. saved: what an earlier call on this series handed to
+ * `onSaved` (changepoints.js changePointsResumable), so only the windows after the points it saw are scanned again.
  */
-export function seriesChangePoints(series, runs, options = {}) {
+export function seriesChangePoints(series, runs, options = {}, saved = null, onSaved = () => {}) {
   const opts = { ...CP_DEFAULTS, ...options };
-  return changePoints(series.points.v, opts).map((c) => {
+  const found = changePointsResumable(series.points.v, opts, saved);
+  onSaved(found.saved);
+  return found.points.map((c) => {
     const run = runs[series.points.run[c.index]];
     const up = c.meanAfter > c.meanBefore;
     return {

@@ -62,8 +62,13 @@ export function unpackDocs(entry) {
   });
 }
 
+export const SPLITS_SCHEMA = 'benchline/site-splits@1';
+const SPLITS_FILE = 'splits.json';
+
 /**
- * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder }.
+ * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
+ * splits, writeSplits(splits) }. splits: what the last build's change point search saw of each series (site-data.js),
+ * {} when there is none of this builder.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
@@ -71,17 +76,27 @@ export function openCache(dir, builder = null) {
   const entries = new Map();
   const fileOf = (folder) => join(dir, `${folder}.json`);
   for (const rel of listFiles(dir)) {
-    if (!rel.endsWith('.json')) continue;
+    if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
     try {
       const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
       // an entry of another format, or one filed under another name, is ignored: its folder is read again
       if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
     } catch { /* unreadable: read the folder again */ }
   }
+  let splits = {};
+  try {
+    const saved = JSON.parse(readFileSync(join(dir, SPLITS_FILE), 'utf8'));
+    if (saved?.schema === SPLITS_SCHEMA && saved.builder === builder && saved.splits && typeof saved.splits === 'object') splits = saved.splits;
+  } catch { /* none yet, or unreadable: every series is searched in full */ }
   return {
     dir,
     builder,
     entries,
+    splits,
+    writeSplits(next) {
+      writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
+      splits = next;
+    },
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);
       entries.set(entry.folder, entry);

@@ -1,11 +1,27 @@
 // Dense layout of a run's page data: metric definitions once per run, each measurement a row of numbers; shared by builder and page.
 // Kept free of Node imports on purpose: the page bundles it to read run files back.
+import { jobIdOf } from './archive.js';
+
+/** A distribution whose percentiles are all { p, value } holds them as [p, value] pairs (`pv`). */
+function packDistribution(d) {
+  if (!Array.isArray(d?.percentiles) || !d.percentiles.every((q) => Object.keys(q).join() === 'p,value')) return d;
+  const { percentiles, ...rest } = d;
+  return { ...rest, pv: percentiles.map((q) => [q.p, q.value]) };
+}
+
+function unpackDistribution(d) {
+  if (!Array.isArray(d?.pv)) return d;
+  const { pv, ...rest } = d;
+  return { ...rest, percentiles: pv.map(([p, value]) => ({ p, value })) };
+}
 
 /**
  * A run (as the site's model holds it, jobs with metrics) in the layout its file is written in: `defs` lists each
  * distinct [name, unit, better, case, confidence] once, and a job's `m` holds one row per metric:
  * [definition, value, lower, upper, samples] (null where absent), plus an object of any other fields.
- * Distributions, parameters and the rest of a job are kept as they are. Pure.
+ * A measured job leaves out what its other fields say anyway (its id, the run's role, a subject named as its suite;
+ * a missing subject is written as null) and holds its distributions' percentiles as [p, value] pairs (`pv`).
+ * Parameters and the rest of a job are kept as they are. Pure.
  */
 export function packRun(run) {
   const defs = [];
@@ -13,6 +29,12 @@ export function packRun(run) {
   const jobs = run.jobs.map((job) => {
     const { metrics, ...rest } = job;
     if (!Array.isArray(metrics)) return rest;
+    // what a measured job's other fields say anyway: its id, the run's role, a subject named as its suite
+    if (rest.id === jobIdOf(rest)) delete rest.id;
+    if (rest.role !== undefined && rest.role === run.role) delete rest.role;
+    if (rest.suite !== undefined && rest.subject === rest.suite) delete rest.subject;
+    else if (rest.suite !== undefined && rest.subject === undefined) rest.subject = null;
+    if (Array.isArray(rest.distributions)) rest.distributions = rest.distributions.map(packDistribution);
     const m = metrics.map((metric) => {
       const { name, unit, better, case: kase, confidence, value, lower, upper, samples, ...other } = metric;
       const def = [name, unit, better, kase ?? null, confidence ?? null];
@@ -38,6 +60,11 @@ export function unpackRun(packed) {
     ...run,
     jobs: jobs.map(({ m, ...job }) => {
       if (!Array.isArray(m)) return job;
+      if (job.id === undefined) job.id = jobIdOf(job);
+      if (job.role === undefined && run.role !== undefined) job.role = run.role;
+      if (job.subject === undefined && job.suite !== undefined) job.subject = job.suite;
+      else if (job.subject === null) delete job.subject;
+      if (Array.isArray(job.distributions)) job.distributions = job.distributions.map(unpackDistribution);
       const metrics = m.map(([d, value, lower, upper, samples, other]) => {
         const [name, unit, better, kase, confidence] = defs[d];
         const metric = { name, ...(kase !== null ? { case: kase } : {}), unit, better };

@@ -31,8 +31,10 @@ export function commitUrl(repoUrl, commit) {
 
 /**
  * Everything the site needs besides its code. Returns
- * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed }.
- * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns }.
+ * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed, splits }.
+ * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns, splits }.
+ * splits: { [series id]: saved split } from the last build's `splits` (what its change point search saw of each
+ * series): a series that only gained points is searched again from its last windows. The result is the same.
  * reports: { [suite]: { path, run } | { error } }, the suites' report pages (suite-pages.js).
  * columns: { [suite]: sideBySide }, the suites' report modules' hooks that place a measurement in the variant view.
  * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
@@ -41,6 +43,9 @@ export function commitUrl(repoUrl, commit) {
 export function siteData(model, options = {}) {
   const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {}, reports = {}, columns = {} } = options;
   const { runs, series } = model;
+  // each series' split windows, as the last build left them and as this one leaves them (changepoints.js)
+  const splits = options.splits || {};
+  const nextSplits = {};
   const recentFrom = Math.max(0, runs.length - recentRuns);
 
   const seriesFiles = [];
@@ -50,7 +55,7 @@ export function siteData(model, options = {}) {
     // otava alone marks many 1% wobbles on long noisy series; a step must also be as large as the
     // smallest change the project cares about for this metric (compare.minEffect / compare.metrics)
     const minMagnitude = changeOptions.minMagnitude ?? minEffectFor(s.name, config?.compare || {});
-    const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude });
+    const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude }, splits[s.id], (saved) => { if (saved) nextSplits[s.id] = saved; });
     const path = seriesPath(s.key);
     const cid = chartId(s.key);
     seriesFiles.push({ path, payload: { id: s.id, chart: cid, key: s.key, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, ...s.points, changes } });
@@ -151,7 +156,7 @@ export function siteData(model, options = {}) {
   };
 
   const feed = atomFeed({ index, changes: allChanges.slice(0, 50), suites, basePath, repoUrl, generatedAt });
-  return { index, runsTable, seriesFiles, runFiles, archiveFiles, feed };
+  return { index, runsTable, seriesFiles, runFiles, archiveFiles, feed, splits: nextSplits };
 }
 
 /**

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
+import { packSeries } from './series-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -30,12 +31,12 @@ const nodeBuiltinsStub = {
 };
 
 /**
- * What the store cache's entries depend on: the code that reads documents and lays out run files (and the page that
- * reads them). A cache another version of it wrote is not used.
+ * What the store cache's entries depend on: the code that reads documents, lays out run and series files (and the page
+ * that reads them) and finds change points (the saved windows). A cache another version of it wrote is not used.
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'store.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -126,7 +127,8 @@ function sizeOf(path) {
  * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
  * what a build into an empty folder gives. cache: a folder for the parsed store (read-cache.js), kept between
  * builds beside `out`: run folders the last build read are taken from it instead of their files, and their run files
- * are left as that build wrote them (checked like any kept file) instead of being serialized again.
+ * are left as that build wrote them (checked like any kept file) instead of being serialized again, and a series
+ * that only gained points has its change points searched again from its last windows (site-data.js splits).
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
  * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
@@ -147,11 +149,14 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
   const previous = previousBuild(out);
   const sha1 = (text) => createHash('sha1').update(text).digest('hex');
-  const same = (path, hash, size) => {
+  // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
+  // content is at hand, which spares hashing it)
+  const same = (path, hash, size, content = null) => {
     if (!verify) return sizeOf(path) === size;
     try {
       const st = lstatSync(path); // a link is never kept: it could point anywhere
-      return st.isFile() && st.size === size && sha1(readFileSync(path)) === hash;
+      if (!st.isFile() || st.size !== size) return false;
+      return content ? readFileSync(path).equals(content) : sha1(readFileSync(path)) === hash;
     } catch {
       return false;
     }
@@ -219,7 +224,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     }
     model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
     reports = suiteReportPages(modules, { docs, failures, config });
-    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns });
+    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
     // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
     // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
     const misses = [];
@@ -247,16 +252,17 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     hashes[rel] = hash;
   };
   const put = (rel, text) => {
-    const hash = sha1(text);
+    const bytes = Buffer.from(text);
+    const hash = sha1(bytes);
     const path = join(out, rel);
-    if (previous.hashes[rel] === hash && same(path, hash, Buffer.byteLength(text))) unchanged += 1;
+    if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
     else {
-      writeReplace(path, text);
+      writeReplace(path, bytes);
       written.push(rel);
     }
     files.push(rel);
     hashes[rel] = hash;
-    return { hash, size: Buffer.byteLength(text) };
+    return { hash, size: bytes.length };
   };
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
@@ -267,7 +273,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('feed.xml', data.feed);
   put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
-  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, f.payload));
+  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, packSeries(f.payload)));
   const runFileOf = new Map();
   for (const f of data.runFiles) {
     const folder = cachedFolder(f.payload.id);
@@ -286,7 +292,10 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     const text = storedText.get(f.payload);
     put(f.path, text === undefined ? dataScript(f.path, f.payload) : dataScriptFromJson(f.path, text));
   }
-  if (readCache) updateCache(readCache, store, contents, fullRead, runFileOf);
+  if (readCache) {
+    updateCache(readCache, store, contents, fullRead, runFileOf);
+    readCache.writeSplits(data.splits);
+  }
 
   const now = new Set(files);
   let removed = 0;

@@ -2,6 +2,7 @@
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath } from '../../ci/store/paths.js';
 import { archivedRuns } from '../../ci/store/archive.js';
 import { unpackRun } from '../../ci/store/run-file.js';
+import { unpackSeries } from '../../ci/store/series-file.js';
 
 const cache = new Map();
 const waiting = new Map();
@@ -53,6 +54,9 @@ export async function loadIndex() {
 }
 
 export const loadRuns = () => load(RUNS_PATH);
+
+/** One series' points (series files are written densely, series-file.js). */
+export const loadSeries = async (path) => unpackSeries(await load(path));
 
 /** Run i of the run table with its jobs: its own file while documents exist, else expanded from its month's archive. */
 export async function loadRun(runs, i) {

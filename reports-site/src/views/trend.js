@@ -1,5 +1,5 @@
 // Trend of one metric: every variant as a line with its interval band, change points marked, values and commits listed.
-import { load, loadRuns } from '../data.js';
+import { loadRuns, loadSeries } from '../data.js';
 import { h, pct, date, commitLink, runLink, intervalCell, clampNote, numCell, table, metricLabel } from '../dom.js';
 import { bandLow } from '../intervals.js';
 import { trendChart, COLORS } from '../charts.js';
@@ -9,7 +9,7 @@ const LAST = 20;
 export async function trend(el, { index, params: [id] }) {
   const chart = index.charts.find((c) => c.id === id);
   if (!chart) throw new Error(`No trend chart "${id}" in this build`);
-  const [runs, ...files] = await Promise.all([loadRuns(), ...chart.series.map((s) => load(s.path))]);
+  const [runs, ...files] = await Promise.all([loadRuns(), ...chart.series.map((s) => loadSeries(s.path))]);
   const xOf = (r) => runs.t[r] / 1000;
   el.append(h('h1', {}, `${chart.suite} · ${chart.tool} · ${chart.scenario} · ${metricLabel(chart)}`));
   el.append(h('p', { class: 'muted' }, `${chart.unit}, ${chart.better} is better. ${files.length} variant(s). Drag to zoom, double-click to reset; click a point to open its run.`));
