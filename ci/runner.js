@@ -508,8 +508,9 @@ async function runRounds(lanes, results, ctx) {
       const t = lane.trials[lane.activeRoles[0]].length + 1;
       const began = Date.now();
       try {
-        if (lane.restart && t > 1) await restartLane(lane, t, ctx);
+        // the round's seeded order also decides which side's restart and warm-up begin first
         const order = roundOrder(lane.activeRoles, opts.order, lane.random);
+        if (lane.restart && t > 1) await restartLane(lane, t, ctx, order);
         const ran = lane.duet ? await duetTrials(lane, order, t, ctx) : [];
         if (!lane.duet) for (const role of order) ran.push(await runTrial(lane, role, t, job.params, 'trial', ctx));
         for (const [i, role] of order.entries()) {
@@ -550,33 +551,33 @@ function laneResults(lanes, results, ctx) {
 }
 
 /**
- * `step(role)` for every active role: one after another, or in a duet lane all at once (the sides share the machine
- * in the trials anyway). Every side's step ends before this returns, also when one fails, so nothing is left
+ * `step(role)` for every active role in `order`: one after another, or in a duet lane all at once, begun in that
+ * order (the sides share the machine in the trials anyway). Every side's step ends before this returns, also when one fails, so nothing is left
  * starting behind a failure; the first failure is thrown then.
  */
-async function eachSide(lane, step) {
+async function eachSide(lane, step, order = lane.activeRoles) {
   if (!lane.duet) {
-    for (const role of lane.activeRoles) await step(role);
+    for (const role of order) await step(role);
     return;
   }
-  const failed = (await Promise.allSettled(lane.activeRoles.map(step))).find((r) => r.status === 'rejected');
+  const failed = (await Promise.allSettled(order.map(step))).find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
 
 /** The job's warm-up (its `warmup:` params), one untimed trial per role; nothing when the job has none. */
-async function warmUp(lane, t, ctx) {
+async function warmUp(lane, t, ctx, order) {
   if (!lane.job.warmup) return;
-  await eachSide(lane, (role) => runTrial(lane, role, t, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx));
+  await eachSide(lane, (role) => runTrial(lane, role, t, { ...lane.job.params, ...lane.job.warmup }, 'warmup', ctx), order);
 }
 
-/** Fresh subject processes for round t on every side (stopped, started again, warmed up). */
-async function restartLane(lane, t, ctx) {
+/** Fresh subject processes for round t on every side (stopped, started again, warmed up), sides in the round's order. */
+async function restartLane(lane, t, ctx, order) {
   await eachSide(lane, async (role) => {
     await lane.live[role].stop();
     lane.live[role] = await lane.starts[role]();
-  });
+  }, order);
   lane.instances += 1;
-  await warmUp(lane, t, ctx);
+  await warmUp(lane, t, ctx, order);
 }
 
 /**

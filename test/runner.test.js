@@ -265,8 +265,8 @@ test('a wrk job\'s A/B rounds run as duets: both sides\' trials at once, their C
 
 test('a job the budget stopped gets more rounds at the end of the run when the jobs after it left time over', async () => {
   const { repo, cfg } = abRepo();
-  // no look can decide (a minimum effect nobody meets), fresh subjects every round, a run budget of 16 s for two jobs
-  Object.assign(cfg.compare, { restart: 'round', minEffect: 0.00001, rounds: { looks: [3, 40], weights: [0.5, 0.5] }, budget: { job: 240, run: 16 } });
+  // no look can decide (a minimum effect nobody meets), fresh subjects every round, a run budget of 30 s for two jobs
+  Object.assign(cfg.compare, { restart: 'round', minEffect: 0.00001, rounds: { looks: [3, 40], weights: [0.5, 0.5] }, budget: { job: 240, run: 30 } });
   const jobs = planJobs(cfg, { variant: ['ok', 'no-start'], scenario: ['short'] });
   assert.deepEqual(jobs.map((j) => j.variant), ['ok', 'no-start'], 'ok runs first, with half the budget; no-start fails at once');
   const lines = [];
