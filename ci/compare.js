@@ -20,8 +20,10 @@
 //   family   Benjamini-Hochberg at alpha over all judged metrics of the comparison (a PR): with nothing
 //            changed, the chance that any metric is flagged stays at alpha.
 //   verdict  discovery, interval excludes 0, |change| >= minEffect -> 'regression' or 'improvement' (by `better`)
-//            discovery but |change| < minEffect                     -> 'no change' (real, smaller than matters)
-//            interval inside ±minEffect                            -> 'no change'
+//            equivalence interval inside ±minEffect                -> 'no change' (also for a real change smaller
+//                                                                     than matters). That interval is at level
+//                                                                     1 - 2 * (1 - level): two one-sided tests, each
+//                                                                     at the discovery's alpha (equivalenceLevel)
 //            |change| in the metric's own unit below its resolution -> 'below resolution' (not a verdict)
 //            otherwise                                             -> 'inconclusive', with how many more rounds
 //                                                                     would likely settle it
@@ -51,12 +53,18 @@ const globToRegExp = (glob) => new RegExp(`^${glob.split('*').map((s) => s.repla
 const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern).test(name) : pattern === name);
 
 /**
- * The smallest relative change that counts for a metric name: an exact entry, else the matching
- * glob with the most literal characters (ties: fewer stars, then the one listed first), else the default.
+ * The smallest relative change that counts for a metric name: the job's own table (`minEffect:` on the job, carried in
+ * its result documents) first, then compare.metrics; in each an exact entry, else the matching glob with the most
+ * literal characters (ties: fewer stars, then the one listed first); else compare.minEffect.
  */
-export function minEffectFor(name, compareConfig = {}) {
-  const table = compareConfig.metrics || {};
-  const fallback = compareConfig.minEffect ?? DEFAULTS.minEffect;
+export function minEffectFor(name, compareConfig = {}, own = {}) {
+  const fromOwn = lookupMinEffect(name, own || {});
+  if (fromOwn !== undefined) return fromOwn;
+  return lookupMinEffect(name, compareConfig.metrics || {}) ?? compareConfig.minEffect ?? DEFAULTS.minEffect;
+}
+
+/** A table's entry for a metric name: the exact one, else the most specific matching glob, else undefined. */
+function lookupMinEffect(name, table) {
   if (Object.hasOwn(table, name)) return table[name];
   let best;
   for (const [pattern, value] of Object.entries(table)) {
@@ -65,7 +73,7 @@ export function minEffectFor(name, compareConfig = {}) {
     const stars = pattern.length - literal;
     if (!best || literal > best.literal || (literal === best.literal && stars < best.stars)) best = { literal, stars, value };
   }
-  return best ? best.value : fallback;
+  return best?.value;
 }
 
 /** The metric names (or globs) a document's job is judged on: its own `judge` list, else its tool's defaults. */
@@ -140,6 +148,7 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
   const level = 1 - alpha * last.weight;
   const adjusted = at(d.length);
   const ci = walshInterval(adjusted.d, level);
+  const eqLevel = equivalenceLevel(level);
   const baseMedian = median(base);
   const rel = (x) => {
     if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
@@ -153,6 +162,7 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
     method: 'paired',
     p: Math.min(1, early.p / early.weight),
     ...values(ci, level),
+    equivalence: values(walshInterval(centredAdjust(d, gap), eqLevel), eqLevel),
     ...(best < looks.length - 1 ? { atLook: { n: early.n, ...values(walshInterval(at(early.n).d, 1 - alpha * early.weight), 1 - alpha * early.weight) } } : {}),
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
     ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
@@ -180,6 +190,37 @@ export function adjustForOtherWork(d, gap) {
   return { d: d.map((x, i) => x - slope * gap[i]), slope };
 }
 
+/**
+ * The level of the interval that decides "no change" for a discovery interval at `level`: two one-sided tests at
+ * (1 - level) each (TOST), i.e. 1 - 2 * (1 - level). Claiming "no change" wrongly needs the true change to lie past
+ * +minEffect or -minEffect, and then only one of the two bounds can be wrong: each is a one-sided test at 1 - level,
+ * so the claim errs at most that often (at alpha * the look's weight; over the looks, at most alpha). The interval
+ * that must exclude 0 for a discovery stays two-sided at `level`.
+ */
+export const equivalenceLevel = (level) => Math.max(0.5, 1 - 2 * (1 - level));
+
+/**
+ * Round differences adjusted for other work with a slope fitted with an intercept: what the equivalence interval is
+ * taken from. Through the origin (adjustForOtherWork, exact under "no change" for the test) the slope would also
+ * take up part of a real shift whenever the gaps do not sum to 0, pulling the change toward 0 and claiming "no
+ * change" of a real one too often (5.9% instead of at most 5% of simulated runs with a true change of minEffect);
+ * with an intercept the slope does not depend on the shift.
+ */
+export function centredAdjust(d, gap) {
+  if (gap.length !== d.length || d.length < MIN_TRIALS) return d;
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const md = mean(d);
+  const mg = mean(gap);
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < d.length; i += 1) {
+    sxy += (d[i] - md) * (gap[i] - mg);
+    sxx += (gap[i] - mg) ** 2;
+  }
+  if (!(sxx > 1e-6)) return d;
+  return d.map((x, i) => x - (sxy / sxx) * gap[i]);
+}
+
 /** Statistics of one metric from two independent sets of trials (two runs). */
 export function unpairedStats(base, head, { alpha, confidence, seed }) {
   const b = median(base);
@@ -189,14 +230,18 @@ export function unpairedStats(base, head, { alpha, confidence, seed }) {
     const ci = bootstrapInterval({ a: head, b: base, stat: (x, y) => median(x) / median(y), confidence: out.level, seed });
     out.lower = ci.lower - 1;
     out.upper = ci.upper - 1;
+    const eqLevel = equivalenceLevel(out.level);
+    const eq = bootstrapInterval({ a: head, b: base, stat: (x, y) => median(x) / median(y), confidence: eqLevel, seed });
+    out.equivalence = { change: out.change, lower: eq.lower - 1, upper: eq.upper - 1, absolute: out.absolute, level: eqLevel };
   }
   return out;
 }
 
 /** Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)). */
 export function roundsToSettle(s, n, minEffect) {
-  if (!Number.isFinite(s.lower) || !Number.isFinite(s.upper)) return null;
-  const half = (s.upper - s.lower) / 2;
+  const eq = s.equivalence ?? s;
+  if (!Number.isFinite(eq.lower) || !Number.isFinite(eq.upper)) return null;
+  const half = (eq.upper - eq.lower) / 2;
   const room = Math.max(minEffect - Math.abs(s.change ?? 0), minEffect / 4);
   const need = Math.ceil(n * (half / room) ** 2);
   return Math.max(1, need - n);
@@ -227,8 +272,21 @@ export function decide(s, discovered) {
   if (discovered && excludesZero && size >= minEffect) {
     return { verdict: directional(s.change, better), reason: `${pText}, a discovery in the family; ${interval} excludes 0; |change| ≥ ${pct(minEffect).slice(1)}` };
   }
-  if (discovered && excludesZero) return { verdict: 'no change', reason: `real (${pText}) but |change| < ${pct(minEffect).slice(1)}` };
-  if (s.lower >= -minEffect && s.upper <= minEffect) return { verdict: 'no change', reason: `${interval} within ±${pct(minEffect).slice(1)}` };
+  // "No change" needs the equivalence interval (two one-sided tests, see equivalenceLevel) inside ±minEffect: shown
+  // with the verdict, it is the interval that decided it. A real change whose estimate is below minEffect but whose
+  // interval reaches past it is not known to be small.
+  const eq = s.equivalence ?? s;
+  const margin = `±${pct(minEffect).slice(1)}`;
+  const eqText = `equivalence interval ${pct(eq.lower)}..${pct(eq.upper)} (${+(eq.level * 100).toFixed(2)}%)`;
+  if (eq.lower >= -minEffect && eq.upper <= minEffect) {
+    const shown = { lower: eq.lower, upper: eq.upper, level: eq.level };
+    if (discovered && excludesZero) return { verdict: 'no change', reason: `real (${pText}) but small: ${eqText} within ${margin}`, ...shown };
+    return { verdict: 'no change', reason: `${eqText} within ${margin}`, ...shown };
+  }
+  if (discovered && excludesZero) {
+    const more = roundsToSettle(s, s.head.n, minEffect);
+    return { verdict: 'inconclusive', reason: `real (${pText}) and ${pct(s.change)} by its estimate, under ${margin}, but its ${eqText} reaches past ${margin}; ${more > 200 ? 'more than 200 more rounds would be needed to tell' : `about ${more} more round${more === 1 ? '' : 's'} would likely tell whether it matters`}`, moreRounds: more };
+  }
   const kept = s.method === 'paired' ? s.head.n - (s.disturbed || 0) : null;
   const weight = s.looks?.at(-1)?.weight ?? 1;
   if (kept !== null && 2 ** (1 - kept) / weight >= s.alpha) {
@@ -236,8 +294,9 @@ export function decide(s, discovered) {
     return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds`, moreRounds: need - kept };
   }
   const more = roundsToSettle(s, s.head.n, minEffect);
+  const eqPart = Number.isFinite(eq.lower) && Number.isFinite(eq.upper) ? `${eqText} reaches past ${margin} and ` : '';
   const hint = more === null ? 'too few rounds for an interval at this level: run more' : more > 200 ? 'more than 200 more rounds would be needed: too noisy here (quiet the machine, or raise this metric\'s minEffect)' : `about ${more} more round${more === 1 ? '' : 's'} would likely settle it`;
-  return { verdict: 'inconclusive', reason: `too noisy: ${interval} is wider than ±${pct(minEffect).slice(1)} (${pText}); ${hint}`, moreRounds: more };
+  return { verdict: 'inconclusive', reason: `too noisy: ${eqPart}${interval} (${pText}) is not a discovery; ${hint}`, moreRounds: more };
 }
 
 /** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */
@@ -269,10 +328,10 @@ export function otherWorkGap(baseLoad, headLoad) {
 }
 
 /** Statistics of one metric, before the family decides: the paired or unpaired test, or why none applies. */
-export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, cfg, seed }) {
+export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, cfg, seed, own }) {
   const base = { value: median(bm.samples), n: bm.samples.length };
   const head = { value: median(hm.samples), n: hm.samples.length };
-  const minEffect = minEffectFor(hm.name, cfg);
+  const minEffect = minEffectFor(hm.name, cfg, own);
   const method = paired && bm.samples.length === hm.samples.length ? 'paired' : 'unpaired';
   const out = { base, head, minEffect, better: hm.better, method, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
   if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
@@ -354,7 +413,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         continue;
       }
       const judged = isJudged(headDoc, hm.name);
-      const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed });
+      const own = headDoc.minEffect;
+      const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
@@ -375,6 +435,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     delete c.capped;
     delete c.final;
     delete c.atLook;
+    if (c.equivalence) c.equivalence = { lower: c.equivalence.lower, upper: c.equivalence.upper, level: c.equivalence.level };
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;
@@ -388,7 +449,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
  * significance is taken at alpha / familySize, which every final Benjamini-Hochberg discovery clears, so a job
  * stopped as decided keeps its verdicts.
  */
-export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg, familySize = 1 }) {
+export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequential, cfg, familySize = 1 }) {
   const job = { tool, judge };
   const values = (trials) => {
     const map = new Map();
@@ -410,7 +471,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, sequential, cfg
   for (const [key, { m, samples }] of values(headTrials)) {
     const b = bases.get(key);
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
-    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full });
+    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full, own: minEffect });
     const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
     if (verdict === 'inconclusive') open.push({ key, futile: !s.final && cannotSettle(s, samples.length, sequential?.looks?.at(-1)) });
   }
@@ -428,8 +489,11 @@ export const FUTILITY_MARGIN = 1.25;
  * goes to lanes that can decide. Stopping for futility never adds a discovery, so the error rates stay as they are.
  */
 export function cannotSettle(s, n, max) {
-  if (!(max > n) || !Number.isFinite(s.lower) || !Number.isFinite(s.upper) || !Number.isFinite(s.change)) return false;
-  const half = ((s.upper - s.lower) / 2) * Math.sqrt(n / max);
+  const eq = s.equivalence ?? s;
+  if (!(max > n) || ![s.lower, s.upper, eq.lower, eq.upper, s.change].every(Number.isFinite)) return false;
+  const shrink = Math.sqrt(n / max);
   const size = Math.abs(s.change);
-  return half > FUTILITY_MARGIN * Math.max(size, s.minEffect - size);
+  const discovery = ((s.upper - s.lower) / 2) * shrink; // must come within |change| to exclude 0
+  const equivalence = ((eq.upper - eq.lower) / 2) * shrink; // must come within minEffect - |change| to fit inside
+  return discovery > FUTILITY_MARGIN * size && equivalence > FUTILITY_MARGIN * (s.minEffect - size);
 }

@@ -52,6 +52,11 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       }
       const judgeProblem = judgeListProblem(job.judge);
       if (judgeProblem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] ${judgeProblem}`);
+      for (const [v, list] of Object.entries(job.judgeByVariant || {})) {
+        if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].judgeByVariant names variant "${v}", which the suite does not define (variants: ${Object.keys(suite.variants).join(', ')})`);
+        const problem = judgeListProblem(list);
+        if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].judgeByVariant.${v}: ${problem}`);
+      }
       for (const v of job.variants || []) {
         if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
       }

@@ -41,7 +41,9 @@ export function planJobs(config, sel = {}) {
         };
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;
-        if (job.judge) entry.judge = job.judge;
+        const judge = job.judgeByVariant?.[variant] || job.judge;
+        if (judge) entry.judge = judge;
+        if (job.minEffect) entry.minEffect = job.minEffect;
         if (job.script) entry.script = job.script;
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;

@@ -59,7 +59,7 @@ function mergeDistributions(all) {
 }
 
 /** A schema-valid result document; throws naming `where` if anything is off. */
-export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, sequential, instances, duet }, where) {
+export function buildResult({ run, runner, suite, subject, variant, scenario, tool, params, trials, artifacts = [], notes = [], confidence, seed, judge, minEffect, sequential, instances, duet }, where) {
   // every adapter's trials pass the same check; the raw artifacts are in trial order, so each error names its file
   const raw = artifacts.filter((a) => a.kind === 'raw');
   trials.forEach((t, i) => {
@@ -79,6 +79,7 @@ export function buildResult({ run, runner, suite, subject, variant, scenario, to
     params,
     trials: trials.length,
     ...(judge ? { judge: [...judge] } : {}),
+    ...(minEffect ? { minEffect: { ...minEffect } } : {}),
     ...(sequential ? { sequential } : {}),
     ...(instances > 1 ? { instances } : {}),
     ...(duet ? { duet: true } : {}),

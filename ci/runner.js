@@ -379,7 +379,9 @@ export function restartsEachRound(policy = 'auto', startMs, hasProcesses) {
  * `duet:` decides otherwise (compare.duet: never turns the default off).
  */
 export function duetRounds(job, adapter, { roles, hasProcesses }) {
-  if (roles !== 2 || !hasProcesses) return false;
+  if (roles !== 2) return false;
+  // A tool that starts what it measures (hyperfine, JMH) has no subject to share: a duet only when its job asks.
+  if (!hasProcesses) return job.duet === true;
   return job.duet ?? (typeof adapter.duet === 'function' ? adapter.duet(job.params) : adapter.duet === true);
 }
 
@@ -527,7 +529,7 @@ async function runRounds(lanes, results, ctx) {
       const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
       if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
       lane.calm = calm;
-      lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
+      lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, minEffect: l.job.minEffect, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
       if (lane.stopped && calm < lane.plan.max) {
         progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
         const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;
@@ -595,7 +597,8 @@ async function duetTrials(lane, order, t, ctx) {
   const shared = cpuSince(all);
   return settled.map(({ value }, i) => {
     const mine = cpuSince(own[i]);
-    if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, toolCores: toolCoreCount() };
+    // toolCores (the bottleneck check) only where a pinned tool drives a subject, as in runTrial
+    if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, ...(lane.live[order[i]].procs.length ? { toolCores: toolCoreCount() } : {}) };
     return value;
   });
 }
@@ -684,6 +687,7 @@ function laneDocs(lane, ctx) {
       artifacts: artifacts[role],
       seed: opts.seed,
       judge: job.judge || adapter.judged,
+      minEffect: job.minEffect,
       instances: lane.instances,
       duet: lane.duet,
       sequential: activeRoles.length === 2 ? { looks: lane.plan.looks, weights: lane.plan.weights, stopped: lane.stopped || 'rounds' } : undefined,

@@ -12,6 +12,7 @@
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
+//   aa-startup     A/A, the orders-startup suite (hyperfine start-to-healthy, both variants)
 //   ab-wrk-5       head's orders-api made slower by the WORK_US knob, sized for a 5% wrk throughput loss
 //   ab-wrk-3       the same, sized for 3%
 //   ab-k6-5        the knob sized for a 5% rise of k6 fixed-rate p50 latency (cache-off)
@@ -29,7 +30,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const CASES = ['aa-wrk', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
+const CASES = ['aa-wrk', 'aa-startup', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
 const { values: o } = parseArgs({ options: {
   case: { type: 'string', multiple: true, default: CASES },
   runs: { type: 'string', default: '10' },
@@ -139,6 +140,7 @@ const ONE = {
   wrk: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'wrk'],
   k6: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'k6'],
   ab: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'ab', '--scenario', 'no-keepalive'],
+  startup: ['--suite', 'orders-startup'],
 };
 const samplesOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).samples;
 

@@ -76,7 +76,7 @@ test('a job whose load tool used all its cores cannot be "no change" (both sides
   assert.deepEqual(free.map((c) => [c.metric, c.verdict]), [['throughput', 'no change'], ['error_rate', 'no change']]);
   const capped = run(same, 0.97);
   assert.equal(capped[0].verdict, 'inconclusive');
-  assert.match(capped[0].reason, /^the load tool was the bottleneck \(base: wrk used 0\.97 of its 1 core, median trial\): both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load \(interval .* within ±2\.0%\)$/);
+  assert.match(capped[0].reason, /^the load tool was the bottleneck \(base: wrk used 0\.97 of its 1 core, median trial\): both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load \(equivalence interval .* \(90%\) within ±2\.0%\)$/);
   assert.equal(capped[1].verdict, 'no change', 'no errors on either side is a count, not the tool\'s ceiling');
   assert.equal(run(HEAD, 0.97)[0].verdict, 'regression', 'the subject fell below the ceiling: that is seen');
 });
@@ -145,10 +145,10 @@ test('identical rounds are no change when the interval lies inside ±minEffect, 
   const flat = BASE.map((b, i) => b * Math.exp(EPS[i] / 4));
   const same = compare(...pair({ base: { throughput: BASE }, head: { throughput: flat } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0];
   assert.equal(same.verdict, 'no change');
-  assert.match(same.reason, /^interval -0\.\d%\.\.\+0\.\d% within ±2\.0%$/);
+  assert.match(same.reason, /^equivalence interval -0\.\d%\.\.\+0\.\d% \(90%\) within ±2\.0%$/);
   const small = compare(...pair({ base: { throughput: BASE }, head: { throughput: BASE.map((b, i) => b * 0.99 * Math.exp(EPS[i] / 4)) } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0];
   assert.equal(small.verdict, 'no change');
-  assert.match(small.reason, /^real \(p=0\.0078\) but \|change\| < 2\.0%$/);
+  assert.match(small.reason, /^real \(p=0\.0078\) but small: equivalence interval -1\.\d%\.\.-0\.\d% \(90%\) within ±2\.0%$/);
 });
 
 test('a noisy metric is inconclusive and says about how many more rounds would settle it', () => {
@@ -157,7 +157,7 @@ test('a noisy metric is inconclusive and says about how many more rounds would s
   const c = compare(...pair({ base: { throughput: BASE }, head: { throughput: noisy } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0];
   assert.equal(c.verdict, 'inconclusive');
   assert.ok(c.moreRounds > 8, `more rounds: ${c.moreRounds}`);
-  assert.match(c.reason, /^too noisy: interval .* is wider than ±2\.0% \(p=[\d.]+\); (about \d+ more rounds would likely settle it|more than 200 more rounds .*)$/);
+  assert.match(c.reason, /^too noisy: equivalence interval .* \(90%\) reaches past ±2\.0% and interval .* \(p=[\d.]+\) is not a discovery; (about \d+ more rounds would likely settle it|more than 200 more rounds .*)$/);
 });
 
 test('only the job\'s judged metrics get verdicts; duration, requests and bytes_received are shown and never judged', () => {
@@ -210,6 +210,18 @@ test('picks minEffect by exact name first, then the most specific glob, then the
   assert.equal(minEffectFor('latency.p50', cfg), 0.1);
   assert.equal(minEffectFor('throughput', cfg), 0.05);
   assert.equal(minEffectFor('latency_total', { minEffect: 0.04, metrics: { 'latency.*': 0.1 } }), 0.04, 'the dot in a glob is literal');
+});
+
+test('a job\'s own minEffect (carried in its result documents) comes before compare.metrics, and decides its verdicts', () => {
+  const cfg = { minEffect: 0.02, metrics: { 'time.mean': 0.02 } };
+  assert.equal(minEffectFor('time.mean', cfg, { 'time.*': 0.05 }), 0.05, 'the job\'s glob beats the config\'s exact name');
+  assert.equal(minEffectFor('time.max', cfg, { 'time.mean': 0.05 }), 0.02, 'a name the job does not list falls back to the config');
+  // 3% slower in every round: a regression at the config's 2%, "no change" for a job that counts only 5% and more
+  const slower = BASE.map((b, i) => b * 1.03 * Math.exp(EPS[i]));
+  const [b, h] = pair({ base: { 'time.mean': BASE }, head: { 'time.mean': slower } }, { tool: 'hyperfine', sequential: ONE_LOOK(8) });
+  assert.equal(compare([b], [h], CFG).comparisons[0].verdict, 'regression');
+  const own = compare([{ ...b, minEffect: { 'time.mean': 0.05 } }], [{ ...h, minEffect: { 'time.mean': 0.05 } }], CFG).comparisons[0];
+  assert.deepEqual([own.verdict, own.minEffect], ['no change', 0.05]);
 });
 
 test('matches documents by job and metrics by case and name, listing the rest as unmatched, and refuses two documents for one job', () => {
@@ -339,4 +351,34 @@ test('other work is adjusted for through the origin, so swapping a round\'s orde
   b.d.forEach((x, i) => near(x, flip.includes(i) ? -a.d[i] : a.d[i], `round ${i}`));
   assert.deepEqual(adjustForOtherWork(d, gap.map(() => 0)), { d, slope: 0 }, 'no other work, nothing to adjust');
   assert.deepEqual(adjustForOtherWork(d.slice(0, 2), gap.slice(0, 2)), { d: d.slice(0, 2), slope: 0 }, 'too few rounds to fit');
+});
+
+test('a true change as large as minEffect ends "no change" in at most alpha of 2,000 simulated runs stopped early by the sequential rule (the equivalence error)', () => {
+  const random = rng(42);
+  const tally = {};
+  for (let i = 0; i < 2000; i += 1) {
+    const run = simulateRun(random, { shift: -CFG.minEffect, noise: NOISE });
+    const v = compare([run.base], [run.head], CFG).comparisons[0].verdict;
+    tally[v] = (tally[v] || 0) + 1;
+  }
+  assert.ok((tally['no change'] || 0) / 2000 <= CFG.alpha, `verdicts of a true -2% change: ${JSON.stringify(tally)}`);
+  assert.ok((tally['no change'] || 0) > 0, `the bound is not trivially met by never saying no change: ${JSON.stringify(tally)}`);
+});
+
+test('"no change" is decided by the equivalence interval (two one-sided tests, level 1 - 2 x alpha x weight) and shown with it; a real change under minEffect whose interval reaches past it stays open', () => {
+  const base = { head: { n: 16 }, base: { n: 16 }, better: 'higher', minEffect: 0.02, alpha: 0.05, method: 'paired', looks: [{ n: 16, p: 0.5, weight: 1 }], change: 0.004, absolute: 4, p: 0.5 };
+  // the two-sided 95% interval reaches past ±2%, the 90% one does not: "no change", shown at 90%
+  const eqInside = decide({ ...base, lower: -0.021, upper: 0.022, level: 0.95, equivalence: { lower: -0.015, upper: 0.018, level: 0.9 } }, false);
+  assert.equal(eqInside.verdict, 'no change');
+  assert.deepEqual([eqInside.lower, eqInside.upper, eqInside.level], [-0.015, 0.018, 0.9]);
+  const eqOutside = decide({ ...base, lower: -0.021, upper: 0.022, level: 0.95, equivalence: { lower: -0.019, upper: 0.0201, level: 0.9 } }, false);
+  assert.equal(eqOutside.verdict, 'inconclusive');
+  assert.equal(eqOutside.lower, undefined, 'an open verdict keeps the discovery interval');
+  // real (interval excludes 0) and -1.5% by its estimate, but the change may be -2.4%: not known to be small
+  const real = decide({ ...base, p: 0.001, change: -0.015, lower: -0.026, upper: -0.004, level: 0.95, equivalence: { lower: -0.024, upper: -0.006, level: 0.9 } }, true);
+  assert.equal(real.verdict, 'inconclusive');
+  assert.match(real.reason, /^real \(p=0\.0010\) and -1\.5% by its estimate, under ±2\.0%, but its equivalence interval -2\.4%\.\.-0\.6% \(90%\) reaches past ±2\.0%; about \d+ more rounds? would likely tell whether it matters$/);
+  const realSmall = decide({ ...base, p: 0.001, change: -0.01, lower: -0.021, upper: -0.002, level: 0.95, equivalence: { lower: -0.018, upper: -0.004, level: 0.9 } }, true);
+  assert.equal(realSmall.verdict, 'no change');
+  assert.match(realSmall.reason, /^real \(p=0\.0010\) but small: equivalence interval -1\.8%\.\.-0\.4% \(90%\) within ±2\.0%$/);
 });

@@ -118,6 +118,14 @@ test('a judge list may not name a metric that restates a run parameter, and roun
   assert.deepEqual(parseConfig(yaml).compare.budget, { job: 240, run: 540 });
 });
 
+test('a job judges other metrics in a variant named in judgeByVariant, and the variant and list are checked when the config is loaded', () => {
+  const withJudge = (j) => parseConfig(yaml.replace('params: { connections: 4, duration: 2s }', `params: { connections: 4, duration: 2s }\n        judge: [throughput, latency.p50]\n        judgeByVariant: ${j}`), 'x.yaml');
+  const jobs = planJobs(withJudge('{ on: [error_rate] }'));
+  assert.deepEqual(jobs.map((j) => [j.id, j.judge]), [['api.off.wrk.peak', ['throughput', 'latency.p50']], ['api.on.wrk.peak', ['error_rate']], ['api.on.ab.keepalive', undefined]]);
+  assert.throws(() => withJudge('{ onn: [error_rate] }'), /^\w*Error: x\.yaml: suites\.api\.jobs\[0\]\.judgeByVariant names variant "onn", which the suite does not define \(variants: off, on\)$/);
+  assert.throws(() => withJudge('{ on: [requests] }'), /^\w*Error: x\.yaml: suites\.api\.jobs\[0\]\.judgeByVariant\.on: judge lists requests, which restates a run parameter/);
+});
+
 test('restart is auto, round or never, from compare.restart unless a job sets its own', () => {
   assert.equal(planJobs(parseConfig(yaml))[0].restart, undefined, 'unset: the runner applies auto');
   const cfg = parseConfig(`${yaml}compare:\n  restart: never\n`.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        restart: round'));

@@ -93,7 +93,7 @@ test('subjects restart every round under round, never under never, and under aut
   assert.equal(restartsEachRound('round', 10, false), false, 'no subject process (hyperfine, JMH): nothing to restart');
 });
 
-test('duet rounds: A/B lanes with subject processes, by the tool\'s default (wrk, not a count-bounded ab or a fixed-rate k6) unless the job says', () => {
+test('duet rounds: A/B lanes with subject processes, by the tool\'s default (wrk, not a count-bounded ab or a fixed-rate k6) unless the job says; a tool that starts what it measures only when its job asks', () => {
   const sides = { roles: 2, hasProcesses: true };
   assert.equal(duetRounds({}, ADAPTERS.wrk, sides), true);
   assert.equal(duetRounds({}, ADAPTERS.ab, sides), false);
@@ -102,7 +102,9 @@ test('duet rounds: A/B lanes with subject processes, by the tool\'s default (wrk
   assert.equal(duetRounds({ duet: false }, ADAPTERS.wrk, sides), false);
   assert.equal(duetRounds({ duet: true }, ADAPTERS.ghz, sides), true);
   assert.equal(duetRounds({ duet: true }, ADAPTERS.wrk, { roles: 1, hasProcesses: true }), false, 'one side: nothing to pair');
-  assert.equal(duetRounds({ duet: true }, ADAPTERS.hyperfine, { roles: 2, hasProcesses: false }), false, 'no subject the runner starts');
+  assert.equal(duetRounds({}, ADAPTERS.hyperfine, { roles: 2, hasProcesses: false }), false, 'no subject the runner starts: in turn unless asked');
+  assert.equal(duetRounds({ duet: true }, ADAPTERS.hyperfine, { roles: 2, hasProcesses: false }), true, 'hyperfine starting each side\'s service at once');
+  assert.equal(duetRounds({ duet: true }, ADAPTERS.hyperfine, { roles: 1, hasProcesses: false }), false);
 });
 
 test('a trial may take three times its duration plus a minute, or the job timeout', () => {
