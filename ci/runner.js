@@ -562,8 +562,15 @@ async function eachSide(lane, step, order = lane.activeRoles) {
     for (const role of order) await step(role);
     return;
   }
-  const failed = (await Promise.allSettled(order.map(step))).find((r) => r.status === 'rejected');
+  await allEnded(order.map(step));
+}
+
+/** The values of all promises once every one has ended (none is left running behind a failure); the first failure is thrown then. */
+async function allEnded(promises) {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
+  return settled.map((r) => r.value);
 }
 
 /** The job's warm-up (its `warmup:` params), one untimed trial per role; nothing when the job has none. */
@@ -591,11 +598,9 @@ async function duetTrials(lane, order, t, ctx) {
   const pids = (role) => lane.live[role].procs.map((p) => p.pid);
   const all = cpuSnapshot(order.flatMap(pids));
   const own = order.map((role) => cpuSnapshot(pids(role)));
-  const settled = await Promise.allSettled(order.map((role) => runTrial(lane, role, t, lane.job.params, 'trial', ctx, { meter: false })));
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  const values = await allEnded(order.map((role) => runTrial(lane, role, t, lane.job.params, 'trial', ctx, { meter: false })));
   const shared = cpuSince(all);
-  return settled.map(({ value }, i) => {
+  return values.map((value, i) => {
     const mine = cpuSince(own[i]);
     // toolCores (the bottleneck check) only where a pinned tool drives a subject, as in runTrial
     if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, ...(lane.live[order[i]].procs.length ? { toolCores: toolCoreCount() } : {}) };

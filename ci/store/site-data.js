@@ -29,6 +29,12 @@ export function commitUrl(repoUrl, commit) {
   return repoUrl && commit ? `${repoUrl.replace(/\/$/, '')}/commit/${commit}` : null;
 }
 
+/** The minEffect table of the configured job a series belongs to (suite, tool, scenario, and its variants), if any. */
+function ownMinEffect(config, key) {
+  const jobs = config?.suites?.[key.suite]?.jobs || [];
+  return jobs.find((j) => j.tool === key.tool && j.scenario === key.scenario && (!j.variants || j.variants.includes(key.variant)))?.minEffect;
+}
+
 /**
  * Everything the site needs besides its code. Returns
  * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed, splits }.
@@ -38,7 +44,7 @@ export function commitUrl(repoUrl, commit) {
  * reports: { [suite]: { path, run } | { error } }, the suites' report pages (suite-pages.js).
  * columns: { [suite]: sideBySide }, the suites' report modules' hooks that place a measurement in the variant view.
  * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
- * minMagnitude: the metric's compare.minEffect, minSegment: MIN_SEGMENT, and recheck: true).
+ * minMagnitude: the metric's minEffect (its job's own, else compare.metrics / compare.minEffect), minSegment: MIN_SEGMENT, and recheck: true).
  */
 export function siteData(model, options = {}) {
   const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {}, reports = {}, columns = {} } = options;
@@ -53,8 +59,8 @@ export function siteData(model, options = {}) {
   const allChanges = [];
   for (const s of series) {
     // otava alone marks many 1% wobbles on long noisy series; a step must also be as large as the
-    // smallest change the project cares about for this metric (compare.minEffect / compare.metrics)
-    const minMagnitude = changeOptions.minMagnitude ?? minEffectFor(s.name, config?.compare || {});
+    // smallest change the project cares about for this metric (the job's minEffect, compare.metrics, compare.minEffect)
+    const minMagnitude = changeOptions.minMagnitude ?? minEffectFor(s.name, config?.compare || {}, ownMinEffect(config, s.key));
     const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude }, splits[s.id], (saved) => { if (saved) nextSplits[s.id] = saved; });
     const path = seriesPath(s.key);
     const cid = chartId(s.key);

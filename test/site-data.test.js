@@ -1,0 +1,23 @@
+// The site's data from a model: which steps of a series count as change points, by the smallest change its job cares about.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildModel } from '../ci/store/model.js';
+import { siteData } from '../ci/store/site-data.js';
+import { syntheticDocs } from '../ci/store/synthetic.js';
+
+const JOB = { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 1 };
+
+/** Change points of the throughput series of a history where throughput drops 4% from run 60 on, under `job` settings. */
+function throughputChanges(job) {
+  const docs = [...syntheticDocs({ runs: 120, jobs: [JOB], noise: 0.004, distributions: false, steps: [{ from: 60, job: 'orders-api.cache-off', metric: 'throughput', factor: 0.96 }] })];
+  const config = { compare: { minEffect: 0.03, metrics: {} }, suites: { 'orders-api': { variants: { 'cache-off': {} }, jobs: [{ tool: 'ab', scenario: 'keepalive', ...job }] } } };
+  const { seriesFiles } = siteData(buildModel({ docs }), { config });
+  return seriesFiles.find((f) => f.payload.name === 'throughput').payload.changes;
+}
+
+test('a 4% step is a change point at compare.minEffect 3%, and none where the series\' job counts only 5% (its own minEffect)', () => {
+  const found = throughputChanges({});
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.deepEqual(throughputChanges({ minEffect: { throughput: 0.05 } }), []);
+  assert.equal(throughputChanges({ minEffect: { 'latency.*': 0.05 } }).length, 1, 'a table that does not name the metric leaves it to compare.minEffect');
+});
