@@ -197,7 +197,7 @@ export function adjustForOtherWork(d, gap) {
  * so the claim errs at most that often (at alpha * the look's weight; over the looks, at most alpha). The interval
  * that must exclude 0 for a discovery stays two-sided at `level`.
  */
-export const equivalenceLevel = (level) => Math.max(0.5, 1 - 2 * (1 - level));
+export const equivalenceLevel = (level) => Math.max(0.5, Number((1 - 2 * (1 - level)).toFixed(12)));
 
 /**
  * Round differences adjusted for other work with a slope fitted with an intercept: what the equivalence interval is

@@ -6,13 +6,13 @@ import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, other
 import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
-export const DUET_NOTE = 'base and head ran at the same time on shared cores: each figure is what that side did beside the other, about half of a run alone; the change between them is the measurement';
+export const DUET_NOTE = 'base and head ran at the same time on shared cores: each figure is what that side did beside the other, not a run alone (a saturated subject gets about half); the change between them is the measurement';
 
 /** A line for a suite's tables when some of its documents were measured as duets (an A/B run), else ''. */
 export function duetSuiteNote(docs) {
   const jobs = [...new Set(docs.filter((d) => d.duet).map((d) => `${d.tool?.name ?? d.tool}/${d.scenario}`))];
   if (!jobs.length) return '';
-  return `  Measured as duets in this A/B run: ${jobs.join(', ')}. Their figures are what each side did beside the other, about half of a run alone; run without --base for figures to set beside a reference.`;
+  return `  Measured as duets in this A/B run: ${jobs.join(', ')}. Their figures are what each side did beside the other, not a run alone (a saturated subject gets about half); run without --base for figures to set beside a reference.`;
 }
 
 export { formatValue, VERDICTS };
