@@ -15,19 +15,24 @@ function resample(xs, random) {
 
 /**
  * Percentile bootstrap interval of stat(a, b) (or stat(a) when b is omitted).
- * Returns { estimate, lower, upper }. With fewer than 2 samples the interval is the estimate.
+ * Returns { estimate, lower, upper }; with a list of confidence levels, one such interval per level, all from the same
+ * resamples. With fewer than 2 samples the interval is the estimate.
  */
 export function bootstrapInterval({ a, b, stat, confidence = 0.95, iterations = 4000, seed = 1 }) {
+  const levels = [confidence].flat();
   const estimate = b ? stat(a, b) : stat(a);
-  if (a.length < 2 && (!b || b.length < 2)) return { estimate, lower: estimate, upper: estimate };
+  const at = (interval) => (Array.isArray(confidence) ? levels.map(interval) : interval(confidence));
+  if (a.length < 2 && (!b || b.length < 2)) return at(() => ({ estimate, lower: estimate, upper: estimate }));
   const random = rng(seed);
   const values = new Float64Array(iterations);
   for (let i = 0; i < iterations; i += 1) {
     values[i] = b ? stat(resample(a, random), resample(b, random)) : stat(resample(a, random));
   }
   const sorted = Array.from(values).filter(Number.isFinite).sort((x, y) => x - y);
-  const tail = (1 - confidence) / 2;
-  return { estimate, lower: quantileSorted(sorted, tail), upper: quantileSorted(sorted, 1 - tail) };
+  return at((level) => {
+    const tail = (1 - level) / 2;
+    return { estimate, lower: quantileSorted(sorted, tail), upper: quantileSorted(sorted, 1 - tail) };
+  });
 }
 
 /** Number of ways to reach each rank sum, for the exact null distribution of U (no ties). */

@@ -28,6 +28,15 @@ test('a bootstrap interval is reproducible for a seed and brackets the estimate'
   assert.ok(one.lower > 1, 'the head is clearly larger');
 });
 
+test('a list of levels gives one interval per level from the same resamples, each equal to its own call', () => {
+  const args = { a: [10, 11, 12, 10.5, 11.5], b: [12, 13, 12.5, 13.5, 12.2], stat: (x, y) => median(y) / median(x), seed: 3 };
+  const [wide, narrow] = bootstrapInterval({ ...args, confidence: [0.95, 0.9] });
+  assert.deepEqual(wide, bootstrapInterval({ ...args, confidence: 0.95 }));
+  assert.deepEqual(narrow, bootstrapInterval({ ...args, confidence: 0.9 }));
+  assert.ok(narrow.lower >= wide.lower && narrow.upper <= wide.upper);
+  assert.deepEqual(bootstrapInterval({ a: [5], stat: median, confidence: [0.95, 0.9] }), [{ estimate: 5, lower: 5, upper: 5 }, { estimate: 5, lower: 5, upper: 5 }]);
+});
+
 test('one sample gives a zero-width interval', () => {
   assert.deepEqual(bootstrapInterval({ a: [5], stat: median }), { estimate: 5, lower: 5, upper: 5 });
 });
