@@ -13,6 +13,7 @@
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
 //   aa-startup     A/A, the orders-startup suite (hyperfine start-to-healthy, both variants)
+//   aa-k6          A/A, orders-api k6 at a fixed rate, both variants (the tail percentiles are the noisiest judged metrics)
 //   ab-wrk-5       head's orders-api made slower by the WORK_US knob, sized for a 5% wrk throughput loss
 //   ab-wrk-3       the same, sized for 3%
 //   ab-k6-5        the knob sized for a 5% rise of k6 fixed-rate p50 latency (cache-off)
@@ -30,7 +31,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const CASES = ['aa-wrk', 'aa-startup', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
+const CASES = ['aa-wrk', 'aa-startup', 'aa-k6', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
 const { values: o } = parseArgs({ options: {
   case: { type: 'string', multiple: true, default: CASES },
   runs: { type: 'string', default: '10' },
@@ -142,6 +143,8 @@ const ONE = {
   ab: ['--suite', 'orders-api', '--variant', 'cache-off', '--tool', 'ab', '--scenario', 'no-keepalive'],
   startup: ['--suite', 'orders-startup'],
 };
+/** What an A/A case runs, by its tool part; A/B cases run ONE's cache-off job. */
+const AA = { ...ONE, k6: ['--suite', 'orders-api', '--tool', 'k6'] };
 const samplesOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).samples;
 
 /**
@@ -183,7 +186,7 @@ function runCase(name, neighbourOn, seed) {
     }
     if (neighbourOn) neighbour = startNeighbour(seed);
     for (let i = 0; i < (name === 'aa-suite' ? Math.max(1, Math.ceil(runs / 2)) : runs); i += 1) {
-      const args = name === 'aa-suite' ? ['--base', 'HEAD'] : [...ONE[ONE[tool] ? tool : 'wrk'], '--base', 'HEAD'];
+      const args = name === 'aa-suite' ? ['--base', 'HEAD'] : [...(kind === 'aa' ? AA : ONE)[tool], '--base', 'HEAD'];
       const { comparisons, seconds } = bench(dir, args);
       rows.runs += 1;
       rows.seconds.push(seconds);
