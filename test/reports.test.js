@@ -317,14 +317,14 @@ test('renders the PR comment decision first: headline, findings with change, int
   assert.equal(parts[6], '- orders-api.cache-on.wrk.peak failed: wrk exited 1');
   assert.equal(parts[7], '**orders-api/cache-on/ab/keepalive** · 8 rounds', 'the job with the regression first');
   assert.equal(parts[8], [
-    '| metric | base | head | change | interval | verdict |',
-    '| --- | ---: | ---: | ---: | ---: | --- |',
-    '| Throughput | 27,413 /s | 24,703 /s | -10.0% | [-10.3%, -9.7%] | 🔴 regression |',
-    '| Latency avg | 36.47 ms | 36.68 ms | +0.4% | [-5.0%, +6.0%] | ❔ inconclusive |',
-    '| Error rate | 0 % | 0 % | +0.0% | [+0.0%, +0.0%] | ⚪ no change |',
+    '| metric | base | head | change | interval | min effect | verdict |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Throughput | 27,413 /s | 24,703 /s | -10.0% | [-10.3%, -9.7%] | ±2% | 🔴 regression |',
+    '| Latency avg | 36.47 ms | 36.68 ms | +0.4% | [-5.0%, +6.0%] | ±2% | ❔ inconclusive |',
+    '| Error rate | 0 % | 0 % | +0.0% | [+0.0%, +0.0%] | ±2% | ⚪ no change |',
   ].join('\n'));
   assert.equal(parts[9], '**orders-api/cache-off/ab/keepalive** · 8 rounds');
-  assert.match(parts[10], /^\| metric .*\n.*\n\| Latency avg \| 65\.65 ms \| 52\.52 ms \| -20\.0% \| \[-20\.2%, -19\.8%\] \| 🟢 improvement \|\n\| Throughput \| 15,226 \/s \| 15,234 \/s \| \+0\.0% \| \[-0\.1%, \+0\.1%\] \| ⚪ no change \|\n\| Error rate \|/);
+  assert.match(parts[10], /^\| metric .*\n.*\n\| Latency avg \| 65\.65 ms \| 52\.52 ms \| -20\.0% \| \[-20\.2%, -19\.8%\] \| ±2% \| 🟢 improvement \|\n\| Throughput \| 15,226 \/s \| 15,234 \/s \| \+0\.0% \| \[-0\.1%, \+0\.1%\] \| ±2% \| ⚪ no change \|\n\| Error rate \|/);
   assert.equal(parts[11], '<details><summary>1 inconclusive metric: why, and what would settle it</summary>');
   assert.match(parts[12], /^- orders-api\/cache-on\/ab\/keepalive · Latency avg: too noisy&#58; equivalence interval -4\.5%\.\.\\\+5\.5% \\\(90%\\\) reaches past ±2\.0% and interval -5\.0%\.\.\\\+6\.0% \\\(p=0\.\d+\\\) is not a discovery; about \d+ more rounds would likely settle it$/);
   assert.equal(parts[14], '<details><summary>6 metrics shown as information (no verdict)</summary>');
@@ -384,7 +384,7 @@ test('escapes markdown and HTML in benchmark names that come from a pull request
   const url = finding.slice(finding.indexOf('](') + 2, finding.indexOf('): '));
   assert.ok(url.startsWith(`${SITE}#/trend/`) && /^[A-Za-z0-9%._~:/#-]+$/.test(url), `the link target is fully encoded: ${url}`);
   const row = body.split('\n').find((l) => l.includes('🔴 regression'));
-  assert.equal(row.split(/(?<!\\)\|/).length, 8, 'no extra table cells: every | inside the name is escaped');
+  assert.equal(row.split(/(?<!\\)\|/).length, 9, 'seven cells and no more: every | inside the name is escaped');
   for (const bad of ['<img', '@octocat', '](javascript', '`code`', '**b**', '\n# h']) assert.ok(!body.includes(bad), `no raw ${JSON.stringify(bad)}`);
   assert.equal(mdEscape('a<b>&@c:d|e'), 'a&lt;b&gt;&amp;&#64;c&#58;d\\|e');
 });

@@ -1,6 +1,6 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
-  DUET_NOTE, benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, plural, shortSha, verdictMark, sortComparisons,
+  DUET_NOTE, benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -79,7 +79,8 @@ function jobTables(list) {
   }
   return [...jobs].map(([name, cs]) => {
     const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds${cs[0].duet ? ` as duets (${DUET_NOTE})` : ''}` : '';
-    const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'left'])}`;
+    // `min effect`: the margin a verdict is judged against (a regression at least that large, no change inside ±it)
+    const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'min effect', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), formatMargin(c.minEffect), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'right', 'left'])}`;
     return { text, quiet: cs.every((c) => c.verdict === 'no change' || c.verdict === 'inconclusive') };
   });
 }

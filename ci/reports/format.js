@@ -29,6 +29,8 @@ export function pct(x, digits = 1) {
 
 /** Unsigned percent of a fraction: 0.598 -> "59.8%". */
 export const pctAbs = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${Math.abs(x * 100).toFixed(digits)}%`);
+/** A minimum effect as a margin: 0.02 -> "±2%", 0.025 -> "±2.5%"; '–' when there is none. */
+export const formatMargin = (m) => (Number.isFinite(m) ? `±${Number((m * 100).toPrecision(3))}%` : '–');
 
 export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
