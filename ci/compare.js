@@ -34,6 +34,7 @@
 //   of 3 + 3 is at least 0.1.
 import { metricKey } from './metrics.js';
 import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTest, walshInterval } from './stats.js';
+import { probit } from 'simple-statistics';
 import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { bottleneck } from './cpuset.js';
@@ -458,7 +459,9 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
     const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full, own: minEffect });
     const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
-    if (verdict === 'inconclusive') open.push({ key, futile: !s.final && cannotSettle(s, samples.length, sequential?.looks?.at(-1)) });
+    // the last look's level: what the runner's planned last look spends (all alpha when the plan has one look)
+    const finalLevel = 1 - full.alpha * (sequential?.weights?.length ? sequential.weights.at(-1) : 1);
+    if (verdict === 'inconclusive') open.push({ key, futile: !s.final && cannotSettle(s, samples.length, sequential?.looks?.at(-1), finalLevel) });
   }
   return open;
 }
@@ -469,16 +472,23 @@ export const FUTILITY_MARGIN = 1.25;
 /**
  * Whether an undecided paired metric after n rounds could not settle by `max` rounds even if its interval narrowed as
  * 1/sqrt(rounds): at max rounds it would still be wider (by FUTILITY_MARGIN) than both what a discovery needs (to
- * exclude 0: |change|) and what "no change" needs (to fit inside ±minEffect: minEffect - |change|). A lane whose open
- * metrics all cannot settle stops at that look (runner.js): the rounds would end inconclusive anyway, and the budget
- * goes to lanes that can decide. Stopping for futility never adds a discovery, so the error rates stay as they are.
+ * exclude 0: |change|) and what "no change" needs (to fit inside ±minEffect: minEffect - |change|). `finalLevel` is
+ * the discovery interval's level at the last look (1 - alpha x its weight): a later look spends more alpha, so its
+ * intervals are narrower than this look's by the ratio of their normal quantiles as well (at looks 8/16/32 with
+ * weights ¼ ¼ ½, 2.24 to 1.96 for the equivalence interval). A lane whose open metrics all cannot settle stops at
+ * that look (runner.js): the rounds would end inconclusive anyway, and the budget goes to lanes that can decide.
+ * Stopping for futility never adds a discovery, and going on only takes the planned looks, so the error rates stay
+ * as they are either way.
  */
-export function cannotSettle(s, n, max) {
+export function cannotSettle(s, n, max, finalLevel = s.level) {
   const eq = s.equivalence ?? s;
   if (!(max > n) || ![s.lower, s.upper, eq.lower, eq.upper, s.change].every(Number.isFinite)) return false;
   const shrink = Math.sqrt(n / max);
   const size = Math.abs(s.change);
-  const discovery = ((s.upper - s.lower) / 2) * shrink; // must come within |change| to exclude 0
-  const equivalence = ((eq.upper - eq.lower) / 2) * shrink; // must come within minEffect - |change| to fit inside
+  // how much narrower an interval at level `then` is than one at `now`, for the same spread (1 when unknown)
+  const z = (level) => probit(1 - (1 - level) / 2);
+  const narrower = (now, then) => (now > 0 && now < 1 && then > 0 && then < 1 ? z(then) / z(now) : 1);
+  const discovery = ((s.upper - s.lower) / 2) * shrink * narrower(s.level, finalLevel); // must come within |change| to exclude 0
+  const equivalence = ((eq.upper - eq.lower) / 2) * shrink * narrower(eq.level ?? s.level, equivalenceLevel(finalLevel ?? s.level)); // within minEffect - |change|
   return discovery > FUTILITY_MARGIN * size && equivalence > FUTILITY_MARGIN * (s.minEffect - size);
 }

@@ -90,6 +90,16 @@ test('a metric cannot settle when even at the last look its interval would still
   assert.equal(cannotSettle(s(0, -Infinity, Infinity), 8, 32), false, 'no interval yet: no projection');
 });
 
+test('a metric that the last look\'s larger share of alpha could settle is not given up at an earlier look', () => {
+  // wrk throughput of an A/A run at the second look (16 of 32 rounds, weights ¼ ¼ ½, alpha 0.05): the equivalence
+  // interval at 97.5% reaches 2.9%; at 95% after 32 rounds it would be about ±1.45%, inside the 1.3% + ¼ margin left
+  const s = { change: 0.007, lower: -0.021, upper: 0.032, level: 0.9875, minEffect: 0.02, equivalence: { lower: -0.018, upper: 0.029, level: 0.975 } };
+  assert.equal(cannotSettle(s, 16, 32), true, 'projected at this look\'s level it looks futile');
+  assert.equal(cannotSettle(s, 16, 32, 0.975), false, 'at the last look\'s level it may still settle');
+  const wide = { ...s, lower: -0.13, upper: 0.14, equivalence: { lower: -0.12, upper: 0.13, level: 0.975 } };
+  assert.equal(cannotSettle(wide, 16, 32, 0.975), true, 'an interval of ±13% stays futile whatever the level');
+});
+
 test('direction comes from the metric: latency up is a regression, latency down and throughput up are improvements', () => {
   const run = (name, factor) => compare(...pair({ base: { [name]: BASE.map((x) => x * 1000) }, head: { [name]: BASE.map((x, i) => x * 1000 * factor * Math.exp(EPS[i])) } }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0].verdict;
   assert.equal(run('latency.p50', 1.2), 'regression');
