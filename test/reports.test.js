@@ -211,12 +211,12 @@ test('lists head-vs-base judged metrics with verdicts (regressions first), why, 
   assert.match(out, /^ {2}6 judged metrics \(each job's key metrics; 4 tested together, Benjamini-Hochberg at 5%\); 6 more shown as information\.$/m);
   const rows = out.split('\n').filter((l) => /^ {2}orders-api\//.test(l));
   assert.deepEqual(rows, [
-    '  orders-api/cache-on/ab/keepalive   Throughput   27,413 /s  24,703 /s  -10.0%   [-10.3%, -9.7%]  8 paired  regression',
-    '  orders-api/cache-off/ab/keepalive  Latency avg   65.65 ms   52.52 ms  -20.0%  [-20.2%, -19.8%]  8 paired  improvement',
-    '  orders-api/cache-on/ab/keepalive   Latency avg   36.47 ms   36.68 ms   +0.4%    [-5.0%, +6.0%]  8 paired  inconclusive',
-    '  orders-api/cache-off/ab/keepalive  Throughput   15,226 /s  15,234 /s   +0.0%    [-0.1%, +0.1%]  8 paired  no change',
-    '  orders-api/cache-off/ab/keepalive  Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]  8 paired  no change',
-    '  orders-api/cache-on/ab/keepalive   Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]  8 paired  no change',
+    '  orders-api/cache-on/ab/keepalive   Throughput   27,413 /s  24,703 /s  -10.0%   [-10.3%, -9.7%]         ±2%  8 paired  regression',
+    '  orders-api/cache-off/ab/keepalive  Latency avg   65.65 ms   52.52 ms  -20.0%  [-20.2%, -19.8%]         ±2%  8 paired  improvement',
+    '  orders-api/cache-on/ab/keepalive   Latency avg   36.47 ms   36.68 ms   +0.4%    [-5.0%, +6.0%]         ±2%  8 paired  inconclusive',
+    '  orders-api/cache-off/ab/keepalive  Throughput   15,226 /s  15,234 /s   +0.0%    [-0.1%, +0.1%]         ±2%  8 paired  no change',
+    '  orders-api/cache-off/ab/keepalive  Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]         ±2%  8 paired  no change',
+    '  orders-api/cache-on/ab/keepalive   Error rate         0 %        0 %   +0.0%    [+0.0%, +0.0%]         ±2%  8 paired  no change',
   ], 'judged metrics only, each once');
   // Eight rounds all on one side: the exact signed-rank p is 2 / 2^8.
   assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Throughput: regression, p=0\.0078, a discovery in the family; interval -10\.3%\.\.-9\.7% excludes 0; \|change\| ≥ 2\.0%$/m);
@@ -239,7 +239,7 @@ test('shows a judged metric whose change is below the tool\'s resolution as such
   const out = renderConsole({ docs: [head], comparisons: result, config: CONFIG });
   assert.match(out, /^HEAD VS BASE {2}no regressions, 1 unchanged$/m);
   assert.match(out, /^ {2}2 judged metrics \(each job's key metrics; 1 tested together, Benjamini-Hochberg at 5%\), 1 below the tool's resolution \(no verdict\); 4 more shown as information\.$/m);
-  assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive {2}Latency p50 +22 ms +22 ms +\+0\.0% +\[\+0\.0%, \+0\.0%\] +8 paired {2}below resolution$/m);
+  assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive {2}Latency p50 +22 ms +22 ms +\+0\.0% +\[\+0\.0%, \+0\.0%\] +±2% +8 paired {2}below resolution$/m);
   assert.match(out, /Latency p50: below resolution, the change is smaller than the tool's resolution \(1000000 ns\); it cannot be judged/);
   const body = renderComment({ comparisons: result });
   assert.match(body, /^2 judged metrics: 1 no change · 1 below the tool's resolution \(no verdict\); 4 more metrics shown as information\./m);

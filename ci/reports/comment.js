@@ -10,8 +10,8 @@ export const GITHUB_LIMIT = 65536;
 
 // A run with every job failing would otherwise spend the whole size budget on reasons.
 const MAX_FAILURES = 50;
-const HEAD = ['benchmark', 'metric', 'base', 'head', 'change', 'interval', 'verdict'];
-const ALIGN = ['left', 'left', 'right', 'right', 'right', 'right', 'left'];
+const HEAD = ['benchmark', 'metric', 'base', 'head', 'change', 'interval', 'min effect', 'verdict'];
+const ALIGN = ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'];
 /** The header of the verdict table, shared with the job summary. */
 export const headerText = mdTable(HEAD, [], ALIGN);
 
@@ -23,6 +23,7 @@ export const row = (c) => `| ${[
   formatValue(c.head.value, c.unit),
   c.verdict === 'regression' || c.verdict === 'improvement' ? `**${formatChange(c)}**` : formatChange(c),
   formatInterval(c),
+  formatMargin(c.minEffect),
   verdictMark(c.verdict),
 ].join(' | ')} |`;
 

@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  DUET_NOTE, duetSuiteNote, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
+  DUET_NOTE, duetSuiteNote, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -117,12 +117,14 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
     formatValue(c.head.value, c.unit),
     formatChange(c),
     formatInterval(c),
+    formatMargin(c.minEffect),
     trials(c),
     paint(c.verdict, c.verdict, color),
   ]);
-  out.push(textTable(['Benchmark', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Trials', 'Verdict'], rows, { align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'] }));
+  out.push(textTable(['Benchmark', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Min effect', 'Trials', 'Verdict'], rows, { align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }));
   out.push('  Base, Head: medians over trials. Change: head vs base (paired: the Hodges-Lehmann estimate of the per-round ratios).',
-    '  Interval: where the change lies at the stated level. Trials: paired rounds (-N: disturbed rounds left out), or base + head.');
+    '  Interval: where the change lies at the stated level. Min effect: a regression or improvement is at least this large; no change lies inside it.',
+    '  Trials: paired rounds (-N: disturbed rounds left out), or base + head.');
   if (judged.some((c) => c.duet)) out.push(`  duet: ${DUET_NOTE}.`);
   const why = sortComparisons(judged).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement' || c.verdict === 'inconclusive' || c.verdict === 'below resolution');
   if (why.length) {
