@@ -227,21 +227,29 @@ function putOnce(store, rel, value, source, result) {
     return;
   }
   const text = `${JSON.stringify(value)}\n`;
-  let created;
-  try {
-    created = writeNew(abs, text);
-  } catch (e) {
-    result.errors.push({ file: source, message: `${source}: could not be written to ${abs} (${e.code || e.message})` });
-    return;
-  }
-  if (created) {
-    result.paths.added.push(rel);
-    return;
-  }
   let same = false;
-  try {
-    same = JSON.stringify(readJsonFile(abs)) === JSON.stringify(value);
-  } catch { /* unreadable: a conflict too */ }
+  // a compaction in another process may fold the existing file into its archive and remove it between the failed
+  // link and the read: then the document is written again (the next compaction finds it folded already)
+  for (let attempt = 1; ; attempt += 1) {
+    let created;
+    try {
+      created = writeNew(abs, text);
+    } catch (e) {
+      result.errors.push({ file: source, message: `${source}: could not be written to ${abs} (${e.code || e.message})` });
+      return;
+    }
+    if (created) {
+      result.paths.added.push(rel);
+      return;
+    }
+    try {
+      same = JSON.stringify(readJsonFile(abs)) === JSON.stringify(value);
+    } catch (e) {
+      if (e.code === 'ENOENT' && attempt < 3) continue;
+      /* unreadable: a conflict too */
+    }
+    break;
+  }
   if (same) result.paths.skipped.push(rel);
   else result.errors.push({ file: source, message: `${source}: ${abs} already holds different content for this run and job; the store is append-only, so re-run the benchmark (a new run id) instead of republishing changed results` });
 }
