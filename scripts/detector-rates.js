@@ -169,13 +169,15 @@ function knobFor(dir, tool, change) {
   return { us: Number(((p50 * change) / 1000).toFixed(2)), probe: `p50 ${(p50 / 1e6).toFixed(3)} ms (median of 5 duet rounds)` };
 }
 
+/** A comparison's name in the campaign's lines: variant/tool/scenario/metric (and its case). */
+const label = (c) => [c.variant, c.tool, c.scenario, c.case, c.metric].filter(Boolean).join('/');
 const judged = (cs) => cs.filter((c) => c.judged && c.verdict && c.verdict !== 'below resolution');
 const flagged = (cs) => judged(cs).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 
 function runCase(name, neighbourOn, seed) {
   const dir = copyProject();
-  const rows = { name, neighbour: neighbourOn ? 'on' : 'off', runs: 0, hits: 0, changes: [], rounds: [], seconds: [], verdicts: {}, note: '' };
+  const rows = { name, neighbour: neighbourOn ? 'on' : 'off', runs: 0, hits: 0, changes: [], rounds: [], seconds: [], verdicts: {}, open: {}, note: '' };
   let neighbour;
   try {
     if (o.looks) setLooks(dir, o.looks.split(',').map(Number));
@@ -202,7 +204,11 @@ function runCase(name, neighbourOn, seed) {
       if (kind === 'aa') {
         const f = flagged(comparisons);
         if (f.length) rows.hits += 1;
-        line = `${judged(comparisons).length} judged, ${f.length} flagged${f.length ? ` (${f.map((c) => `${c.variant}/${c.tool}/${c.metric} ${c.verdict}`).join(', ')})` : ''}`;
+        // which metrics stayed open, so a campaign's summary can say what keeps it from "no change"
+        const open = judged(comparisons).filter((c) => c.verdict === 'inconclusive');
+        for (const c of open) rows.open[label(c)] = (rows.open[label(c)] || 0) + 1;
+        const same = judged(comparisons).filter((c) => c.verdict === 'no change').length;
+        line = `${judged(comparisons).length} judged, ${same} no change, ${f.length} flagged${f.length ? ` (${f.map((c) => `${label(c)} ${c.verdict}`).join(', ')})` : ''}${open.length ? `; inconclusive: ${open.map(label).join(', ')}` : ''}`;
       } else {
         const metric = tool === 'k6' ? 'latency.p50' : 'throughput';
         const c = comparisons.find((x) => x.metric === metric && !x.case);
@@ -233,5 +239,7 @@ for (const r of table) {
   const what = r.name.startsWith('aa') ? `${r.hits}/${r.runs} runs with a false alarm` : `${r.hits}/${r.runs} regressions`;
   const total = Object.values(r.verdicts).reduce((a, b) => a + b, 0);
   const mix = Object.entries(r.verdicts).map(([v, n]) => `${v} ${((100 * n) / total).toFixed(0)}%`).join(', ');
+  const open = Object.entries(r.open).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}/${r.runs}`).join(', ');
+  if (open) r.note = [r.note, `inconclusive: ${open}`].filter(Boolean).join('; ');
   say(`| ${r.name} | ${r.neighbour} | ${r.runs} | ${what} | ${r.changes.length ? `${(median(r.changes) * 100).toFixed(1)}%` : '–'} | ${median(r.rounds)} | ${median(r.seconds).toFixed(0)} s | ${mix} | ${r.note} |`);
 }
