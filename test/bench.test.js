@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultProblems } from '../ci/schema/index.js';
 import { doctorRows, locate } from '../ci/tools.js';
+import { tempDir } from './support/temp.js';
 
 test('bench runs a suite, prints the variant and seed reports, writes every report and export, publishes and builds the site', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'benchline-bench-'));
+  const tmp = tempDir('bench');
   const history = join(tmp, 'store', 'history');
   const r = spawnSync(process.execPath, ['ci/cli.js', 'bench', '--suite', 'orders-api', '--tool', 'wrk', '--trials', '3', '--param', 'duration=1s',
     '--no-progress', '--out', join(tmp, 'results'), '--history', history], { encoding: 'utf8', timeout: 180000 });

@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './support/temp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'ci', 'cli.js');
-const TMP = mkdtempSync(join(tmpdir(), 'benchline-flags-'));
+const TMP = tempDir('flags');
 const WRK = join(ROOT, 'test', 'fixtures', 'wrk', 'latency.txt');
 const config = (name, yaml) => {
   writeFileSync(join(TMP, name), yaml);

@@ -2,15 +2,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultProblems } from '../ci/schema/index.js';
 import { TOOL_NAMES } from '../ci/adapters/index.js';
 import { locate } from '../ci/tools.js';
 import { startNginx } from './support/nginx.js';
+import { tempDir } from './support/temp.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'benchline-normalize-'));
+const tmp = tempDir('normalize');
 const normalize = (tool, file) => {
   const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', tool, file], { encoding: 'utf8' });
   return { code: r.status, doc: r.status === 0 ? JSON.parse(r.stdout) : undefined, stdout: r.stdout, stderr: r.stderr };

@@ -1,7 +1,7 @@
 // Names that become paths: ../, absolute paths and overlong names in run.json, documents and the site manifest write or remove nothing outside.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { publish } from '../ci/store/store.js';
 import { buildSite } from '../ci/store/site.js';
 import { listFiles } from '../ci/store/files.js';
 import { insideDir } from '../ci/names.js';
+import { tempDir } from './support/temp.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/wrk/latency.txt', import.meta.url));
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 1, labels: [] };
@@ -25,7 +26,7 @@ const doc = (id, names = {}) => buildResult({
 
 /** A sandbox: a parent folder that must stay untouched, holding the store and a run folder. */
 function sandbox() {
-  const root = mkdtempSync(join(tmpdir(), 'benchline-paths-'));
+  const root = tempDir('paths');
   const dir = join(root, 'deep', 'er', 'still', 'results', 'run-1');
   mkdirSync(join(dir, 'docs', 'local'), { recursive: true });
   return { root, dir, store: join(root, 'deep', 'er', 'still', 'store') };

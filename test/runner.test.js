@@ -1,8 +1,7 @@
 // The runner against a real subject (Bun) and a real tool (wrk): results, faults, timeouts, A/B and Ctrl-C.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -13,6 +12,7 @@ import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
+import { tempDir } from './support/temp.js';
 
 const project = resolve('test/fixtures/project');
 let config;
@@ -26,7 +26,7 @@ const isAlive = (pid) => {
     return false;
   }
 };
-const out = () => mkdtempSync(join(tmpdir(), 'benchline-runner-'));
+const out = () => tempDir('runner');
 
 test('within a round base goes first under abab, and under random a seeded coin decides, so head leads about half the rounds', () => {
   assert.deepEqual(roundOrder(['base', 'head'], 'abab'), ['base', 'head']);

@@ -2,16 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trialProblems } from '../ci/sanity.js';
 import { metric } from '../ci/metrics.js';
+import { tempDir } from './support/temp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIX = join(ROOT, 'test', 'fixtures');
-const TMP = mkdtempSync(join(tmpdir(), 'benchline-sanity-'));
+const TMP = tempDir('sanity');
 const read = (rel) => readFileSync(join(FIX, rel), 'utf8');
 
 /** Runs `benchline normalize --tool T` on `text` written to a file named `name`; { status, stderr, doc }. */

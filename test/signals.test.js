@@ -1,12 +1,12 @@
 // SIGINT, SIGTERM and SIGHUP during `benchline run`: every process stopped, the port free, the finished trials kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './support/temp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'ci', 'cli.js');
@@ -40,7 +40,7 @@ const portFree = (port) => new Promise((res) => {
 
 for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
   test(`${sig} after the first trial stops the subject and wrk, frees the port, and keeps that trial in run.json marked interrupted`, async () => {
-    const results = mkdtempSync(join(tmpdir(), `benchline-${sig}-`));
+    const results = tempDir(sig);
     const child = spawn(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '3', '--out', results, '--no-progress'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const firstTrial = new Promise((res) => child.stderr.on('data', (d) => { stderr += d; if (/\[1\/3\]/.test(stderr)) res(); }));

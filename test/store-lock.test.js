@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { publish, ensureStore } from '../ci/store/store.js';
+import { tempDir } from './support/temp.js';
 
 const STORE_MODULE = fileURLToPath(new URL('../ci/store/store.js', import.meta.url));
 const LOCKFILE = fileURLToPath(new URL('../node_modules/proper-lockfile/index.js', import.meta.url));
@@ -21,7 +21,7 @@ const doc = (id) => buildResult({
 }, 'test');
 
 test('a publisher killed with -9 while holding the store lock delays the next publisher by at most 5 s', async (t) => {
-  const store = mkdtempSync(join(tmpdir(), 'benchline-lock-'));
+  const store = tempDir('lock');
   await ensureStore(store);
   const baseline0 = performance.now();
   await publish({ store, docs: [doc('run-a')] });

@@ -1,24 +1,17 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync, existsSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
 import { publish, readStore, compact, docRelPath, monthsToArchive } from '../ci/store/store.js';
 import { listFiles } from '../ci/store/files.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
+import { tempDir } from './support/temp.js';
 
-const made = [];
-const temp = (name) => {
-  const d = mkdtempSync(join(tmpdir(), `benchline-${name}-`));
-  made.push(d);
-  return d;
-};
-// removed even when a test fails half-way
-after(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+const temp = tempDir;
 const jobId = (d) => `${d.suite}.${d.variant}.${d.tool.name}.${d.scenario}`;
 const bytes = (dir) => listFiles(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
 

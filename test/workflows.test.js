@@ -11,6 +11,7 @@ import { loadConfig } from '../ci/config.js';
 import { planInputs, planOutputs } from '../.github/scripts/plan.js';
 import { mergeRuns, mergeResultsDirs } from '../.github/scripts/merge-results.js';
 import { alertOutputs } from '../.github/scripts/alert-settings.js';
+import { tempDir } from './support/temp.js';
 
 const WF_DIR = join(ROOT, '.github', 'workflows');
 const workflowFiles = () => readdirSync(WF_DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
@@ -477,7 +478,7 @@ test('the stand-in for github-action-benchmark fails as the action does when a s
 
 test('on a runner whose user is not root, apt packages install through passwordless sudo, and without it the error says what to run', () => {
   // GitHub-hosted runners run as a user with `sudo -n`; a stand-in sudo on PATH records how it was called.
-  const bin = mkdtempSync(join(tmpdir(), 'benchline-sudo-'));
+  const bin = tempDir('sudo');
   const calls = join(bin, 'calls');
   writeFileSync(join(bin, 'sudo'), `#!/bin/sh\nprintf "%s\\n" "$*" >> ${calls}\n[ "$1 $2" = "-n true" ]\n`, { mode: 0o755 });
   const saved = process.env.PATH;

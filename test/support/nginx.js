@@ -1,14 +1,14 @@
 // Starts a private nginx on a free loopback port serving a small JSON file; stopped by its PID.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../ci/subjects.js';
 import { locate } from '../../ci/tools.js';
+import { tempDir } from './temp.js';
 
 /** Returns { url, port, stop() } once nginx answers. */
 export async function startNginx() {
-  const dir = mkdtempSync(join(tmpdir(), 'benchline-nginx-'));
+  const dir = tempDir('nginx');
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user and must read the files
   mkdirSync(join(dir, 'html'));
   writeFileSync(join(dir, 'html', 'item.json'), `${JSON.stringify({ id: 1, name: 'item', tags: ['a', 'b'] })}\n`);
