@@ -64,11 +64,23 @@ export function unpackDocs(entry) {
 
 export const SPLITS_SCHEMA = 'benchline/site-splits@1';
 const SPLITS_FILE = 'splits.json';
+export const PARTS_SCHEMA = 'benchline/site-parts@1';
+const PARTS_FILE = 'parts.json';
+
+/** The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another builder's). */
+function readState(file, schema, builder, field) {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    if (saved?.schema === schema && saved.builder === builder && saved[field] && typeof saved[field] === 'object') return saved[field];
+  } catch { /* none yet, or unreadable */ }
+  return {};
+}
 
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
- * splits, writeSplits(splits) }. splits: what the last build's change point search saw of each series (site-data.js),
- * {} when there is none of this builder.
+ * splits, writeSplits(splits), parts, writeParts(parts) }. splits: what the last build's change point search saw of each
+ * series (site-data.js), {} when there is none of this builder. parts: { [path]: { fingerprint, hash, size } } of
+ * every series part file the last build wrote or kept (site.js), {} likewise.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
@@ -83,11 +95,9 @@ export function openCache(dir, builder = null) {
       if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
     } catch { /* unreadable: read the folder again */ }
   }
-  let splits = {};
-  try {
-    const saved = JSON.parse(readFileSync(join(dir, SPLITS_FILE), 'utf8'));
-    if (saved?.schema === SPLITS_SCHEMA && saved.builder === builder && saved.splits && typeof saved.splits === 'object') splits = saved.splits;
-  } catch { /* none yet, or unreadable: every series is searched in full */ }
+  // none: every series is searched in full, and every part file serialized
+  let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits');
+  let parts = readState(join(dir, PARTS_FILE), PARTS_SCHEMA, builder, 'parts');
   return {
     dir,
     builder,
@@ -96,6 +106,13 @@ export function openCache(dir, builder = null) {
     writeSplits(next) {
       writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
       splits = next;
+    },
+    get parts() {
+      return parts;
+    },
+    writeParts(next) {
+      writeReplace(join(dir, PARTS_FILE), `${JSON.stringify({ schema: PARTS_SCHEMA, builder, parts: next })}\n`);
+      parts = next;
     },
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
-import { packSeries } from './series-file.js';
+import { PART_POINTS, splitSeries } from './series-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -110,6 +110,24 @@ function updateCache(readCache, store, contents, fullRead, runFileOf) {
   for (const folder of [...readCache.entries.keys()]) if (!contents.folders.has(folder)) readCache.remove(folder);
 }
 
+/**
+ * A fingerprint of a series part's points that spares serializing them: its values and bounds as 64-bit floats, which
+ * of them are null, and its run ranges. Equal fingerprints mean equal numbers bit for bit, so equal file content.
+ */
+export function partFingerprint({ v, lo, hi, runs, many }) {
+  const n = v.length;
+  const nums = new Float64Array(3 * n);
+  const nulls = new Uint8Array(3 * n);
+  [v, lo, hi].forEach((list, j) => {
+    for (let i = 0; i < n; i += 1) {
+      const x = list[i];
+      if (x === null || x === undefined) nulls[j * n + i] = 1;
+      else nums[j * n + i] = x;
+    }
+  });
+  return createHash('sha1').update(nums).update(nulls).update(JSON.stringify([runs, many])).digest('hex');
+}
+
 /** Size of a file in bytes, or -1 when it is not there. */
 function sizeOf(path) {
   try {
@@ -127,12 +145,14 @@ function sizeOf(path) {
  * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
  * what a build into an empty folder gives. cache: a folder for the parsed store (read-cache.js), kept between
  * builds beside `out`: run folders the last build read are taken from it instead of their files, and their run files
- * are left as that build wrote them (checked like any kept file) instead of being serialized again, and a series
+ * are left as that build wrote them (checked like any kept file) instead of being serialized again, so are series part
+ * files whose points did not change (their fingerprints are kept in the cache), and a series
  * that only gained points has its change points searched again from its last windows (site-data.js splits).
+ * partPoints: points per series part file (series-file.js PART_POINTS; the tests use fewer).
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
  * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
-export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, log = () => {} } = {}) {
+export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {} } = {}) {
   const t0 = performance.now();
   // inside the site it would be deployed, and removed as a file no build wrote by --verify
   const cacheInSite = cache ? relative(resolve(out), resolve(cache)) : null;
@@ -273,7 +293,26 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('feed.xml', data.feed);
   put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
-  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, packSeries(f.payload)));
+  // a series' older points sit in part files that a new point leaves alone (series-file.js): with the cache, a part
+  // whose points fingerprint as the last build's is kept as that build wrote it, neither serialized nor hashed again
+  const partsBefore = readCache?.parts || {};
+  const partsNow = {};
+  for (const f of data.seriesFiles) {
+    const { head, parts } = splitSeries(f.payload, f.path, partPoints);
+    for (const p of parts) {
+      if (!readCache) {
+        put(p.path, dataScript(p.path, p.payload));
+        continue;
+      }
+      const fingerprint = partFingerprint(p.payload);
+      const was = partsBefore[p.path];
+      if (was?.fingerprint === fingerprint && previous.hashes[p.path] === was.hash && same(join(out, p.path), was.hash, was.size)) {
+        keep(p.path, was.hash);
+        partsNow[p.path] = was;
+      } else partsNow[p.path] = { fingerprint, ...put(p.path, dataScript(p.path, p.payload)) };
+    }
+    put(f.path, dataScript(f.path, head));
+  }
   const runFileOf = new Map();
   for (const f of data.runFiles) {
     const folder = cachedFolder(f.payload.id);
@@ -295,6 +334,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   if (readCache) {
     updateCache(readCache, store, contents, fullRead, runFileOf);
     readCache.writeSplits(data.splits);
+    readCache.writeParts(partsNow);
   }
 
   const now = new Set(files);
