@@ -10,6 +10,7 @@ import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
 import { searched } from '../ci/changepoints.js';
+import { buildModel } from '../ci/store/model.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -190,6 +191,20 @@ test('cache entries and saved change point windows written by another version of
   } finally {
     rmSync(d, { recursive: true, force: true });
   }
+});
+
+test('documents taken from the cache give the model the series and jobs their full documents give, their metrics expanded only when asked for', () => {
+  const docs = [...syntheticDocs({ runs: 6, jobs: JOBS, distributions: false })];
+  const byRun = new Map();
+  for (const doc of docs) byRun.set(doc.run.id, [...(byRun.get(doc.run.id) || []), doc]);
+  const slim = [...byRun.values()].flatMap((list) => unpackDocs(packEntry('runs/2025/01/x', [], list, [], null)));
+  const trimmed = docs.map((d) => ({ ...d, metrics: d.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })) }));
+  const want = buildModel({ docs: trimmed });
+  const got = buildModel({ docs: slim });
+  assert.deepEqual(got.series, want.series);
+  assert.deepEqual(JSON.parse(JSON.stringify(got.runs)), JSON.parse(JSON.stringify(want.runs)));
+  assert.equal(Object.keys({ ...slim[0] }).includes('rows'), false, 'a copy of a cached document holds its fields only');
+  assert.deepEqual(JSON.parse(JSON.stringify(slim[0])).metrics, trimmed[0].metrics);
 });
 
 test('a series part\'s fingerprint tells apart any two parts that would be written differently, and only those', () => {

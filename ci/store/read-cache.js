@@ -45,21 +45,52 @@ export function packEntry(folder, files, docs, failures, runFile, builder = null
 }
 
 /**
- * The documents of an entry as the site's model reads them: result documents whose metrics hold name, unit,
- * direction, case, value and interval only (no samples). Pure.
+ * A document of a cache entry, whose metrics expand on first use: a rebuild reads the values of a hundred thousand
+ * cached documents straight from their rows (`rows`: [definition, value, lower, upper], `defs`: each definition as
+ * { name, case?, unit, better }) and the metric objects of few. Getters on the class, not fields, so a copy or JSON
+ * of it holds the document's fields and metrics only.
  */
-export function unpackDocs(entry) {
-  return entry.docs.map((p) => {
-    const doc = { run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials };
-    doc.metrics = p.m.map(([d, value, lower, upper]) => {
-      const [name, unit, better, kase] = entry.defs[d];
-      const m = { name, ...(kase !== null ? { case: kase } : {}), unit, better, value };
+export class SlimDoc {
+  #rows;
+  #defs;
+  #metrics;
+
+  constructor(fields, rows, defs) {
+    Object.assign(this, fields);
+    this.#rows = rows;
+    this.#defs = defs;
+  }
+
+  get rows() {
+    return this.#rows;
+  }
+
+  get defs() {
+    return this.#defs;
+  }
+
+  get metrics() {
+    this.#metrics ||= this.#rows.map(([d, value, lower, upper]) => {
+      const m = { ...this.#defs[d], value };
       if (lower !== null) m.lower = lower;
       if (upper !== null) m.upper = upper;
       return m;
     });
-    return doc;
-  });
+    return this.#metrics;
+  }
+
+  toJSON() {
+    return { ...this, metrics: this.metrics };
+  }
+}
+
+/**
+ * The documents of an entry as the site's model reads them (SlimDoc): result documents whose metrics hold name, unit,
+ * direction, case, value and interval only (no samples). Pure.
+ */
+export function unpackDocs(entry) {
+  const defs = entry.defs.map(([name, unit, better, kase]) => ({ name, ...(kase !== null ? { case: kase } : {}), unit, better }));
+  return entry.docs.map((p) => new SlimDoc({ run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials }, p.m, defs));
 }
 
 export const SPLITS_SCHEMA = 'benchline/site-splits@1';

@@ -76,6 +76,17 @@ function previousBuild(out) {
   }
 }
 
+// a rebuild asks for the folder of each of a hundred thousand documents, which share a few thousand run blocks
+const folders = new WeakMap();
+const folderOf = (run) => {
+  let f = folders.get(run);
+  if (f === undefined) {
+    f = runFolderRel(run);
+    folders.set(run, f);
+  }
+  return f;
+};
+
 const add = (map, key, value) => {
   if (!map.has(key)) map.set(key, new Set());
   map.get(key).add(value);
@@ -93,8 +104,8 @@ function updateCache(readCache, store, contents, fullRead, runFileOf) {
     if (!byFolder.has(folder)) byFolder.set(folder, { docs: [], failures: [] });
     return byFolder.get(folder);
   };
-  for (const d of contents.docs) if (!d.slim) entryOf(runFolderRel(d.doc.run)).docs.push(d.doc);
-  for (const f of contents.failures) if (!contents.folders.get(runFolderRel(f.rec.run))?.cached) entryOf(runFolderRel(f.rec.run)).failures.push(f.rec);
+  for (const d of contents.docs) if (!d.slim) entryOf(folderOf(d.doc.run)).docs.push(d.doc);
+  for (const f of contents.failures) if (!contents.folders.get(folderOf(f.rec.run))?.cached) entryOf(folderOf(f.rec.run)).failures.push(f.rec);
   for (const [folder, f] of fullRead) byFolder.set(folder, f);
   for (const [folder, { files, cached }] of contents.folders) {
     const read = byFolder.get(folder);
@@ -186,8 +197,8 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
   const whole = new Set();
   const foldersOfRun = new Map();
-  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, runFolderRel(doc.run));
-  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, runFolderRel(rec.run));
+  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, folderOf(doc.run));
+  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, folderOf(rec.run));
   const cachedFolder = (id) => {
     const folders = foldersOfRun.get(id);
     if (!folders || folders.size !== 1) return null;
@@ -198,11 +209,20 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     for (const [id, folders] of foldersOfRun) if (folders.size > 1) for (const f of folders) whole.add(f);
     const archived = new Set(contents.archives.flatMap((a) => a.archive.runs.map((r) => r.id)));
     for (const id of archived) for (const f of foldersOfRun.get(id) || []) whole.add(f);
-    for (const [suite, mod] of Object.entries(modules)) {
-      if (mod instanceof Error) continue;
-      const newest = contents.docs.filter((d) => d.doc.suite === suite).reduce((a, b) => (!a || Date.parse(b.doc.run.startedAt) > Date.parse(a.doc.run.startedAt) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id) ? b : a), null);
-      if (newest?.slim) whole.add(runFolderRel(newest.doc.run));
+    // the newest document of each suite with a report page, in one pass (times parsed once per run block)
+    const reported = new Set(Object.entries(modules).filter(([, mod]) => !(mod instanceof Error)).map(([suite]) => suite));
+    const times = new Map();
+    const timeOf = (run) => {
+      if (!times.has(run)) times.set(run, Date.parse(run.startedAt));
+      return times.get(run);
+    };
+    const newestOf = new Map();
+    for (const b of contents.docs) {
+      if (!reported.has(b.doc.suite)) continue;
+      const a = newestOf.get(b.doc.suite);
+      if (!a || timeOf(b.doc.run) > timeOf(a.doc.run) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id)) newestOf.set(b.doc.suite, b);
     }
+    for (const newest of newestOf.values()) if (newest.slim) whole.add(folderOf(newest.doc.run));
   }
   const fullRead = new Map();
   let docs;
@@ -214,8 +234,8 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     if (wanted.length) {
       const r = readRunFolders(store, wanted.map((f) => [f, contents.folders.get(f).files]));
       for (const f of wanted) fullRead.set(f, { docs: [], failures: [] });
-      for (const d of r.docs) fullRead.get(runFolderRel(d.doc.run)).docs.push(d.doc);
-      for (const f of r.failures) fullRead.get(runFolderRel(f.rec.run)).failures.push(f.rec);
+      for (const d of r.docs) fullRead.get(folderOf(d.doc.run)).docs.push(d.doc);
+      for (const f of r.failures) fullRead.get(folderOf(f.rec.run)).failures.push(f.rec);
       // a folder that changed under its cache entry is read like a new one (problems listed, entry written again)
       for (const p of r.problems) {
         contents.problems.push(p);
@@ -227,7 +247,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     const failures = [];
     const placed = new Set();
     for (const d of contents.docs) {
-      const folder = d.slim ? runFolderRel(d.doc.run) : null;
+      const folder = d.slim ? folderOf(d.doc.run) : null;
       if (!folder || !fullRead.has(folder)) docs.push(d.doc);
       else if (!placed.has(folder)) {
         placed.add(folder);
@@ -235,7 +255,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       }
     }
     for (const f of contents.failures) {
-      const folder = contents.folders.get(runFolderRel(f.rec.run))?.cached ? runFolderRel(f.rec.run) : null;
+      const folder = contents.folders.get(folderOf(f.rec.run))?.cached ? folderOf(f.rec.run) : null;
       if (!folder || !fullRead.has(folder)) failures.push(f.rec);
       else if (!placed.has(`${folder}\u0000failures`)) {
         placed.add(`${folder}\u0000failures`);
