@@ -1,7 +1,7 @@
 // Series files: the dense layout reads back as the series it was made from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packSeries, unpackSeries } from '../ci/store/series-file.js';
+import { joinSeries, packSeries, splitSeries, unpackSeries } from '../ci/store/series-file.js';
 
 const series = (run, n = run.map(() => 1)) => ({ id: 's', key: { suite: 'a' }, run, v: run.map((r) => r * 2), lo: run.map(() => null), hi: run.map((r) => r * 3), n, changes: [] });
 
@@ -24,4 +24,29 @@ test('gaps, repeated runs and points standing for several runs read back unchang
 test('a series file of the earlier layout is read as it is', () => {
   const s = series([0, 1]);
   assert.equal(unpackSeries(s), s);
+});
+
+test('a series split into part files of fixed size and a series file of the newest points reads back whole', () => {
+  for (const length of [0, 1, 9, 10, 11, 35]) {
+    const s = series(Array.from({ length }, (_, i) => i + (i > 20 ? 3 : 0)), Array.from({ length }, (_, i) => (i % 7 ? 1 : 2)));
+    const { head, parts } = splitSeries(s, 'data/series/a/b/c/d/m.js', 10);
+    assert.equal(parts.length, Math.floor(length / 10));
+    assert.deepEqual(head.parts, parts.map((_, k) => `data/series/a/b/c/d/m/${k}.js`));
+    assert.equal(unpackSeries(head).v.length, length % 10, 'the series file holds the points after the last complete part');
+    const back = joinSeries(JSON.parse(JSON.stringify(head)), parts.map((p) => JSON.parse(JSON.stringify(p.payload))));
+    assert.deepEqual(back, s);
+  }
+});
+
+test('points added to a series leave its complete part files as they were', () => {
+  const grow = (length) => splitSeries(series(Array.from({ length }, (_, i) => i)), 'data/series/a/b/c/d/m.js', 10).parts;
+  const before = grow(25);
+  const after = grow(31);
+  assert.equal(after.length, 3);
+  assert.deepEqual(after.slice(0, 2), before);
+});
+
+test('a series file that names parts is not read without them', () => {
+  const { head } = splitSeries(series(Array.from({ length: 12 }, (_, i) => i)), 'data/series/a/b/c/d/m.js', 10);
+  assert.throws(() => joinSeries(head, []), /1 part files named, 0 given/);
 });

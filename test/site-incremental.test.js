@@ -5,11 +5,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { publish } from '../ci/store/store.js';
-import { buildSite } from '../ci/store/site.js';
+import { buildSite, partFingerprint } from '../ci/store/site.js';
 import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
 import { searched } from '../ci/changepoints.js';
+import { buildModel } from '../ci/store/model.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -73,17 +74,24 @@ test('change points of a long history, searched again only from their last windo
     const runs = 160;
     const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
     const docs = [...syntheticDocs({ runs, jobs: JOBS, every: 3600e3, steps })];
+    // series part files of 32 points: each series has four, and a fifth once it reaches 160 points
+    const partPoints = 32;
+    const isPart = (f) => /^data\/series\/.*\/\d+\.js$/.test(f);
     await publish({ store: s, docs: docs.slice(0, 148 * JOBS.length) });
-    await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+    assert.equal(manifest(o).files.filter(isPart).length, 20 * 4);
     for (let n = 149; n <= runs; n += 1) {
       await publish({ store: s, docs: docs.slice((n - 1) * JOBS.length, n * JOBS.length) });
       const before = searched.windows;
-      await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+      const had = new Set(manifest(o).files);
+      const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
       // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
       assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
+      assert.deepEqual(r.written.filter((f) => isPart(f) && had.has(f)), [], `no earlier part file is written again after run ${n}`);
+      assert.equal(r.written.filter(isPart).length, n === 160 ? 20 : 0, 'a part file is written when its points are complete');
       if (n % 4 && n !== runs) continue;
       const clean = join(d, `clean-${n}`);
-      await buildSite({ store: s, out: clean, config: CONFIG });
+      await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
       assertSameSite(o, clean);
       rmSync(clean, { recursive: true, force: true });
     }
@@ -92,10 +100,15 @@ test('change points of a long history, searched again only from their last windo
     // a run published late for an earlier time puts a point in the middle of every series: searched from the start
     await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1) + 10.5 * 3600e3, seed: 2 })] });
     const before = searched.windows;
-    await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+    const late = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
     assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
+    // its point lands in the first part, and every later point moves one place along: the parts change (all but those
+    // of a series of one constant value, which hold the same numbers for the same runs)
+    const throughput = 'data/series/orders-api/cache-on/ab/keepalive/throughput';
+    assert.deepEqual(late.written.filter((f) => f.startsWith(`${throughput}/`)).sort(), [0, 1, 2, 3, 4].map((k) => `${throughput}/${k}.js`));
+    assert.ok(late.written.filter(isPart).length >= 18 * 5, 'and those of the other series that vary');
     const clean = join(d, 'clean-late');
-    await buildSite({ store: s, out: clean, config: CONFIG });
+    await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
     assertSameSite(o, clean);
   } finally {
     rmSync(d, { recursive: true, force: true });
@@ -177,6 +190,29 @@ test('cache entries and saved change point windows written by another version of
     assert.equal(openCache(d, 'v1').entries.size, 1, 'the saved windows are not taken for a run folder\'s entry');
   } finally {
     rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('documents taken from the cache give the model the series and jobs their full documents give, their metrics expanded only when asked for', () => {
+  const docs = [...syntheticDocs({ runs: 6, jobs: JOBS, distributions: false })];
+  const byRun = new Map();
+  for (const doc of docs) byRun.set(doc.run.id, [...(byRun.get(doc.run.id) || []), doc]);
+  const slim = [...byRun.values()].flatMap((list) => unpackDocs(packEntry('runs/2025/01/x', [], list, [], null)));
+  const trimmed = docs.map((d) => ({ ...d, metrics: d.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })) }));
+  const want = buildModel({ docs: trimmed });
+  const got = buildModel({ docs: slim });
+  assert.deepEqual(got.series, want.series);
+  assert.deepEqual(JSON.parse(JSON.stringify(got.runs)), JSON.parse(JSON.stringify(want.runs)));
+  assert.equal(Object.keys({ ...slim[0] }).includes('rows'), false, 'a copy of a cached document holds its fields only');
+  assert.deepEqual(JSON.parse(JSON.stringify(slim[0])).metrics, trimmed[0].metrics);
+});
+
+test('a series part\'s fingerprint tells apart any two parts that would be written differently, and only those', () => {
+  const part = { v: [1.5, 0, 2], lo: [null, 0, 1], hi: [2, 0, 3], runs: [[0, 3]], many: [] };
+  const fp = partFingerprint(part);
+  assert.equal(partFingerprint(JSON.parse(JSON.stringify(part))), fp, 'equal numbers, equal fingerprint');
+  for (const other of [{ ...part, lo: [0, 0, 1] }, { ...part, v: [1.5, 0, 2.0000000001] }, { ...part, runs: [[1, 3]] }, { ...part, many: [[1, 2]] }, { ...part, v: [2, 1.5, 0] }]) {
+    assert.notEqual(partFingerprint(other), fp, JSON.stringify(other));
   }
 });
 

@@ -3,6 +3,7 @@ import { median } from 'simple-statistics';
 import { changePointsResumable, DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
 import { ArchivedJob, archivedRuns, jobIdOf } from './archive.js';
 import { metricId, seriesId } from './paths.js';
+import { SlimDoc } from './read-cache.js';
 
 /** Roles whose measurements form the history: pushes to main, laptop runs, and the measured side of a comparison. */
 export const TREND_ROLES = Object.freeze(['main', 'local', 'head']);
@@ -10,6 +11,28 @@ const ROLE_RANK = { head: 0, main: 1, local: 2, base: 3 };
 
 const jobKey = (runId, role, jobId) => `${runId}\u0000${role}\u0000${jobId}`;
 const present = (v) => v !== null && v !== undefined;
+
+/** A job of a cached document (read-cache.js SlimDoc): its metrics are the document's, expanded on first use. */
+class CachedJob {
+  #doc;
+
+  constructor(fields, doc) {
+    Object.assign(this, fields);
+    this.#doc = doc;
+  }
+
+  get doc() {
+    return this.#doc;
+  }
+
+  get metrics() {
+    return this.#doc.metrics;
+  }
+
+  toJSON() {
+    return { ...this, metrics: this.metrics };
+  }
+}
 
 /**
  * Runs and series from store contents. docs/failures as read from runs/, archives as read from archive/.
@@ -37,15 +60,17 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     return r;
   };
   for (const doc of docs) {
-    const id = jobIdOf({ ...doc, tool: doc.tool.name });
+    const id = jobIdOf({ suite: doc.suite, variant: doc.variant, tool: doc.tool.name, scenario: doc.scenario });
     const k = jobKey(doc.run.id, doc.run.role, id);
     if (seen.has(k)) continue;
     seen.add(k);
     fromRuns.add(k);
-    const job = {
+    const fields = {
       id, role: doc.run.role, status: 'ok', suite: doc.suite, subject: doc.subject, variant: doc.variant,
-      tool: doc.tool.name, toolVersion: doc.tool.version, scenario: doc.scenario, params: doc.params, trials: doc.trials, metrics: doc.metrics,
+      tool: doc.tool.name, toolVersion: doc.tool.version, scenario: doc.scenario, params: doc.params, trials: doc.trials,
     };
+    // a cached document's metrics stay rows until something asks for them (read-cache.js SlimDoc)
+    const job = doc instanceof SlimDoc ? new CachedJob(fields, doc) : { ...fields, metrics: doc.metrics };
     if (doc.distributions?.length) job.distributions = doc.distributions;
     if (doc.notes?.length) job.notes = doc.notes;
     runOf(doc.run, doc.runner, false).jobs.push(job);
@@ -169,7 +194,15 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
   for (const r of runs) {
     if (r.archived) continue;
     for (const job of r.jobs) {
-      if (job.status !== 'ok' || !TREND_ROLES.includes(job.role) || job.metrics === undefined || job instanceof ArchivedJob) continue;
+      if (job.status !== 'ok' || !TREND_ROLES.includes(job.role) || job instanceof ArchivedJob) continue;
+      if (job instanceof CachedJob) {
+        // straight from the rows: no metric object per value
+        const jobSeries = seriesOfJob(job);
+        const { rows, defs } = job.doc;
+        for (const [d, value, lower, upper] of rows) add(seriesFor(jobSeries, job, defs[d]), r.index, value, lower, upper, 1);
+        continue;
+      }
+      if (job.metrics === undefined) continue;
       const jobSeries = seriesOfJob(job);
       for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
     }

@@ -45,6 +45,12 @@ export function seriesPath(key) {
   return `data/series/${segment(key.suite)}/${segment(key.variant)}/${segment(key.tool)}/${segment(key.scenario)}/${segment(key.metric)}.js`;
 }
 
+/**
+ * Site-relative path of part k (0, 1, ...) of a series, beside the series file: a folder named as the file without
+ * `.js` (series files sit five folders deep, part files six, so the two never collide).
+ */
+export const seriesPartPath = (path, k) => `${path.replace(/\.js$/, '')}/${k}.js`;
+
 /** Site-relative path of one run's detail file; grouped by month so no folder grows without bound. */
 export function runPath(run) {
   const month = /^(\d{4})-(\d{2})/.exec(run.startedAt || '');

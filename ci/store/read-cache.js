@@ -45,30 +45,73 @@ export function packEntry(folder, files, docs, failures, runFile, builder = null
 }
 
 /**
- * The documents of an entry as the site's model reads them: result documents whose metrics hold name, unit,
- * direction, case, value and interval only (no samples). Pure.
+ * A document of a cache entry, whose metrics expand on first use: a rebuild reads the values of a hundred thousand
+ * cached documents straight from their rows (`rows`: [definition, value, lower, upper], `defs`: each definition as
+ * { name, case?, unit, better }) and the metric objects of few. Getters on the class, not fields, so a copy or JSON
+ * of it holds the document's fields and metrics only.
  */
-export function unpackDocs(entry) {
-  return entry.docs.map((p) => {
-    const doc = { run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials };
-    doc.metrics = p.m.map(([d, value, lower, upper]) => {
-      const [name, unit, better, kase] = entry.defs[d];
-      const m = { name, ...(kase !== null ? { case: kase } : {}), unit, better, value };
+export class SlimDoc {
+  #rows;
+  #defs;
+  #metrics;
+
+  constructor(fields, rows, defs) {
+    Object.assign(this, fields);
+    this.#rows = rows;
+    this.#defs = defs;
+  }
+
+  get rows() {
+    return this.#rows;
+  }
+
+  get defs() {
+    return this.#defs;
+  }
+
+  get metrics() {
+    this.#metrics ||= this.#rows.map(([d, value, lower, upper]) => {
+      const m = { ...this.#defs[d], value };
       if (lower !== null) m.lower = lower;
       if (upper !== null) m.upper = upper;
       return m;
     });
-    return doc;
-  });
+    return this.#metrics;
+  }
+
+  toJSON() {
+    return { ...this, metrics: this.metrics };
+  }
+}
+
+/**
+ * The documents of an entry as the site's model reads them (SlimDoc): result documents whose metrics hold name, unit,
+ * direction, case, value and interval only (no samples). Pure.
+ */
+export function unpackDocs(entry) {
+  const defs = entry.defs.map(([name, unit, better, kase]) => ({ name, ...(kase !== null ? { case: kase } : {}), unit, better }));
+  return entry.docs.map((p) => new SlimDoc({ run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials }, p.m, defs));
 }
 
 export const SPLITS_SCHEMA = 'benchline/site-splits@1';
 const SPLITS_FILE = 'splits.json';
+export const PARTS_SCHEMA = 'benchline/site-parts@1';
+const PARTS_FILE = 'parts.json';
+
+/** The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another builder's). */
+function readState(file, schema, builder, field) {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    if (saved?.schema === schema && saved.builder === builder && saved[field] && typeof saved[field] === 'object') return saved[field];
+  } catch { /* none yet, or unreadable */ }
+  return {};
+}
 
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
- * splits, writeSplits(splits) }. splits: what the last build's change point search saw of each series (site-data.js),
- * {} when there is none of this builder.
+ * splits, writeSplits(splits), parts, writeParts(parts) }. splits: what the last build's change point search saw of each
+ * series (site-data.js), {} when there is none of this builder. parts: { [path]: { fingerprint, hash, size } } of
+ * every series part file the last build wrote or kept (site.js), {} likewise.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
@@ -83,11 +126,9 @@ export function openCache(dir, builder = null) {
       if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
     } catch { /* unreadable: read the folder again */ }
   }
-  let splits = {};
-  try {
-    const saved = JSON.parse(readFileSync(join(dir, SPLITS_FILE), 'utf8'));
-    if (saved?.schema === SPLITS_SCHEMA && saved.builder === builder && saved.splits && typeof saved.splits === 'object') splits = saved.splits;
-  } catch { /* none yet, or unreadable: every series is searched in full */ }
+  // none: every series is searched in full, and every part file serialized
+  let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits');
+  let parts = readState(join(dir, PARTS_FILE), PARTS_SCHEMA, builder, 'parts');
   return {
     dir,
     builder,
@@ -96,6 +137,13 @@ export function openCache(dir, builder = null) {
     writeSplits(next) {
       writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
       splits = next;
+    },
+    get parts() {
+      return parts;
+    },
+    writeParts(next) {
+      writeReplace(join(dir, PARTS_FILE), `${JSON.stringify({ schema: PARTS_SCHEMA, builder, parts: next })}\n`);
+      parts = next;
     },
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);

@@ -1,5 +1,13 @@
-// Dense layout of a series' data file: run indices as ranges, run counts only where not 1; shared by builder and page.
+// Dense layout of a series' data files: run indices as ranges, run counts only where not 1, older points in fixed parts; shared by builder and page.
 // Kept free of Node imports on purpose: the page bundles it to read series files back.
+import { seriesPartPath } from './paths.js';
+
+/**
+ * Points in each part file of a series. A series file holds its newest points (fewer than this) and names its parts,
+ * which hold the older points this many at a time: a new point changes only the series file, and a part changes only
+ * when points it holds do (a run published late for an earlier time, a month compacted into its archive).
+ */
+export const PART_POINTS = 1024;
 
 /**
  * A series payload (as siteData lays it out, with one entry per point in `run`, `v`, `lo`, `hi` and `n`) in the
@@ -29,4 +37,33 @@ export function unpackSeries(packed) {
   const n = new Array(run.length).fill(1);
   for (const [i, k] of many) n[i] = k;
   return { ...rest, run, n };
+}
+
+/**
+ * A series payload (as siteData lays it out) as its files: { head, parts: [{ path, payload }] }. Each complete run of
+ * `size` points from the first is a part (packed as packSeries packs a series: { v, lo, hi, runs, many }, written at
+ * seriesPartPath(path, k)); the head is the series with the points after them, packed, and `parts` naming the part
+ * files in order. Pure.
+ */
+export function splitSeries(series, path, size = PART_POINTS) {
+  const { run, v, lo, hi, n, ...rest } = series;
+  const full = Math.floor(run.length / size);
+  const points = (a, b) => ({ run: run.slice(a, b), v: v.slice(a, b), lo: lo.slice(a, b), hi: hi.slice(a, b), n: n.slice(a, b) });
+  const parts = [];
+  for (let k = 0; k < full; k += 1) parts.push({ path: seriesPartPath(path, k), payload: packSeries(points(k * size, (k + 1) * size)) });
+  const head = packSeries({ ...rest, parts: parts.map((p) => p.path), ...points(full * size, run.length) });
+  return { head, parts };
+}
+
+/**
+ * The series splitSeries was given, from its head file and its part files' payloads in the head's order (a series
+ * file of an earlier layout, without parts, reads as it is). Pure.
+ */
+export function joinSeries(head, parts = []) {
+  const { parts: names, ...whole } = unpackSeries(head);
+  if (!Array.isArray(names)) return whole;
+  if (parts.length !== names.length) throw new Error(`series ${whole.id}: ${names.length} part files named, ${parts.length} given`);
+  const pieces = [...parts.map(unpackSeries), whole];
+  const cat = (field) => [].concat(...pieces.map((p) => p[field]));
+  return { ...whole, run: cat('run'), v: cat('v'), lo: cat('lo'), hi: cat('hi'), n: cat('n') };
 }

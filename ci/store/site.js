@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
-import { packSeries } from './series-file.js';
+import { PART_POINTS, splitSeries } from './series-file.js';
 import { buildModel } from './model.js';
 import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
@@ -76,6 +76,17 @@ function previousBuild(out) {
   }
 }
 
+// a rebuild asks for the folder of each of a hundred thousand documents, which share a few thousand run blocks
+const folders = new WeakMap();
+const folderOf = (run) => {
+  let f = folders.get(run);
+  if (f === undefined) {
+    f = runFolderRel(run);
+    folders.set(run, f);
+  }
+  return f;
+};
+
 const add = (map, key, value) => {
   if (!map.has(key)) map.set(key, new Set());
   map.get(key).add(value);
@@ -93,8 +104,8 @@ function updateCache(readCache, store, contents, fullRead, runFileOf) {
     if (!byFolder.has(folder)) byFolder.set(folder, { docs: [], failures: [] });
     return byFolder.get(folder);
   };
-  for (const d of contents.docs) if (!d.slim) entryOf(runFolderRel(d.doc.run)).docs.push(d.doc);
-  for (const f of contents.failures) if (!contents.folders.get(runFolderRel(f.rec.run))?.cached) entryOf(runFolderRel(f.rec.run)).failures.push(f.rec);
+  for (const d of contents.docs) if (!d.slim) entryOf(folderOf(d.doc.run)).docs.push(d.doc);
+  for (const f of contents.failures) if (!contents.folders.get(folderOf(f.rec.run))?.cached) entryOf(folderOf(f.rec.run)).failures.push(f.rec);
   for (const [folder, f] of fullRead) byFolder.set(folder, f);
   for (const [folder, { files, cached }] of contents.folders) {
     const read = byFolder.get(folder);
@@ -108,6 +119,24 @@ function updateCache(readCache, store, contents, fullRead, runFileOf) {
     readCache.write(packEntry(folder, files, read?.docs || [], read?.failures || [], runFile, readCache.builder));
   }
   for (const folder of [...readCache.entries.keys()]) if (!contents.folders.has(folder)) readCache.remove(folder);
+}
+
+/**
+ * A fingerprint of a series part's points that spares serializing them: its values and bounds as 64-bit floats, which
+ * of them are null, and its run ranges. Equal fingerprints mean equal numbers bit for bit, so equal file content.
+ */
+export function partFingerprint({ v, lo, hi, runs, many }) {
+  const n = v.length;
+  const nums = new Float64Array(3 * n);
+  const nulls = new Uint8Array(3 * n);
+  [v, lo, hi].forEach((list, j) => {
+    for (let i = 0; i < n; i += 1) {
+      const x = list[i];
+      if (x === null || x === undefined) nulls[j * n + i] = 1;
+      else nums[j * n + i] = x;
+    }
+  });
+  return createHash('sha1').update(nums).update(nulls).update(JSON.stringify([runs, many])).digest('hex');
 }
 
 /** Size of a file in bytes, or -1 when it is not there. */
@@ -127,12 +156,14 @@ function sizeOf(path) {
  * its content hashes as this build's would, and files no build of ours wrote are removed, so the result is exactly
  * what a build into an empty folder gives. cache: a folder for the parsed store (read-cache.js), kept between
  * builds beside `out`: run folders the last build read are taken from it instead of their files, and their run files
- * are left as that build wrote them (checked like any kept file) instead of being serialized again, and a series
+ * are left as that build wrote them (checked like any kept file) instead of being serialized again, so are series part
+ * files whose points did not change (their fingerprints are kept in the cache), and a series
  * that only gained points has its change points searched again from its last windows (site-data.js splits).
+ * partPoints: points per series part file (series-file.js PART_POINTS; the tests use fewer).
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
  * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
-export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, log = () => {} } = {}) {
+export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {} } = {}) {
   const t0 = performance.now();
   // inside the site it would be deployed, and removed as a file no build wrote by --verify
   const cacheInSite = cache ? relative(resolve(out), resolve(cache)) : null;
@@ -166,8 +197,8 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
   const whole = new Set();
   const foldersOfRun = new Map();
-  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, runFolderRel(doc.run));
-  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, runFolderRel(rec.run));
+  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, folderOf(doc.run));
+  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, folderOf(rec.run));
   const cachedFolder = (id) => {
     const folders = foldersOfRun.get(id);
     if (!folders || folders.size !== 1) return null;
@@ -178,11 +209,20 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     for (const [id, folders] of foldersOfRun) if (folders.size > 1) for (const f of folders) whole.add(f);
     const archived = new Set(contents.archives.flatMap((a) => a.archive.runs.map((r) => r.id)));
     for (const id of archived) for (const f of foldersOfRun.get(id) || []) whole.add(f);
-    for (const [suite, mod] of Object.entries(modules)) {
-      if (mod instanceof Error) continue;
-      const newest = contents.docs.filter((d) => d.doc.suite === suite).reduce((a, b) => (!a || Date.parse(b.doc.run.startedAt) > Date.parse(a.doc.run.startedAt) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id) ? b : a), null);
-      if (newest?.slim) whole.add(runFolderRel(newest.doc.run));
+    // the newest document of each suite with a report page, in one pass (times parsed once per run block)
+    const reported = new Set(Object.entries(modules).filter(([, mod]) => !(mod instanceof Error)).map(([suite]) => suite));
+    const times = new Map();
+    const timeOf = (run) => {
+      if (!times.has(run)) times.set(run, Date.parse(run.startedAt));
+      return times.get(run);
+    };
+    const newestOf = new Map();
+    for (const b of contents.docs) {
+      if (!reported.has(b.doc.suite)) continue;
+      const a = newestOf.get(b.doc.suite);
+      if (!a || timeOf(b.doc.run) > timeOf(a.doc.run) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id)) newestOf.set(b.doc.suite, b);
     }
+    for (const newest of newestOf.values()) if (newest.slim) whole.add(folderOf(newest.doc.run));
   }
   const fullRead = new Map();
   let docs;
@@ -194,8 +234,8 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     if (wanted.length) {
       const r = readRunFolders(store, wanted.map((f) => [f, contents.folders.get(f).files]));
       for (const f of wanted) fullRead.set(f, { docs: [], failures: [] });
-      for (const d of r.docs) fullRead.get(runFolderRel(d.doc.run)).docs.push(d.doc);
-      for (const f of r.failures) fullRead.get(runFolderRel(f.rec.run)).failures.push(f.rec);
+      for (const d of r.docs) fullRead.get(folderOf(d.doc.run)).docs.push(d.doc);
+      for (const f of r.failures) fullRead.get(folderOf(f.rec.run)).failures.push(f.rec);
       // a folder that changed under its cache entry is read like a new one (problems listed, entry written again)
       for (const p of r.problems) {
         contents.problems.push(p);
@@ -207,7 +247,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     const failures = [];
     const placed = new Set();
     for (const d of contents.docs) {
-      const folder = d.slim ? runFolderRel(d.doc.run) : null;
+      const folder = d.slim ? folderOf(d.doc.run) : null;
       if (!folder || !fullRead.has(folder)) docs.push(d.doc);
       else if (!placed.has(folder)) {
         placed.add(folder);
@@ -215,7 +255,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       }
     }
     for (const f of contents.failures) {
-      const folder = contents.folders.get(runFolderRel(f.rec.run))?.cached ? runFolderRel(f.rec.run) : null;
+      const folder = contents.folders.get(folderOf(f.rec.run))?.cached ? folderOf(f.rec.run) : null;
       if (!folder || !fullRead.has(folder)) failures.push(f.rec);
       else if (!placed.has(`${folder}\u0000failures`)) {
         placed.add(`${folder}\u0000failures`);
@@ -273,7 +313,26 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('feed.xml', data.feed);
   put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
   put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
-  for (const f of data.seriesFiles) put(f.path, dataScript(f.path, packSeries(f.payload)));
+  // a series' older points sit in part files that a new point leaves alone (series-file.js): with the cache, a part
+  // whose points fingerprint as the last build's is kept as that build wrote it, neither serialized nor hashed again
+  const partsBefore = readCache?.parts || {};
+  const partsNow = {};
+  for (const f of data.seriesFiles) {
+    const { head, parts } = splitSeries(f.payload, f.path, partPoints);
+    for (const p of parts) {
+      if (!readCache) {
+        put(p.path, dataScript(p.path, p.payload));
+        continue;
+      }
+      const fingerprint = partFingerprint(p.payload);
+      const was = partsBefore[p.path];
+      if (was?.fingerprint === fingerprint && previous.hashes[p.path] === was.hash && same(join(out, p.path), was.hash, was.size)) {
+        keep(p.path, was.hash);
+        partsNow[p.path] = was;
+      } else partsNow[p.path] = { fingerprint, ...put(p.path, dataScript(p.path, p.payload)) };
+    }
+    put(f.path, dataScript(f.path, head));
+  }
   const runFileOf = new Map();
   for (const f of data.runFiles) {
     const folder = cachedFolder(f.payload.id);
@@ -295,6 +354,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   if (readCache) {
     updateCache(readCache, store, contents, fullRead, runFileOf);
     readCache.writeSplits(data.splits);
+    readCache.writeParts(partsNow);
   }
 
   const now = new Set(files);

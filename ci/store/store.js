@@ -364,22 +364,26 @@ export function readStore(store, { cache } = {}) {
   if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
   const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
   const files = storeFiles(store);
-  for (const rel of files) {
-    const folder = runFolderOf(rel);
-    if (!folder) continue;
+  // each file's run folder, worked out once (a large store holds a hundred thousand files)
+  const folderOf = files.map(runFolderOf);
+  files.forEach((rel, i) => {
+    const folder = folderOf[i];
+    if (!folder) return;
     if (!out.folders.has(folder)) out.folders.set(folder, { files: [], cached: null });
     out.folders.get(folder).files.push(rel.slice(folder.length + 1));
-  }
+  });
   for (const [folder, f] of out.folders) {
     const entry = cache?.entries.get(folder);
     if (entry && entry.files.length === f.files.length && [...f.files].sort().every((n, i) => n === entry.files[i])) f.cached = entry;
   }
   // in the order of the files, as a read without the cache gives: the model keeps the first of a repeated job
-  for (const rel of files) {
-    const folder = out.folders.get(runFolderOf(rel));
+  for (const [i, rel] of files.entries()) {
+    const folder = out.folders.get(folderOf[i]);
     if (folder?.cached) {
-      if (rel !== `${runFolderOf(rel)}/${folder.files[0]}`) continue;
-      for (const doc of unpackDocs(folder.cached)) out.docs.push({ doc, path: join(store, docRelPath(doc)), slim: true });
+      if (rel !== `${folderOf[i]}/${folder.files[0]}`) continue;
+      // the folder's documents sit in it under their role and job id (docRelPath): its path is joined once
+      const base = join(store, folderOf[i]);
+      for (const doc of unpackDocs(folder.cached)) out.docs.push({ doc, path: join(base, doc.run.role, `${jobIdOfDoc(doc)}.json`), slim: true });
       for (const rec of folder.cached.failures) out.failures.push({ rec, path: join(store, failureRelPath(rec)) });
       continue;
     }

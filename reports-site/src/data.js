@@ -2,7 +2,7 @@
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath } from '../../ci/store/paths.js';
 import { archivedRuns } from '../../ci/store/archive.js';
 import { unpackRun } from '../../ci/store/run-file.js';
-import { unpackSeries } from '../../ci/store/series-file.js';
+import { joinSeries } from '../../ci/store/series-file.js';
 
 const cache = new Map();
 const waiting = new Map();
@@ -55,8 +55,12 @@ export async function loadIndex() {
 
 export const loadRuns = () => load(RUNS_PATH);
 
-/** One series' points (series files are written densely, series-file.js). */
-export const loadSeries = async (path) => unpackSeries(await load(path));
+/** One series' points: its file holds the newest, and names the part files that hold the older ones (series-file.js). */
+export async function loadSeries(path) {
+  const head = await load(path);
+  const parts = await Promise.all((Array.isArray(head.parts) ? head.parts : []).map((p) => load(p)));
+  return joinSeries(head, parts);
+}
 
 /** Run i of the run table with its jobs: its own file while documents exist, else expanded from its month's archive. */
 export async function loadRun(runs, i) {
