@@ -35,7 +35,7 @@ const NGINX = doc({ variant: 'nginx', metrics: {
   'latency.p99.9': [9.2e6, 9.9e6, 8.8e6],
   error_rate: [0, 0, 0],
 } });
-const JMH = doc({ suite: 'serialization', variant: 'default', tool: 'jmh', version: '1.37', scenario: 'avgt', metrics: { 'duration@sbeSerialize': [73.62], 'duration@sbeDeserialize': [110.91] } });
+const JMH = doc({ suite: 'serialization', variant: 'default', tool: 'jmh', version: '1.37', scenario: 'avgt', metrics: { 'time.mean@sbeSerialize': [73.62], 'time.mean@sbeDeserialize': [110.91] } });
 
 // The action's own range parser (extractRangeInfo in github-action-benchmark), to check our strings parse.
 const gabRange = (range) => Number(range.match(/(?<prefix>(\+-|±)\s*)(?<value>\d.+)/)?.groups.value);
@@ -46,8 +46,8 @@ test('exports only lower-is-better metrics as customSmallerIsBetter, named suite
     ['gateways/nginx/wrk/peak/latency.p99', 'ns', 4.1e6],
     ['gateways/nginx/wrk/peak/latency.p99.9', 'ns', 9.2e6],
     ['gateways/nginx/wrk/peak/error_rate', 'ratio', 0],
-    ['serialization/default/jmh/avgt/sbeSerialize/duration', 'ns', 73.62],
-    ['serialization/default/jmh/avgt/sbeDeserialize/duration', 'ns', 110.91],
+    ['serialization/default/jmh/avgt/sbeSerialize/time.mean', 'ns', 73.62],
+    ['serialization/default/jmh/avgt/sbeDeserialize/time.mean', 'ns', 110.91],
   ]);
   const p99 = out[0];
   const m = NGINX.metrics.find((x) => x.name === 'latency.p99');
@@ -65,6 +65,17 @@ test('exports only higher-is-better metrics as customBiggerIsBetter, with a rang
   assert.equal(gabRange(out[0].range), 565.5);
   assert.equal(gabRange(toGab([doc({ variant: 'x', metrics: { throughput: [5, 5.5, 6] } })], 'higher')[0].range), 0.5, 'small numbers keep decimals the parser needs');
   assert.throws(() => toGab([NGINX], 'up'), /better must be "lower" or "higher"/);
+});
+
+test('leaves out of both github-action-benchmark files the metrics that restate a run parameter, so a speed-up never alerts', () => {
+  // a fixed-duration wrk run: its bytes received and requests grow with its throughput, its duration is the parameter
+  const wrk = doc({ variant: 'haproxy', metrics: {
+    throughput: [20000, 21000, 22000], 'latency.p50': [2e6, 2.1e6, 2.2e6], duration: [2.01e9, 2.0e9, 2.02e9], requests: [40000, 42000, 44000], bytes_received: [9e6, 9.4e6, 9.9e6],
+  } });
+  assert.ok(['duration', 'requests', 'bytes_received'].every((n) => wrk.metrics.some((m) => m.name === n)), 'the document holds them');
+  assert.deepEqual(toGab([wrk], 'lower').map((e) => e.name), ['gateways/haproxy/wrk/peak/latency.p50']);
+  assert.deepEqual(toGab([wrk], 'higher').map((e) => e.name), ['gateways/haproxy/wrk/peak/throughput']);
+  assert.ok(Object.keys(toBmf([wrk])['gateways/haproxy/wrk/peak']).includes('bytes-received'), 'Bencher, where alerts are per measure and set by the user, keeps them');
 });
 
 // The JSON Schema Bencher publishes for BMF (bencher.dev/bmf.json).
@@ -86,7 +97,7 @@ test('exports Bencher Metric Format with kebab-case measure slugs and the interv
   assert.deepEqual(Object.keys(bmf), ['gateways/nginx/wrk/peak', 'serialization/default/jmh/avgt/sbeSerialize', 'serialization/default/jmh/avgt/sbeDeserialize']);
   assert.deepEqual(Object.keys(bmf['gateways/nginx/wrk/peak']), ['throughput', 'latency-p99', 'latency-p99-9', 'error-rate']);
   assert.deepEqual(bmf['gateways/nginx/wrk/peak']['latency-p99'], { value: 4.1e6, lower_value: p99.lower, upper_value: p99.upper });
-  assert.deepEqual(bmf['serialization/default/jmh/avgt/sbeSerialize'], { duration: { value: 73.62 } });
+  assert.deepEqual(bmf['serialization/default/jmh/avgt/sbeSerialize'], { 'time-mean': { value: 73.62 } });
   const validate = new Ajv().compile(BMF_SCHEMA);
   assert.equal(validate(bmf), true, JSON.stringify(validate.errors));
   assert.equal(measureSlug('latency.p99'), 'latency-p99');
@@ -146,11 +157,11 @@ test('a Bencher export never has a bound below zero: JMH\'s interval of one fork
 test('every exported measure has a Bencher name and units, and the throughput measure matches Bencher\'s built-in one', () => {
   const measures = bencherMeasures([NGINX, JMH]);
   assert.deepEqual(measures, [
-    { slug: 'duration', name: 'duration', units: 'nanoseconds (ns)' },
     { slug: 'error-rate', name: 'error_rate', units: 'ratio (0 to 1)' },
     { slug: 'latency-p99', name: 'latency.p99', units: 'nanoseconds (ns)' },
     { slug: 'latency-p99-9', name: 'latency.p99.9', units: 'nanoseconds (ns)' },
     { slug: 'throughput', name: 'throughput', units: 'operations / second (ops/s)' },
+    { slug: 'time-mean', name: 'time.mean', units: 'nanoseconds (ns)' },
   ]);
   const units = JSON.parse(readFileSync(join(ROOT, 'ci/schema/result.schema.json'), 'utf8')).$defs.unit.enum;
   assert.deepEqual(Object.keys(BENCHER_UNITS).sort(), [...units].sort(), 'every canonical unit has a Bencher spelling');

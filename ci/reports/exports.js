@@ -6,7 +6,9 @@
 // and `unit` is benchline's unit name: a series never changes scale between commits, which keeps the
 // action's charts and alert ratios meaningful. `range` is "± <half-width>" of the metric's interval
 // (the wider side, so it never understates the noise), in the form the action parses; `extra` says
-// how the value was obtained.
+// how the value was obtained. Metrics that restate a run's parameters (compare.js RESTATED: a fixed-duration run's
+// `duration`, its `requests` and `bytes_received`) are left out: more of them follows from more throughput, and the
+// action, which alerts on every entry, would call a speed-up a regression of `bytes_received`.
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
@@ -17,6 +19,7 @@
 // interval of a single trial) is clamped to 0 rather than exported as an impossible value.
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
+import { RESTATED } from '../compare.js';
 
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
@@ -36,13 +39,13 @@ export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '
 // The action's range parser wants a digit followed by more characters, so small numbers keep 4 significant digits.
 const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4));
 
-/** The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`. */
+/** The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`, restated ones left out. */
 export function toGab(docs, better) {
   if (better !== 'lower' && better !== 'higher') throw new Error(`toGab: better must be "lower" or "higher", got ${better}`);
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better) continue;
+      if (m.better !== better || RESTATED.includes(m.name)) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
