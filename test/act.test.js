@@ -167,7 +167,7 @@ test('main\'s path twice, then the PR path twice, under act: every main run land
     if (pr.code !== 0) {
       // a regression verdict (noise on a shared machine can make one) fails the check, and only at its last step
       assert.match(pr.output, /Fail the check on a regression[\s\S]*❌ {2}Failure - Main Fail the check on a regression/, pr.summary);
-      assert.match(comment, /The bench check fails on th(is|ese) regressions?/);
+      assert.match(comment, /The pull request's bench check fails on th(is|ese) regressions?/);
     } else {
       assert.deepEqual(succeededJobs(pr.output), ['bench/aggregate', `bench/bench-job/${JOB}`, 'bench/plan']);
     }

@@ -582,9 +582,32 @@ test('the comment says the check fails on a regression when compare.failOnRegres
   const { base, head } = pr();
   const result = compare(base, head, { minEffect: 0.03, confidence: 0.95, metrics: {} }, { seed: 1 });
   assert.equal(result.counts.regression, 1);
-  const line = /The bench check fails on this regression \(`compare\.failOnRegression` in bench\.config\.yaml\)\./;
+  const line = /The pull request's bench check fails on this regression \(`compare\.failOnRegression` in bench\.config\.yaml; a local `bench` exits non-zero only with `--fail-on-regression`\)\./;
   assert.match(renderComment({ run: RUN, docs: head, comparisons: result, config: { compare: { failOnRegression: true } } }), line);
   assert.doesNotMatch(renderComment({ run: RUN, docs: head, comparisons: result, config: { compare: { failOnRegression: false } } }), /check fails/);
   const clean = compare(base, base, { minEffect: 0.03, confidence: 0.95, metrics: {} }, { seed: 1 });
   assert.doesNotMatch(renderComment({ run: RUN, docs: base, comparisons: clean, config: { compare: { failOnRegression: true } } }), /check fails/);
+});
+
+test('a --base run whose base has no such subject says the benchmarks were measured on head only and why, in the comment and the console', () => {
+  const head = [doc({ suite: 'primes', variant: 'small', role: 'head', metrics: OFF })];
+  const run = { ...RUN, base: { ref: 'HEAD~2', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'ok', note: 'no base result: primes does not exist at HEAD~2' }] };
+  const comment = renderComment({ run, docs: head, comparisons: undefined, config: CONFIG });
+  assert.match(comment, /### benchline: measured 1 benchmark on head only: the base \(HEAD\\?~2\) has none of them/);
+  assert.match(comment, /primes\.small\.ab\.keepalive \(primes does not exist at HEAD\\?~2\)/);
+  assert.doesNotMatch(comment, /Run with `--base <ref>`/, 'the run had a base: telling the user to pass one would be wrong');
+  assert.match(renderConsole({ run, docs: head, config: CONFIG }), /Measured on head only \(HEAD~2 has no such subject.*\n\s+primes\.small\.ab\.keepalive: no base result: primes does not exist at HEAD~2/);
+  const plain = renderComment({ run: { ...RUN, base: undefined }, docs: head, comparisons: undefined, config: CONFIG });
+  assert.match(plain, /no base to compare against/, 'without --base the comment still says how to get verdicts');
+});
+
+test('the console report lists the tools\' notes once per job and kind, with the trials they came from', () => {
+  const d = doc({ suite: 'primes', variant: 'small', role: 'local', metrics: OFF });
+  d.notes = ['trial 1: k6 threshold crossed: http_req_duration p(95)<1000', 'trial 3: k6 threshold crossed: http_req_duration p(95)<1000',
+    'trial 2: k6 dropped 13 iterations: more VUs', 'trial 5: k6 dropped 2 iterations: more VUs', 'k6 metric Foo is kept as foo'];
+  const text = renderConsole({ run: RUN, docs: [d], config: CONFIG });
+  assert.match(text, /primes\/small\/ab\/keepalive: k6 threshold crossed: http_req_duration p\(95\)<1000 \(trials 1, 3 of 8\)/);
+  assert.match(text, /primes\/small\/ab\/keepalive: k6 dropped 13 iterations: more VUs \(trials 2, 5 of 8; figures of trial 2\)/, 'notes differing only in numbers are one line');
+  assert.match(text, /primes\/small\/ab\/keepalive: k6 metric Foo is kept as foo\n/);
+  assert.equal(text.match(/threshold crossed/g).length, 1);
 });

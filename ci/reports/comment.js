@@ -1,6 +1,6 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
-  DUET_NOTE, benchmarkName, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
+  DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -141,7 +141,11 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const parts = [MARKER];
   const tail = [];
   let findings = [];
-  if (!comparisons) {
+  const headOnly = headOnlyJobs(run);
+  if (!comparisons && headOnly.length) {
+    parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
+      `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.note.replace(/^no base result: /, ''))})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
+  } else if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {
     parts.push(`### benchline: nothing to compare${failures.length ? ` (${plural(failures.length, 'job')} failed)` : ''}`, 'No metric was measured on both base and head.');
@@ -150,8 +154,9 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
     const groups = groupByVerdict(list);
     findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
     parts.push(FINDINGS, countsLine(counts, comparisons, info));
-    if (counts.regression && failOnRegression) parts.push(`The bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml).`);
+    if (counts.regression && failOnRegression) parts.push(`The pull request's bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml; a local \`bench\` exits non-zero only with \`--fail-on-regression\`).`);
   }
+  if (comparisons && headOnly.length) parts.push(`Measured on head only (the base has no such subject): ${headOnly.map((j) => mdEscape(j.id)).join(', ')}.`);
   const unmatched = comparisons?.unmatched?.length;
   if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
   if (links) parts.push(links);

@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  DUET_NOTE, duetSuiteNote, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
+  DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -167,6 +167,32 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
+  const headOnly = headOnlyJobs(run);
+  if (headOnly.length) parts.push('', `  Measured on head only (${run.base.ref || 'the base'} has no such subject, so nothing to compare them with):`, ...headOnly.map((j) => `    ${j.id}: ${j.note}`));
+  // the bottleneck notes have their own lines above
+  const notes = noteLines(docs).filter((n) => !n.text.startsWith(BOTTLENECK));
+  if (notes.length) {
+    const shown = notes.slice(0, NOTES_SHOWN);
+    parts.push('', '  Notes from the tools (each job\'s result documents; a note from some trials names them):',
+      ...shown.map((n) => `    ${n.name}: ${n.text}${n.trials ? ` (${n.trials.length === n.of ? 'every trial' : `trial${n.trials.length === 1 ? '' : 's'} ${trialList(n.trials)} of ${n.of}`}${n.varies ? `; figures of trial ${n.first}` : ''})` : ''}`));
+    if (notes.length > shown.length) parts.push(`    and ${notes.length - shown.length} more (the result documents' notes have every one)`);
+  }
   if (failures.length) parts.push('', renderFailures(failures));
   return `${parts.join('\n')}\n`;
+}
+
+/** Notes listed in the console report at most. */
+const NOTES_SHOWN = 30;
+
+/** "1, 3, 5-9": trial numbers with runs of three or more folded. */
+function trialList(trials) {
+  const t = [...new Set(trials)].sort((a, b) => a - b);
+  const out = [];
+  for (let i = 0; i < t.length;) {
+    let j = i;
+    while (j + 1 < t.length && t[j + 1] === t[j] + 1) j += 1;
+    out.push(j - i >= 2 ? `${t[i]}-${t[j]}` : t.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return out.join(', ');
 }

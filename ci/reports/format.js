@@ -2,7 +2,7 @@
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
-import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP } from '../compare.js';
+import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, MAX_MORE_ROUNDS } from '../compare.js';
 import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
@@ -310,7 +310,10 @@ function pairedNote(s) {
   if (s.verdict === 'regression' || s.verdict === 'improvement') return '';
   if (s.verdict === 'below resolution') return ' (below the tool\'s resolution)';
   if (s.verdict === 'no change') return s.discovery ? ` (real but under ${pctAbs(s.minEffect)})` : ` (no difference beyond ±${pctAbs(s.minEffect)})`;
-  if (s.verdict === 'inconclusive') return s.moreRounds ? ` (undecided; about ${s.moreRounds} more rounds would likely settle it)` : ' (undecided)';
+  if (s.verdict === 'inconclusive') {
+    if (!s.moreRounds) return ' (undecided)';
+    return s.moreRounds > MAX_MORE_ROUNDS ? ` (undecided; more than ${MAX_MORE_ROUNDS} more rounds would be needed: too noisy here)` : ` (undecided; about ${s.moreRounds} more rounds would likely settle it)`;
+  }
   return '';
 }
 
@@ -488,3 +491,35 @@ export function countVerdicts(list) {
 
 /** Text safe inside an HTML element where markdown is not processed (<pre>). */
 export const htmlEscape = (text) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/@/g, '&#64;');
+
+/**
+ * Jobs a `--base` run measured on head only because the base checkout has no such subject (a pull request that adds
+ * it): [{ id, note }] from run.json's job entries. Empty without a base. Pure.
+ */
+export function headOnlyJobs(run) {
+  if (!run?.base) return [];
+  return (run.jobs || []).filter((j) => j.status === 'ok' && /^no base result/.test(j.note || '')).map((j) => ({ id: j.id, note: j.note }));
+}
+
+/**
+ * The notes of the result documents (crossed k6 thresholds, dropped iterations, a tool at its ceiling ...), one line
+ * per job and kind of note: the per-trial prefix ("trial 3: ") comes off and notes that differ only in their numbers
+ * count as one, shown with its first wording and the trials it came from. Head's documents when a base was measured.
+ * Returns [{ name, text, trials: [numbers] | null, of, varies (other trials' figures differ), first (trial of text) }]. Pure.
+ */
+export function noteLines(docs) {
+  const head = docs.some((d) => d.run?.role === 'head') ? docs.filter((d) => d.run.role === 'head') : docs;
+  const lines = new Map();
+  for (const d of head) {
+    for (const raw of d.notes || []) {
+      const m = /^trial (\d+): (.*)$/s.exec(raw);
+      const text = m ? m[2] : raw;
+      const key = `${benchmarkName(d)}\u0000${text.replace(/\d+(?:\.\d+)?/g, 'N')}`;
+      if (!lines.has(key)) lines.set(key, { name: benchmarkName(d), text, trials: m ? [] : null, of: d.trials, varies: false, first: m ? Number(m[1]) : null });
+      const line = lines.get(key);
+      if (m) line.trials?.push(Number(m[1]));
+      if (text !== line.text) line.varies = true;
+    }
+  }
+  return [...lines.values()];
+}
