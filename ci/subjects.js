@@ -43,7 +43,11 @@ export function substitute(text, vars, where) {
     else if (head === 'tool') value = vars.tool ? vars.tool(name) : undefined;
     else if (head === 'env') value = vars.env?.[name] ?? process.env[name] ?? '';
     else if (head === 'param') value = vars.params?.[name];
-    if (value === undefined) throw new UserError(`${where}: unknown placeholder \${${key}}`);
+    if (value === undefined) {
+      const why = ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
+        : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
+      throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
+    }
     return String(value);
   });
 }
@@ -149,41 +153,52 @@ export function logTail(file, lines = 20) {
   return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
+/** One health probe: { ok, seen } where seen says what the last probe got (an HTTP status, a refused connection). */
 async function healthy(check) {
   try {
     if (check.http) {
       const r = await fetch(check.http, { signal: AbortSignal.timeout(2000) });
       await r.arrayBuffer();
-      return r.ok;
+      return { ok: r.ok, seen: `it answered HTTP ${r.status}` };
     }
     const [host, port] = (check.tcp || check.grpc).split(':');
     return await new Promise((res) => {
       const s = connect({ host, port: Number(port) });
       s.setTimeout(1000);
-      s.once('connect', () => { s.destroy(); res(true); });
-      s.once('error', () => res(false));
-      s.once('timeout', () => { s.destroy(); res(false); });
+      s.once('connect', () => { s.destroy(); res({ ok: true }); });
+      s.once('error', (e) => res({ ok: false, seen: `connecting failed (${e.code || e.message})` }));
+      s.once('timeout', () => { s.destroy(); res({ ok: false, seen: 'connecting timed out' }); });
     });
-  } catch {
-    return false;
+  } catch (e) {
+    return { ok: false, seen: `the request failed (${e.cause?.code || e.name || e.message})` };
   }
 }
 
 const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) => l.trim()).pop()?.replace(/^.*?SKIP:\s*/, '') || 'exit code 77';
 
-/** Waits until `check` passes, the process exits, or the timeout runs out. */
-async function waitHealthy(proc, check, name) {
+/**
+ * Waits until `check` passes, the process exits, or the timeout runs out. where: the manifest and process the
+ * command came from; argv: the command, to name it when it could not be started at all.
+ */
+async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
   const deadline = Date.now() + (check.timeout ?? 60) * 1000;
+  let last;
   while (Date.now() < deadline) {
     if (proc.exited) {
       // Exit 77 is the manifest's way to say "cannot run here" (automake's skip code); its last line says why.
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
+      if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') {
+        const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
+        throw new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`);
+      }
       throw new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
     }
-    if (await healthy(check)) return;
+    const probe = await healthy(check);
+    if (probe.ok) return;
+    last = probe.seen;
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new UserError(`subject process ${name} was not healthy within ${check.timeout ?? 60} s (${check.http || check.tcp || check.grpc}). Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
+  throw new UserError(`subject process ${name} was not healthy within ${check.timeout ?? 60} s (${check.http || check.tcp || check.grpc}${last ? `: ${last}` : ''}; ${where ? `its health check is in ${where}` : 'check its health check'}). Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
 }
 
 /**
@@ -231,7 +246,7 @@ export async function startSubject({ manifest, runDir, env = {}, params = {}, se
       // Started on every core: pinned to the subject's cores only once all are healthy (below).
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
-      if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`);
+      if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir });
     }
     // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
     // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its

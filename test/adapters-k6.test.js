@@ -171,7 +171,7 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'iterations').value, 5091);
     assert.equal(byName(r, 'requests').value, 5091);
     assert.equal(r.metrics.some((m) => m.name.includes('dropped')), false);
-    assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise VUS/MAX_VUS or lower RATE)']);
+    assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise the job params vus/maxVus, which reach the script as VUS/MAX_VUS and must set its scenario\'s preAllocatedVUs/maxVUs, or lower rate)']);
   });
 });
 

@@ -272,7 +272,7 @@ export function parse(text, opts = {}) {
   if (!iterCount) notes.push('k6 completed no iterations (k6 exits 107 when setup() fails, e.g. a readiness probe timing out)');
 
   const dropped = all.get('dropped_iterations')?.values?.count;
-  if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise VUS/MAX_VUS or lower RATE)`);
+  if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise the job params vus/maxVus, which reach the script as VUS/MAX_VUS and must set its scenario's preAllocatedVUs/maxVUs, or lower rate)`);
 
   const reqs = pick('http_reqs')?.values;
   const grpcCalls = pick('grpc_req_duration')?.values?.count;

@@ -1,0 +1,37 @@
+// Subject processes that cannot start or never get healthy: the error names the command or what the health check got.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startSubject, substitute } from '../ci/subjects.js';
+import { tempDir } from './support/temp.js';
+
+const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
+
+test('a command that is not on PATH fails at once, naming the command, its manifest entry and how to fix it', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['pyhton3', 'server.py'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  const started = Date.now();
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /subject process probe\/server could not start: .*subject\.yaml processes\.server: command "pyhton3" was not found/);
+    assert.match(e.message, /\$\{tool\.NAME\}/);
+    return true;
+  });
+  assert.ok(Date.now() - started < 10000, 'it does not wait out the health timeout');
+});
+
+test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
+  const dir = tempDir('subjects');
+  // answers 404 on every path, so /health never passes
+  const server = "require('http').createServer((q, r) => { r.statusCode = 404; r.end('no'); }).listen(Number(process.argv[1]), '127.0.0.1')";
+  const manifest = manifestWith(dir, { command: [process.execPath, '-e', server, '${port.http}'], health: { http: 'http://127.0.0.1:${port.http}/healthz', timeout: 2 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /subject process probe\/server was not healthy within 2 s \(http:\/\/127\.0\.0\.1:\d+\/healthz: it answered HTTP 404; its health check is in .*subject\.yaml processes\.server\)/);
+    return true;
+  });
+});
+
+test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
+  assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
+  assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
+  assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
