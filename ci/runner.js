@@ -617,6 +617,8 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);
   const base = join(runDir, `${tag}-${trial}`);
+  // what errors call this run of the tool: "trial 3", or "warm-up 1" before a round's trials
+  const which = tag === 'trial' ? `trial ${trial}` : `${tag === 'warmup' ? 'warm-up' : tag} ${trial}`;
   // Each side's tool runs in, and its params point into, that side's checkout: under --base a command
   // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
   const side = checkouts[role];
@@ -635,7 +637,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
     files: { stdout: `${base}.stdout.txt`, stderr: `${base}.stderr.txt`, out: `${base}.out.json` },
   };
   const dead = live[role].deadProcess();
-  if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before trial ${trial} (exit ${dead.code})`, logTail(dead.logFile));
+  if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before ${which} (exit ${dead.code})`, logTail(dead.logFile));
   const cmd = adapter.command(c);
   const before = meter ? cpuSnapshot(live[role].procs.map((p) => p.pid)) : null;
   // Only a tool with a subject beside it is pinned: a self-contained one (JMH, hyperfine) keeps every core.
@@ -643,7 +645,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   const r = await runToolProcess(cmd.argv, { cwd: side, env: cmd.env, stdoutFile: c.files.stdout, stderrFile: c.files.stderr, timeoutSeconds: c.timeoutSeconds, pin });
   const load = meter ? cpuSince(before) : null;
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
-  if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (trial ${trial}, ${role}); it was stopped`, logTail(c.files.stderr));
+  if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (${which}, ${role}); it was stopped`, logTail(c.files.stderr));
   const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
   const deadAfter = live[role].deadProcess();
   if (deadAfter) {
@@ -654,11 +656,11 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
       const val = (n) => m.find((x) => x.name === n && !x.case)?.value;
       if (val('errors') !== undefined) seen = `; that trial saw ${val('errors').toLocaleString('en-US')} errors${val('requests') !== undefined ? ` and ${val('requests').toLocaleString('en-US')} completed requests` : ''}`;
     } catch { /* no readable output: the death alone is the message */ }
-    throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during trial ${trial} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
+    throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during ${which} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
   }
   if (!existsSync(rawFile)) {
     const how = adapter.noOutput ? adapter.noOutput({ ...c, exitCode: r.code }) : r.code === 0 && `benchline reads what this makes: ${adapter.produce}`;
-    throw new JobFailure(`${job.tool} wrote no output file (trial ${trial}, exit ${r.code})${how ? `: ${how}` : ''}`, logTail(c.files.stderr));
+    throw new JobFailure(`${job.tool} wrote no output file (${which}, exit ${r.code})${how ? `: ${how}` : ''}`, logTail(c.files.stderr));
   }
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
@@ -667,7 +669,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
     if (load) parsed.load = pin ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
-    throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (trial ${trial}, exit ${r.code}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+    throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
   }
 }
 
