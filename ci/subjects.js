@@ -65,18 +65,33 @@ export const toolPath = (name) => {
   return where.path;
 };
 
-/** A free TCP port on 127.0.0.1, chosen by the kernel. */
-export function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
+// Ports this process handed out: the kernel may offer a port again as soon as the probe closes, so two subjects
+// started a moment apart (a duet round's restarts) could both get it and one would fail to listen.
+const handedOut = new Set();
+
+/** A free TCP port on 127.0.0.1, chosen by the kernel, never one this process handed out before. */
+export async function freePort() {
+  for (let i = 0; ; i += 1) {
+    const port = await new Promise((res, rej) => {
+      const srv = createServer();
+      srv.unref();
+      srv.on('error', rej);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port: p } = srv.address();
+        srv.close(() => res(p));
+      });
     });
-  });
+    if (!handedOut.has(port) || i >= 20) {
+      if (handedOut.size > 10000) handedOut.clear();
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
+
+/** How often a subject is started on fresh ports when its process could not listen on the ones it was given. */
+const PORT_RETRIES = 3;
+const portTaken = (e) => /EADDRINUSE|address already in use/i.test(String(e?.message));
 
 /** True when nothing listens on 127.0.0.1:port. */
 export function portIsFree(port) {
@@ -206,7 +221,21 @@ async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
  * `fixedPorts` ({name: port}) pins ports instead of choosing free ones; a taken pinned port is an error.
  * Returns { ports, target, procs, run, stop(), deadProcess() }. On failure everything started is stopped.
  */
-export async function startSubject({ manifest, runDir, env = {}, params = {}, select, fixedPorts = {}, log = () => {} }) {
+export async function startSubject(opts) {
+  // a port free when chosen can be taken before the subject listens on it (another program's outgoing connection):
+  // then the subject starts again on other ports, unless the ports were fixed
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(opts);
+    } catch (e) {
+      if (attempt >= PORT_RETRIES || Object.keys(opts.fixedPorts || {}).length || !portTaken(e)) throw e;
+      (opts.log || (() => {}))(`${opts.manifest.name}: a port was taken before the subject listened on it; starting again on other ports`);
+    }
+  }
+}
+
+/** One start of startSubject's: ports chosen, processes started in order, each health check waited for. */
+async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixedPorts = {}, log = () => {} }) {
   mkdirSync(runDir, { recursive: true });
   const ports = {};
   for (const name of manifest.ports) {

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startSubject, substitute } from '../ci/subjects.js';
+import { readFileSync } from 'node:fs';
+import { freePort, startSubject, substitute } from '../ci/subjects.js';
 import { tempDir } from './support/temp.js';
 
 const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
@@ -34,4 +35,27 @@ test('an unknown placeholder names where it is and, for a shell variable written
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
   assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
+
+test('a subject whose port was taken before it listened starts again on other ports, and the run goes on', async () => {
+  const dir = tempDir('subjects');
+  // the first start fails as a server does when its port is in use; the second listens
+  const server = `const fs = require('fs');
+if (!fs.existsSync('first.txt')) { fs.writeFileSync('first.txt', process.argv[1]); console.error('error: listen EADDRINUSE: address already in use 127.0.0.1:' + process.argv[1]); process.exit(1); }
+require('http').createServer((q, r) => r.end('ok')).listen(Number(process.argv[1]), '127.0.0.1');`;
+  const manifest = manifestWith(dir, { command: [process.execPath, '-e', server, '${port.http}'], health: { http: 'http://127.0.0.1:${port.http}/', timeout: 20 } });
+  const said = [];
+  const live = await startSubject({ manifest, runDir: join(dir, 'run'), log: (m) => said.push(m) });
+  try {
+    assert.notEqual(String(live.ports.http), readFileSync(join(dir, 'first.txt'), 'utf8'), 'the second start got another port');
+    assert.ok(said.some((m) => /a port was taken before the subject listened on it; starting again on other ports/.test(m)));
+  } finally {
+    await live.stop();
+  }
+});
+
+test('freePort never hands out the same port twice in one process', async () => {
+  const ports = [];
+  for (let i = 0; i < 200; i += 1) ports.push(await freePort());
+  assert.equal(new Set(ports).size, ports.length);
 });
