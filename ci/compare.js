@@ -272,7 +272,7 @@ export function decide(s, discovered) {
   }
   if (discovered && excludesZero) {
     const more = roundsToSettle(s, s.head.n, minEffect);
-    return { verdict: 'inconclusive', reason: `real (${pText}) and ${pct(s.change)} by its estimate, under ${margin}, but its ${eqText} reaches past ${margin}; ${more > MAX_MORE_ROUNDS ? `more than ${MAX_MORE_ROUNDS} more rounds would be needed to tell` : `about ${more} more round${more === 1 ? '' : 's'} would likely tell whether it matters`}`, moreRounds: more };
+    return { verdict: 'inconclusive', reason: `real (${pText}) and ${pct(s.change)} by its estimate, under ${margin}, but its ${eqText} reaches past ${margin}; ${moreRoundsHint(more, 'tell whether it matters')}`, moreRounds: more };
   }
   const kept = s.method === 'paired' ? s.head.n - (s.disturbed || 0) : null;
   const weight = s.looks?.at(-1)?.weight ?? 1;
@@ -282,7 +282,7 @@ export function decide(s, discovered) {
   }
   const more = roundsToSettle(s, s.head.n, minEffect);
   const eqPart = Number.isFinite(eq.lower) && Number.isFinite(eq.upper) ? `${eqText} reaches past ${margin} and ` : '';
-  const hint = more === null ? 'too few rounds for an interval at this level: run more' : more > MAX_MORE_ROUNDS ? `more than ${MAX_MORE_ROUNDS} more rounds would be needed: too noisy here (quiet the machine, or raise this metric's minEffect)` : `about ${more} more round${more === 1 ? '' : 's'} would likely settle it`;
+  const hint = more === null ? 'too few rounds for an interval at this level: run more' : `${moreRoundsHint(more)}${more > MAX_MORE_ROUNDS ? ' (quiet the machine, or raise this metric\'s minEffect)' : ''}`;
   return { verdict: 'inconclusive', reason: `too noisy: ${eqPart}${interval} (${pText}) is not a discovery; ${hint}`, moreRounds: more };
 }
 
@@ -466,10 +466,16 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
   return open;
 }
 
-/** How much wider than it needs to be a projected interval must stay before a metric counts as unable to settle. */
 /** Beyond this many more rounds a hint says "too noisy here" instead of a count nobody would run. */
 export const MAX_MORE_ROUNDS = 200;
 
+/** The clause a reason ends with: about how many more rounds would likely do `what`, or that it is too noisy here. */
+export function moreRoundsHint(more, what = 'settle it') {
+  if (more > MAX_MORE_ROUNDS) return `more than ${MAX_MORE_ROUNDS} more rounds would be needed: too noisy here`;
+  return `about ${more} more round${more === 1 ? '' : 's'} would likely ${what}`;
+}
+
+/** How much wider than it needs to be a projected interval must stay before a metric counts as unable to settle. */
 export const FUTILITY_MARGIN = 1.25;
 
 /**

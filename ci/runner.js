@@ -215,7 +215,8 @@ export async function runJobs(jobs, opts) {
           writeJsonAtomic(join(dir, file), doc);
           entry.docs[role] = file;
         }
-        if (opts.base && !docs.base) entry.note = `no base result: ${job.subject} does not exist at ${opts.base}`;
+        // a pull request that adds this subject: measured on head only, and the reports say why
+        if (opts.base && !docs.base) entry.headOnly = { subject: job.subject, ref: opts.base };
         return;
       }
       if (e instanceof SkipJob) {

@@ -1,7 +1,7 @@
 // Head-vs-base verdicts: paired rounds, sequential looks, the family of judged metrics, resolution, on data with known answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, looksOf, minEffectFor, pairedStats, undecided, isJudged } from '../ci/compare.js';
+import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, looksOf, minEffectFor, moreRoundsHint, pairedStats, undecided, isJudged } from '../ci/compare.js';
 import { metric } from '../ci/metrics.js';
 import { rng, signedRankTest, walshInterval } from '../ci/stats.js';
 
@@ -391,4 +391,11 @@ test('"no change" is decided by the equivalence interval (two one-sided tests, l
   const realSmall = decide({ ...base, p: 0.001, change: -0.01, lower: -0.021, upper: -0.002, level: 0.95, equivalence: { lower: -0.018, upper: -0.004, level: 0.9 } }, true);
   assert.equal(realSmall.verdict, 'no change');
   assert.match(realSmall.reason, /^real \(p=0\.0010\) but small: equivalence interval -1\.8%\.\.-0\.4% \(90%\) within ±2\.0%$/);
+});
+
+test('a more-rounds hint counts rounds up to 200 and past that says the machine is too noisy instead of a count', () => {
+  assert.equal(moreRoundsHint(1), 'about 1 more round would likely settle it');
+  assert.equal(moreRoundsHint(12, 'tell whether it matters'), 'about 12 more rounds would likely tell whether it matters');
+  assert.equal(moreRoundsHint(200), 'about 200 more rounds would likely settle it');
+  assert.equal(moreRoundsHint(76122), 'more than 200 more rounds would be needed: too noisy here');
 });

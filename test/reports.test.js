@@ -591,12 +591,12 @@ test('the comment says the check fails on a regression when compare.failOnRegres
 
 test('a --base run whose base has no such subject says the benchmarks were measured on head only and why, in the comment and the console', () => {
   const head = [doc({ suite: 'primes', variant: 'small', role: 'head', metrics: OFF })];
-  const run = { ...RUN, base: { ref: 'HEAD~2', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'ok', note: 'no base result: primes does not exist at HEAD~2' }] };
+  const run = { ...RUN, base: { ref: 'HEAD~2', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'ok', headOnly: { subject: 'primes', ref: 'HEAD~2' } }] };
   const comment = renderComment({ run, docs: head, comparisons: undefined, config: CONFIG });
   assert.match(comment, /### benchline: measured 1 benchmark on head only: the base \(HEAD\\?~2\) has none of them/);
   assert.match(comment, /primes\.small\.ab\.keepalive \(primes does not exist at HEAD\\?~2\)/);
   assert.doesNotMatch(comment, /Run with `--base <ref>`/, 'the run had a base: telling the user to pass one would be wrong');
-  assert.match(renderConsole({ run, docs: head, config: CONFIG }), /Measured on head only \(HEAD~2 has no such subject.*\n\s+primes\.small\.ab\.keepalive: no base result: primes does not exist at HEAD~2/);
+  assert.match(renderConsole({ run, docs: head, config: CONFIG }), /Measured on head only \(HEAD~2 has no such subject.*\n\s+primes\.small\.ab\.keepalive: primes does not exist at HEAD~2/);
   const plain = renderComment({ run: { ...RUN, base: undefined }, docs: head, comparisons: undefined, config: CONFIG });
   assert.match(plain, /no base to compare against/, 'without --base the comment still says how to get verdicts');
 });

@@ -392,6 +392,25 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
   }
 });
 
+test('a --base run whose base has no such subject measures head only and records which subject and ref were missing', async () => {
+  const repo = out();
+  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  writeFileSync(join(repo, 'README.md'), 'before the subject\n');
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  g('add', '-A');
+  g('commit', '-qm', 'adds the subject');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  assert.deepEqual(Object.keys(run.jobs[0].docs), ['head']);
+  assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
+});
+
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);

@@ -144,7 +144,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const headOnly = headOnlyJobs(run);
   if (!comparisons && headOnly.length) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
-      `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.note.replace(/^no base result: /, ''))})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
+      `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
   } else if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {

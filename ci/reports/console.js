@@ -168,7 +168,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   const headOnly = headOnlyJobs(run);
-  if (headOnly.length) parts.push('', `  Measured on head only (${run.base.ref || 'the base'} has no such subject, so nothing to compare them with):`, ...headOnly.map((j) => `    ${j.id}: ${j.note}`));
+  if (headOnly.length) parts.push('', `  Measured on head only (${run.base.ref || 'the base'} has no such subject, so nothing to compare them with):`, ...headOnly.map((j) => `    ${j.id}: ${j.why}`));
   // the bottleneck notes have their own lines above
   const notes = noteLines(docs).filter((n) => !n.text.startsWith(BOTTLENECK));
   if (notes.length) {

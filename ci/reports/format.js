@@ -2,7 +2,7 @@
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
-import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, MAX_MORE_ROUNDS } from '../compare.js';
+import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, moreRoundsHint } from '../compare.js';
 import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
@@ -312,7 +312,7 @@ function pairedNote(s) {
   if (s.verdict === 'no change') return s.discovery ? ` (real but under ${pctAbs(s.minEffect)})` : ` (no difference beyond ±${pctAbs(s.minEffect)})`;
   if (s.verdict === 'inconclusive') {
     if (!s.moreRounds) return ' (undecided)';
-    return s.moreRounds > MAX_MORE_ROUNDS ? ` (undecided; more than ${MAX_MORE_ROUNDS} more rounds would be needed: too noisy here)` : ` (undecided; about ${s.moreRounds} more rounds would likely settle it)`;
+    return ` (undecided; ${moreRoundsHint(s.moreRounds)})`;
   }
   return '';
 }
@@ -494,11 +494,11 @@ export const htmlEscape = (text) => String(text ?? '').replace(/&/g, '&amp;').re
 
 /**
  * Jobs a `--base` run measured on head only because the base checkout has no such subject (a pull request that adds
- * it): [{ id, note }] from run.json's job entries. Empty without a base. Pure.
+ * it): [{ id, why }] from run.json's job entries (`headOnly: { subject, ref }`). Empty without a base. Pure.
  */
 export function headOnlyJobs(run) {
   if (!run?.base) return [];
-  return (run.jobs || []).filter((j) => j.status === 'ok' && /^no base result/.test(j.note || '')).map((j) => ({ id: j.id, note: j.note }));
+  return (run.jobs || []).filter((j) => j.status === 'ok' && j.headOnly).map((j) => ({ id: j.id, why: `${j.headOnly.subject} does not exist at ${j.headOnly.ref}` }));
 }
 
 /**
