@@ -611,3 +611,9 @@ test('the console report lists the tools\' notes once per job and kind, with the
   assert.match(text, /primes\/small\/ab\/keepalive: k6 metric Foo is kept as foo\n/);
   assert.equal(text.match(/threshold crossed/g).length, 1);
 });
+
+test('the console report of a --base run says its suite tables show the head side, and a one-side run does not', () => {
+  const head = [doc({ variant: 'cache-off', role: 'head', metrics: OFF })];
+  assert.match(renderConsole({ run: RUN, docs: head, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
+  assert.doesNotMatch(renderConsole({ run: { ...RUN, base: undefined }, docs: head, config: CONFIG }), /Suite tables show/);
+});

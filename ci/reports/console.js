@@ -19,6 +19,8 @@ function header(run, docs) {
   const commits = [`Head ${shortSha(head?.commit)}${head?.dirty ? ' (with uncommitted changes)' : ''}`];
   if (run?.base) commits.push(`base ${shortSha(run.base.commit)}${run.base.ref ? ` (${run.base.ref})` : ''}`);
   lines.push(commits.join(' · '));
+  // both sides were measured, but the suite tables hold one: say which, so a reader does not take them for the base
+  if (run?.base && docs.length) lines.push(`Suite tables show the head side (${shortSha(head?.commit)}); the comparison with the base is under "HEAD VS BASE" below.`);
   if (doc) {
     const r = doc.runner;
     lines.push(`Runner ${r.name} · ${r.os} ${r.arch} · ${r.cpus} × ${r.cpuModel} · ${formatValue(r.memoryBytes, 'bytes')}`);
