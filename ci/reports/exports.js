@@ -34,7 +34,8 @@ export const BENCHER_UNITS = Object.freeze({
 });
 
 /** Bencher measure slug of a metric name: lower-case letters, digits and single hyphens, at most 64 characters. */
-export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+// Cut to 64 before the hyphens at the ends are trimmed: Bencher takes a key ending in a hyphen for a measure name, not a slug.
+export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
 
 // The action's range parser wants a digit followed by more characters, so small numbers keep 4 significant digits.
 const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4));
