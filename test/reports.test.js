@@ -253,6 +253,8 @@ test('duet jobs are marked as such: "duet rounds" in the findings, what duet fig
   const body = renderComment({ run: RUN, docs: duetHead, comparisons: result });
   assert.match(body, /^- 🔴 orders-api\/cache-on\/ab\/keepalive · \*\*Throughput\*\*: \*\*-10\.0%\*\* .*\(p=0\.0078, 8 duet rounds\)$/m);
   assert.match(body, /^\*\*orders-api\/cache-on\/ab\/keepalive\*\* · 8 rounds as duets \(base and head ran at the same time on shared cores: each figure is what that side did beside the other, not a run alone \(a saturated subject gets about half\); the change between them is the measurement\)$/m);
+  assert.match(body, /^\*\*orders-api\/cache-off\/ab\/keepalive\*\* · 8 rounds as duets$/m, 'the next duet job is not told again');
+  assert.equal(body.split('base and head ran at the same time').length - 1, 1, 'what duet figures are is said once');
   const out = renderConsole({ docs: duetHead, comparisons: result, config: CONFIG });
   assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive +Throughput .* 8 duet {2}regression$/m);
   assert.match(out, /^ {2}duet: base and head ran at the same time on shared cores/m);

@@ -70,7 +70,8 @@ export function countsLine(counts, comparisons, info) {
 /**
  * Per job, its judged metrics in one short table; jobs with a regression first, then by their most notable verdict.
  * `quiet` marks the jobs without a regression or improvement (every judged metric no change or inconclusive): the
- * comment folds those away, so the part above the fold shows the decisions.
+ * comment folds those away, so the part above the fold shows the decisions. What duet figures are is said once, at
+ * the first duet job in the order the comment shows them (the decided jobs, then the folded ones).
  */
 function jobTables(list) {
   const jobs = new Map();
@@ -78,11 +79,19 @@ function jobTables(list) {
     if (!jobs.has(jobName(c))) jobs.set(jobName(c), []);
     jobs.get(jobName(c)).push(c);
   }
-  return [...jobs].map(([name, cs]) => {
-    const rounds = cs[0].method === 'paired' ? ` · ${cs[0].head.n} rounds${cs[0].duet ? ` as duets (${DUET_NOTE})` : ''}` : '';
+  const quiet = (cs) => cs.every((c) => c.verdict === 'no change' || c.verdict === 'inconclusive');
+  const shown = [...jobs].sort(([, a], [, b]) => quiet(a) - quiet(b));
+  let explained = false;
+  return shown.map(([name, cs]) => {
+    let rounds = '';
+    if (cs[0].method === 'paired') {
+      rounds = ` · ${cs[0].head.n} rounds${cs[0].duet ? ' as duets' : ''}`;
+      if (cs[0].duet && !explained) rounds += ` (${DUET_NOTE})`;
+      explained ||= cs[0].duet;
+    }
     // `min effect`: the margin a verdict is judged against (a regression at least that large, no change inside ±it)
     const text = `**${mdEscape(name)}**${rounds}\n\n${mdTable(['metric', 'base', 'head', 'change', 'interval', 'min effect', 'verdict'], cs.map((c) => [mdEscape(metricName(c)), formatValue(c.base.value, c.unit), formatValue(c.head.value, c.unit), formatChange(c), formatInterval(c), formatMargin(c.minEffect), verdictMark(c.verdict)]), ['left', 'right', 'right', 'right', 'right', 'right', 'left'])}`;
-    return { text, quiet: cs.every((c) => c.verdict === 'no change' || c.verdict === 'inconclusive') };
+    return { text, quiet: quiet(cs) };
   });
 }
 
