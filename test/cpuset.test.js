@@ -15,6 +15,7 @@ import { render as renderConsole } from '../ci/reports/console.js';
 import { render as renderComment } from '../ci/reports/comment.js';
 import { render as renderSummary } from '../ci/reports/summary.js';
 import { loadConfig } from '../ci/config.js';
+import { compare } from '../ci/compare.js';
 
 const RUNNER = { name: 't', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 't', memoryBytes: 1, labels: [], pinning: { mode: 'auto', tool: '1', subject: '0' } };
 const RUN = { id: 'r1', startedAt: '2026-11-23T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
@@ -137,3 +138,21 @@ describe('load-tool saturation', () => {
     assert.match(renderSummary({ docs: [off, on] }), /\n- \*\*cache-on\*\* vs \*\*cache-off\*\*: the load tool was the bottleneck \(cache-on: ab used 0\.98 of its 1 core\); not compared\n/);
   });
 });
+
+test('the PR comment warns of a saturated load tool only where a judged verdict could hide behind it, not for errors that were zero on both sides', () => {
+  const withErrors = (variant, role, throughputs) => {
+    const d = doc(variant, throughputs, [0.97, 0.99, 0.98, 0.97, 0.98]);
+    d.run = { ...d.run, role };
+    d.metrics.push(metric('error_rate', 0, { samples: [0, 0, 0, 0, 0] }));
+    return d;
+  };
+  const tps = [9000, 9100, 9050, 9020, 9080];
+  const base = withErrors('cache-on', 'base', tps);
+  const head = withErrors('cache-on', 'head', tps.map((x) => x * 1.001));
+  const onlyErrors = [base, head].map((d) => ({ ...d, judge: ['error_rate'] }));
+  const quiet = renderComment({ docs: [onlyErrors[1]], comparisons: compare([onlyErrors[0]], [onlyErrors[1]], { minEffect: 0.02 }) });
+  assert.doesNotMatch(quiet, /bottleneck/, 'zero errors on both sides: nothing for the ceiling to hide');
+  const speed = renderComment({ docs: [head], comparisons: compare([base], [head], { minEffect: 0.02 }) });
+  assert.match(speed, /⚠️ The load tool was the bottleneck in orders-api\/cache-on\/ab\/no-keepalive/, 'throughput is judged: the warning stays');
+});
+
