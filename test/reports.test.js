@@ -619,3 +619,12 @@ test('the console report of a --base run says its suite tables show the head sid
   assert.match(renderConsole({ run: RUN, docs: head, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
   assert.doesNotMatch(renderConsole({ run: { ...RUN, base: undefined }, docs: head, config: CONFIG }), /Suite tables show/);
 });
+
+test('a variant table whose variants ran different numbers of trials says the range in its heading, not the first variant\'s count', () => {
+  const off = doc({ variant: 'cache-off', metrics: OFF });
+  const on = doc({ variant: 'cache-on', metrics: Object.fromEntries(Object.entries(ON).map(([k, v]) => [k, [...v, ...v]])) });
+  assert.notEqual(off.trials, on.trials, 'the fixture gives the variants different counts');
+  const out = renderConsole({ docs: [off, on], config: CONFIG });
+  assert.match(out, new RegExp(`^AB · keepalive {2}\\(ab 2\\.3, ${off.trials}-${on.trials} trials; `, 'm'));
+  assert.match(renderConsole({ docs: [off, doc({ variant: 'cache-on', metrics: ON })], config: CONFIG }), /^AB · keepalive {2}\(ab 2\.3, 8 trials; /m);
+});

@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, variantPairs, pairMethod,
+  DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -47,7 +47,7 @@ export function renderSuite(s, { alpha = 0.05, compare = {} } = {}) {
   let pairLines = 0;
   for (const b of s.blocks) {
     const params = formatParams(b.params);
-    out.push('', `${b.tool.toUpperCase()} · ${b.scenario}  (${b.tool} ${b.toolVersion}, ${b.trials} trial${b.trials === 1 ? '' : 's'}${params ? `; ${params}` : ''})`, rule(WIDTH, '─'));
+    out.push('', `${b.tool.toUpperCase()} · ${b.scenario}  (${b.tool} ${b.toolVersion}, ${trialsText(b)}${params ? `; ${params}` : ''})`, rule(WIDTH, '─'));
     const rows = b.rows.map((r) => [rowLabel(r), ...b.variants.map((v) => {
       const m = r.cells[v];
       if (!m) return '–';

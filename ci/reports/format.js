@@ -202,10 +202,19 @@ export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
       const first = b.byVariant[b.variants[0]];
       b.params = first.params;
       b.trials = first.trials;
+      // under --base each variant's lane stops at its own look, so a block's variants can have different counts
+      const counts = b.variants.map((v) => b.byVariant[v].trials);
+      b.trialRange = [Math.min(...counts), Math.max(...counts)];
     }
     return { suite, description: sc.description, interleaved: sc.interleave === 'variants', variants, blocks };
   });
 }
+
+/** A block's trial count for its heading: "8 trials", or "16-32 trials" when its variants ran different counts. */
+export const trialsText = (b) => {
+  const [lo, hi] = b.trialRange || [b.trials, b.trials];
+  return lo === hi ? plural(lo, 'trial') : `${lo}-${hi} trials`;
+};
 
 /** A row's label: "Latency p99", or "case · Latency p99" for sub-benchmarks. */
 export const rowLabel = (row) => (row.case ? `${row.case} · ${metricLabel(row.name)}` : metricLabel(row.name));

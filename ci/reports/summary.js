@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod,
+  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod,
 } from './format.js';
 import { countsLine, headerText, infoDetails, row } from './comment.js';
 
@@ -10,7 +10,7 @@ export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
   const levels = new Set();
   for (const b of s.blocks) {
     const params = formatParams(b.params);
-    out.push(`#### ${mdEscape(b.tool)} · ${mdEscape(b.scenario)}\n\n<sub>${mdEscape(`${b.tool} ${b.toolVersion}`)}, ${plural(b.trials, 'trial')}${params ? `; ${mdEscape(params)}` : ''}</sub>`);
+    out.push(`#### ${mdEscape(b.tool)} · ${mdEscape(b.scenario)}\n\n<sub>${mdEscape(`${b.tool} ${b.toolVersion}`)}, ${trialsText(b)}${params ? `; ${mdEscape(params)}` : ''}</sub>`);
     const rows = b.rows.map((r) => [mdEscape(rowLabel(r)), ...b.variants.map((v) => {
       const m = r.cells[v];
       if (!m) return '–';
