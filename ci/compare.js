@@ -419,7 +419,6 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   for (const c of comparisons) {
     // both sides may have sat at the load tool's ceiling: a real difference would not show, so no "no change"
     if (c.capped && c.verdict === 'no change') Object.assign(c, { verdict: 'inconclusive', reason: `${c.capped}: both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load (${c.reason})` });
-    delete c.capped;
     delete c.final;
     delete c.atLook;
   }

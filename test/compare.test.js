@@ -78,6 +78,8 @@ test('a job whose load tool used all its cores cannot be "no change" (both sides
   assert.equal(capped[0].verdict, 'inconclusive');
   assert.match(capped[0].reason, /^the load tool was the bottleneck \(base: wrk used 0\.97 of its 1 core, median trial\): both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load \(equivalence interval .* \(90%\) within ±2\.0%\)$/);
   assert.equal(capped[1].verdict, 'no change', 'no errors on either side is a count, not the tool\'s ceiling');
+  assert.match(capped[0].capped, /^the load tool was the bottleneck \(base: wrk/, 'comparisons.json says which verdicts the ceiling could hide');
+  assert.equal(capped[1].capped, undefined);
   assert.equal(run(HEAD, 0.97)[0].verdict, 'regression', 'the subject fell below the ceiling: that is seen');
 });
 

@@ -154,5 +154,10 @@ test('the PR comment warns of a saturated load tool only where a judged verdict 
   assert.doesNotMatch(quiet, /bottleneck/, 'zero errors on both sides: nothing for the ceiling to hide');
   const speed = renderComment({ docs: [head], comparisons: compare([base], [head], { minEffect: 0.02 }) });
   assert.match(speed, /⚠️ The load tool was the bottleneck in orders-api\/cache-on\/ab\/no-keepalive/, 'throughput is judged: the warning stays');
+  // medians of zero but an error on one trial: a test ran under the ceiling, so the warning stays
+  const flaky = onlyErrors.map((d, i) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'error_rate' && i === 1 ? metric('error_rate', 0, { samples: [0, 0, 0, 0, 0.01] }) : m)) }));
+  const tested = compare([flaky[0]], [flaky[1]], { minEffect: 0.02 });
+  assert.match(tested.comparisons.find((c) => c.metric === 'error_rate').capped, /^the load tool was the bottleneck/);
+  assert.match(renderComment({ docs: [flaky[1]], comparisons: tested }), /⚠️ The load tool was the bottleneck in orders-api\/cache-on\/ab\/no-keepalive/, 'an error rate tested under the ceiling: the warning stays');
 });
 

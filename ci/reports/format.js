@@ -202,9 +202,6 @@ export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
       const first = b.byVariant[b.variants[0]];
       b.params = first.params;
       b.trials = first.trials;
-      // under --base each variant's lane stops at its own look, so a block's variants can have different counts
-      const counts = b.variants.map((v) => b.byVariant[v].trials);
-      b.trialRange = [Math.min(...counts), Math.max(...counts)];
     }
     return { suite, description: sc.description, interleaved: sc.interleave === 'variants', variants, blocks };
   });
@@ -212,7 +209,9 @@ export function suiteBlocks(docs, config = {}, { detail = false } = {}) {
 
 /** A block's trial count for its heading: "8 trials", or "16-32 trials" when its variants ran different counts. */
 export const trialsText = (b) => {
-  const [lo, hi] = b.trialRange || [b.trials, b.trials];
+  // under --base each variant's lane stops at its own look, so a block's variants can have different counts
+  const counts = b.variants.map((v) => b.byVariant[v].trials);
+  const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
   return lo === hi ? plural(lo, 'trial') : `${lo}-${hi} trials`;
 };
 
