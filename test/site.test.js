@@ -12,7 +12,7 @@ import { formatValue } from '../ci/units.js';
 import { publish, readStore } from '../ci/store/store.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
 import { buildSite } from '../ci/store/site.js';
-import { MIN_SEGMENT } from '../ci/store/site-data.js';
+import { MIN_SEGMENT, readDataScript } from '../ci/store/site-data.js';
 import { seriesPath } from '../ci/store/paths.js';
 import { serveStatic } from '../ci/store/serve.js';
 import { launchChromium } from '../ci/store/browser.js';
@@ -270,6 +270,24 @@ test('the Atom feed names the regression, its size and commit, linking under the
   assert.match(feed, /<link rel="alternate" href="\/benchline\/#\/trend\/orders-api%2Fab%2Fkeepalive%2Fthroughput"\/>/);
   assert.match(feed, /<title>Failed jobs: orders-api \(1\) in run 20250302T000000Z-ab0001<\/title>/);
   assert.equal((feed.match(/<entry>/g) || []).length, 2);
+});
+
+test('the data files the views above read went out deflated where that is smaller, and read back to their payloads in Node', () => {
+  const manifest = JSON.parse(readFileSync(join(out, '.benchline-site.json'), 'utf8'));
+  const data = manifest.files.filter((f) => f.startsWith('data/') && f.endsWith('.js'));
+  const deflated = data.filter((f) => readFileSync(join(out, f), 'utf8').endsWith('","deflate-raw");\n'));
+  const runFile = data.find((f) => f.startsWith('data/runs/') && f.includes(REAL_RUN.id));
+  for (const f of ['data/index.js', 'data/runs.js', 'data/archive/2025-01.js', runFile, seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'throughput' })]) {
+    assert.ok(deflated.includes(f), `${f} is deflated`);
+  }
+  for (const f of data) {
+    const text = readFileSync(join(out, f), 'utf8');
+    const back = readDataScript(text);
+    assert.equal(back?.path, f, `${f} names itself`);
+    if (deflated.includes(f)) assert.ok(text.length < `__benchlineData(${JSON.stringify(f)},${JSON.stringify(back.payload)});\n`.length, `${f} is smaller than with its payload as JSON`);
+  }
+  // the archived month goes out as stored: its payload is the store's file, parsed
+  assert.deepEqual(readDataScript(readFileSync(join(out, 'data/archive/2025-01.js'), 'utf8')).payload, JSON.parse(readFileSync(join(store, 'archive', '2025-01.json'), 'utf8')));
 });
 
 test('no view raised an error in the page', () => {

@@ -95,8 +95,8 @@ export function unpackDocs(entry) {
 
 export const SPLITS_SCHEMA = 'benchline/site-splits@1';
 const SPLITS_FILE = 'splits.json';
-export const PARTS_SCHEMA = 'benchline/site-parts@1';
-const PARTS_FILE = 'parts.json';
+export const DATA_FILES_SCHEMA = 'benchline/site-data-files@1';
+const DATA_FILES_FILE = 'data-files.json';
 
 /** The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another builder's). */
 function readState(file, schema, builder, field) {
@@ -109,9 +109,10 @@ function readState(file, schema, builder, field) {
 
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
- * splits, writeSplits(splits), parts, writeParts(parts) }. splits: what the last build's change point search saw of each
- * series (site-data.js), {} when there is none of this builder. parts: { [path]: { fingerprint, hash, size } } of
- * every series part file the last build wrote or kept (site.js), {} likewise.
+ * splits, writeSplits(splits), dataFiles, writeDataFiles(dataFiles) }. splits: what the last build's change point search
+ * saw of each series (site-data.js), {} when there is none of this builder. dataFiles: { [path]: { source, hash, size,
+ * fingerprint? } } of the data files the last build wrote or kept (site.js): the hash of the JSON payload each was
+ * made from, of the file and its size, and for series part files the fingerprint of their points; {} likewise.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
@@ -128,7 +129,7 @@ export function openCache(dir, builder = null) {
   }
   // none: every series is searched in full, and every part file serialized
   let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits');
-  let parts = readState(join(dir, PARTS_FILE), PARTS_SCHEMA, builder, 'parts');
+  let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files');
   return {
     dir,
     builder,
@@ -138,12 +139,12 @@ export function openCache(dir, builder = null) {
       writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
       splits = next;
     },
-    get parts() {
-      return parts;
+    get dataFiles() {
+      return dataFiles;
     },
-    writeParts(next) {
-      writeReplace(join(dir, PARTS_FILE), `${JSON.stringify({ schema: PARTS_SCHEMA, builder, parts: next })}\n`);
-      parts = next;
+    writeDataFiles(next) {
+      writeReplace(join(dir, DATA_FILES_FILE), `${JSON.stringify({ schema: DATA_FILES_SCHEMA, builder, files: next })}\n`);
+      dataFiles = next;
     },
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);

@@ -1,4 +1,5 @@
 // Lays the history model out as the site's data files: a small index, a run table, one file per series and per run; pure.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { formatValue } from '../units.js';
 import { minEffectFor, RESTATED } from '../compare.js';
 import { metricRank } from '../reports/format.js';
@@ -6,11 +7,31 @@ import { seriesChangePoints, TREND_ROLES } from './model.js';
 import { DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath } from './paths.js';
 
-/** A data file: a script that hands its payload to the page, so it loads from file:// as well as over HTTP. */
+/**
+ * A data file: a script that hands its payload to the page, so it loads from file:// as well as over HTTP. The payload
+ * is given as JSON text (an archive month as stored is not parsed and serialized again) and goes out deflated (raw
+ * deflate, base64) when that is smaller, which on a long history is about half the site: `(path, payload)` or
+ * `(path, "<base64>", "deflate-raw")`. Level 1: a level-6 site is 11% smaller and takes 3.6 times the CPU to write.
+ */
+export function dataScriptFromJson(path, json) {
+  const text = json.trim();
+  const packed = deflateRawSync(text, { level: 1 }).toString('base64');
+  const args = packed.length + 15 < text.length ? `"${packed}","deflate-raw"` : text;
+  return `${DATA_CALLBACK}(${JSON.stringify(path)},${args});\n`;
+}
+
+/** The same from a payload object. */
 export const dataScript = (path, payload) => dataScriptFromJson(path, JSON.stringify(payload));
 
-/** The same from a payload already in JSON text (an archive month as stored): spares serializing it again. */
-export const dataScriptFromJson = (path, json) => `${DATA_CALLBACK}(${JSON.stringify(path)},${json.trim()});\n`;
+/** A data file read back in Node: { path, payload }, the payload inflated when it was deflated; null for any other text. */
+export function readDataScript(text) {
+  const prefix = `${DATA_CALLBACK}(`;
+  if (!text.startsWith(prefix) || !text.endsWith(');\n')) return null;
+  const [path, payload, encoding] = JSON.parse(`[${text.slice(prefix.length, -3)}]`);
+  if (encoding === undefined) return { path, payload };
+  if (encoding !== 'deflate-raw') return null;
+  return { path, payload: JSON.parse(inflateRawSync(Buffer.from(payload, 'base64')).toString('utf8')) };
+}
 
 /** A new level must hold for this many points (runs or commits) to count as a step: outliers and short dips are not change points. */
 export const MIN_SEGMENT = 5;

@@ -9,7 +9,7 @@ import { openCache, packEntry } from './read-cache.js';
 import { packRun } from './run-file.js';
 import { PART_POINTS, splitSeries } from './series-file.js';
 import { buildModel } from './model.js';
-import { dataScript, dataScriptFromJson, siteData } from './site-data.js';
+import { dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
 import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
@@ -304,6 +304,21 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     hashes[rel] = hash;
     return { hash, size: bytes.length };
   };
+  // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
+  // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months
+  const filesBefore = readCache?.dataFiles || {};
+  const filesNow = {};
+  const putJson = (rel, json) => {
+    if (!readCache) return put(rel, dataScriptFromJson(rel, json));
+    const source = sha1(json);
+    const was = filesBefore[rel];
+    if (was?.source === source && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size)) {
+      keep(rel, was.hash);
+      filesNow[rel] = was;
+    } else filesNow[rel] = { source, ...put(rel, dataScriptFromJson(rel, json)) };
+    return filesNow[rel];
+  };
+  const putData = (rel, payload) => putJson(rel, JSON.stringify(payload));
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
   put('app.css', code.css);
@@ -311,27 +326,25 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('paths.js', readFileSync(join(ROOT, 'ci', 'store', 'paths.js'), 'utf8'));
   put('.nojekyll', '');
   put('feed.xml', data.feed);
-  put(INDEX_PATH, dataScript(INDEX_PATH, data.index));
-  put(RUNS_PATH, dataScript(RUNS_PATH, data.runsTable));
+  putData(INDEX_PATH, data.index);
+  putData(RUNS_PATH, data.runsTable);
   // a series' older points sit in part files that a new point leaves alone (series-file.js): with the cache, a part
   // whose points fingerprint as the last build's is kept as that build wrote it, neither serialized nor hashed again
-  const partsBefore = readCache?.parts || {};
-  const partsNow = {};
   for (const f of data.seriesFiles) {
     const { head, parts } = splitSeries(f.payload, f.path, partPoints);
     for (const p of parts) {
       if (!readCache) {
-        put(p.path, dataScript(p.path, p.payload));
+        putData(p.path, p.payload);
         continue;
       }
       const fingerprint = partFingerprint(p.payload);
-      const was = partsBefore[p.path];
+      const was = filesBefore[p.path];
       if (was?.fingerprint === fingerprint && previous.hashes[p.path] === was.hash && same(join(out, p.path), was.hash, was.size)) {
         keep(p.path, was.hash);
-        partsNow[p.path] = was;
-      } else partsNow[p.path] = { fingerprint, ...put(p.path, dataScript(p.path, p.payload)) };
+        filesNow[p.path] = was;
+      } else filesNow[p.path] = { fingerprint, ...putData(p.path, p.payload) };
     }
-    put(f.path, dataScript(f.path, head));
+    putData(f.path, head);
   }
   const runFileOf = new Map();
   for (const f of data.runFiles) {
@@ -341,20 +354,24 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       keep(f.path, contents.folders.get(folder).cached.runFile.hash);
       continue;
     }
-    const { hash, size } = put(f.path, dataScript(f.path, packRun(f.payload)));
+    const { hash, size } = putData(f.path, packRun(f.payload));
     if (foldersOfRun.get(f.payload.id)?.size === 1) runFileOf.set([...foldersOfRun.get(f.payload.id)][0], { path: f.path, index: f.payload.index, hash, size });
   }
-  for (const f of reports.files) put(f.path, f.text ?? dataScript(f.path, f.payload));
+  for (const f of reports.files) {
+    if (f.text !== undefined) put(f.path, f.text);
+    else putData(f.path, f.payload);
+  }
   // archived months go out as stored: their JSON text is already the payload
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
   for (const f of data.archiveFiles) {
     const text = storedText.get(f.payload);
-    put(f.path, text === undefined ? dataScript(f.path, f.payload) : dataScriptFromJson(f.path, text));
+    if (text === undefined) putData(f.path, f.payload);
+    else putJson(f.path, text.trim());
   }
   if (readCache) {
     updateCache(readCache, store, contents, fullRead, runFileOf);
     readCache.writeSplits(data.splits);
-    readCache.writeParts(partsNow);
+    readCache.writeDataFiles(filesNow);
   }
 
   const now = new Set(files);

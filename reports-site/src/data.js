@@ -4,15 +4,30 @@ import { archivedRuns } from '../../ci/store/archive.js';
 import { unpackRun } from '../../ci/store/run-file.js';
 import { joinSeries } from '../../ci/store/series-file.js';
 
-const cache = new Map();
+// path -> promise of its payload, set the moment its script calls back (decoding may take a moment longer)
+const delivered = new Map();
 const waiting = new Map();
 
-window[DATA_CALLBACK] = (path, payload) => {
-  cache.set(path, payload);
+/** A payload as its file gives it: JSON, or raw-deflated JSON in base64 (ci/store/site-data.js dataScriptFromJson). */
+async function decode(payload, encoding) {
+  if (encoding === undefined) return payload;
+  if (encoding !== 'deflate-raw') throw new Error(`unknown encoding ${JSON.stringify(encoding)}`);
+  const binary = atob(payload);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(stream).text());
+}
+
+window[DATA_CALLBACK] = (path, payload, encoding) => {
+  const data = decode(payload, encoding).catch((e) => {
+    throw new Error(`cannot read ${path} (${e.message}): rebuild the site with \`benchline site\``);
+  });
+  delivered.set(path, data);
   const w = waiting.get(path);
   if (w) {
     waiting.delete(path);
-    w.resolve(payload);
+    w.resolve(data);
   }
 };
 
@@ -20,7 +35,7 @@ let version = '';
 
 /** Loads one data file by its site-relative path (as ci/store/paths.js names it); each file loads once. */
 export function load(path) {
-  if (cache.has(path)) return Promise.resolve(cache.get(path));
+  if (delivered.has(path)) return delivered.get(path);
   if (waiting.has(path)) return waiting.get(path).promise;
   let resolve;
   let reject;
