@@ -283,7 +283,9 @@ export function decide(s, discovered) {
   const more = roundsToSettle(s, s.head.n, minEffect);
   const eqPart = Number.isFinite(eq.lower) && Number.isFinite(eq.upper) ? `${eqText} reaches past ${margin} and ` : '';
   const hint = more === null ? 'too few rounds for an interval at this level: run more' : `${moreRoundsHint(more)}${more > MAX_MORE_ROUNDS ? ' (quiet the machine, or raise this metric\'s minEffect)' : ''}`;
-  return { verdict: 'inconclusive', reason: `too noisy: ${eqPart}${interval} (${pText}) is not a discovery; ${hint}`, moreRounds: more };
+  // "too noisy" only where more rounds would not settle it in a count anyone would run
+  const state = more !== null && more <= MAX_MORE_ROUNDS ? 'not settled yet' : 'too noisy';
+  return { verdict: 'inconclusive', reason: `${state}: ${eqPart}${interval} (${pText}) is not a discovery; ${hint}`, moreRounds: more };
 }
 
 /** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */

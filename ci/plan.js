@@ -1,6 +1,7 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
+import { ADAPTERS } from './adapters/index.js';
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
@@ -39,6 +40,9 @@ export function planJobs(config, sel = {}) {
           trials: sel.trials || job.trials || config.profiles[profile].trials,
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
+        // params no command line can be built from fail here, before any subject starts
+        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script });
+        if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;
         const judge = job.judgeByVariant?.[variant] || job.judge;

@@ -604,7 +604,7 @@ async function duetTrials(lane, order, t, ctx) {
   return values.map((value, i) => {
     const mine = cpuSince(own[i]);
     // toolCores (the bottleneck check) only where a pinned tool drives a subject, as in runTrial
-    if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, ...(lane.live[order[i]].procs.length ? { toolCores: toolCoreCount() } : {}) };
+    if (shared && mine) value.parsed.load = { ...shared, subject: mine.subject, ...(lane.live[order[i]].procs.length && !lane.adapter.selfTimed ? { toolCores: toolCoreCount() } : {}) };
     return value;
   });
 }
@@ -623,8 +623,8 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   // Each side's tool runs in, and its params point into, that side's checkout: under --base a command
   // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
   const side = checkouts[role];
-  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } },
-    `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`);
+  const where = `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`;
+  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } }, where);
   const c = {
     bin: tools[adapter.binary]?.path,
     params,
@@ -639,7 +639,13 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   };
   const dead = live[role].deadProcess();
   if (dead) throw new JobFailure(`${job.subject}/${dead.name} (${role}) died before ${which} (exit ${dead.code})`, logTail(dead.logFile));
-  const cmd = adapter.command(c);
+  let cmd;
+  try {
+    cmd = adapter.command(c);
+  } catch (e) {
+    // what an adapter refuses to build a command line from is the job's configuration (a count that is not one...)
+    throw new JobFailure(`${where}: ${e.message}`);
+  }
   const before = meter ? cpuSnapshot(live[role].procs.map((p) => p.pid)) : null;
   // Only a tool with a subject beside it is pinned: a self-contained one (JMH, hyperfine) keeps every core.
   const pin = live[role].procs.length > 0;
@@ -666,8 +672,9 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
-    // toolCores (and so the bottleneck check) only where a tool drives a subject: JMH's own busy cores are the benchmark.
-    if (load) parsed.load = pin ? { ...load, toolCores: toolCoreCount() } : load;
+    // toolCores (and so the bottleneck check) only where a load tool drives a subject: the cores a self-timed tool
+    // (hyperfine, JMH) keeps busy are its benchmark's, even with subject processes beside it
+    if (load) parsed.load = pin && !adapter.selfTimed ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
     throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));

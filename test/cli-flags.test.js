@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
@@ -111,4 +111,19 @@ test(`${CASES.length} bad invocations each exit 2 with one line saying what to c
   assert.deepEqual(wrong, []);
   // nothing was written by the refused runs
   assert.equal(existsSync(join(TMP, 'site')), false);
+});
+
+test('the benchline command in a checkout whose packages are not installed says to run npm ci there, not a module-resolution trace', async () => {
+  // the CLI's code and package.json without node_modules anywhere above them
+  const bare = tempDir('bare-checkout');
+  cpSync(join(ROOT, 'ci'), join(bare, 'ci'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(bare, 'package.json'));
+  const r = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(bare, 'ci', 'bin.js'), 'plan'], { cwd: bare, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, `benchline: its packages are not installed (commander is missing): run \`npm ci\` in ${bare}, or \`npm run bench\` once, which installs them\n`);
 });

@@ -220,7 +220,7 @@ test('lists head-vs-base judged metrics with verdicts (regressions first), why, 
   ], 'judged metrics only, each once');
   // Eight rounds all on one side: the exact signed-rank p is 2 / 2^8.
   assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Throughput: regression, p=0\.0078, a discovery in the family; interval -10\.3%\.\.-9\.7% excludes 0; \|change\| ≥ 2\.0%$/m);
-  assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, too noisy: equivalence interval -4\.5%\.\.\+5\.5% \(90%\) reaches past ±2\.0% and interval -5\.0%\.\.\+6\.0% \(p=0\.\d+\) is not a discovery; about \d+ more rounds would likely settle it$/m);
+  assert.match(out, /^ {4}orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, not settled yet: equivalence interval -4\.5%\.\.\+5\.5% \(90%\) reaches past ±2\.0% and interval -5\.0%\.\.\+6\.0% \(p=0\.\d+\) is not a discovery; about \d+ more rounds would likely settle it$/m);
   assert.match(out, /^ {2}Information only \(6 metrics, change shown, no verdict: not a job's key metric, or a restated run parameter\):$/m);
   assert.match(out, /^ {4}orders-api\/cache-off\/ab\/keepalive: Latency p50 -20\.0%, Latency p99 \+0\.0%, Errors \+0\.0%$/m);
   assert.doesNotMatch(out, /Latency p50 .*improvement/, 'an information-only metric gets no verdict however large its change');
@@ -328,7 +328,7 @@ test('renders the PR comment decision first: headline, findings with change, int
   assert.equal(parts[9], '**orders-api/cache-off/ab/keepalive** · 8 rounds');
   assert.match(parts[10], /^\| metric .*\n.*\n\| Latency avg \| 65\.65 ms \| 52\.52 ms \| -20\.0% \| \[-20\.2%, -19\.8%\] \| ±2% \| 🟢 improvement \|\n\| Throughput \| 15,226 \/s \| 15,234 \/s \| \+0\.0% \| \[-0\.1%, \+0\.1%\] \| ±2% \| ⚪ no change \|\n\| Error rate \|/);
   assert.equal(parts[11], '<details><summary>1 inconclusive metric: why, and what would settle it</summary>');
-  assert.match(parts[12], /^- orders-api\/cache-on\/ab\/keepalive · Latency avg: too noisy&#58; equivalence interval -4\.5%\.\.\\\+5\.5% \\\(90%\\\) reaches past ±2\.0% and interval -5\.0%\.\.\\\+6\.0% \\\(p=0\.\d+\\\) is not a discovery; about \d+ more rounds would likely settle it$/);
+  assert.match(parts[12], /^- orders-api\/cache-on\/ab\/keepalive · Latency avg: not settled yet&#58; equivalence interval -4\.5%\.\.\\\+5\.5% \\\(90%\\\) reaches past ±2\.0% and interval -5\.0%\.\.\\\+6\.0% \\\(p=0\.\d+\\\) is not a discovery; about \d+ more rounds would likely settle it$/);
   assert.equal(parts[14], '<details><summary>6 metrics shown as information (no verdict)</summary>');
   const info = parts[15].split('\n');
   assert.equal(info.length, 8, 'header, rule and the six information-only metrics');
@@ -437,7 +437,7 @@ test('writes the job summary with variant tables, pairwise lines, and head vs ba
   ], 'judged metrics with verdicts, no change folded, information-only metrics last without a verdict');
   assert.match(section, /<details><summary>3 judged metrics with no change<\/summary>/);
   assert.match(section, /^6 judged metrics: 1 regression · 1 improvement · 1 inconclusive · 3 no change; 6 more metrics shown as information\./m);
-  assert.match(section, /- orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, too noisy: .*about \d+ more rounds would likely settle it/);
+  assert.match(section, /- orders-api\/cache-on\/ab\/keepalive Latency avg: inconclusive, not settled yet: .*about \d+ more rounds would likely settle it/);
   assert.match(section, /<details><summary>6 metrics shown as information \(no verdict\)<\/summary>/);
   const custom = renderSummary({ run: RUN, docs: head, config: CONFIG, suiteMarkdown: { 'orders-api': '### Orders API, the seed table\n' } });
   assert.match(custom, /### Orders API, the seed table/);

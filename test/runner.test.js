@@ -392,6 +392,32 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
   }
 });
 
+test('a hyperfine job beside a running subject is never called the load tool\'s bottleneck: the core it keeps busy is its benchmark', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'web')]);
+  const server = "require('http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
+  writeFileSync(join(repo, 'subjects', 'web', 'subject.yaml'), [
+    'name: web',
+    'ports: [http]',
+    'processes:',
+    '  api:',
+    `    command: ["${process.execPath}", "-e", "${server}"]`,
+    '    env: { PORT: "${port.http}" }',
+    '    health: { http: "http://127.0.0.1:${port.http}/", timeout: 20 }',
+    '',
+  ].join('\n'));
+  // a command that keeps one core busy for its whole run
+  const burn = `${process.execPath} -e "const t = Date.now(); while (Date.now() - t < 300);"`;
+  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 2 } }\nsuites:\n  cli:\n    subject: web\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: burn, params: { commands: '${burn}', names: burn, runs: 2, warmup: 0 } }\n`);
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const doc = JSON.parse(readFileSync(join(dir, run.jobs[0].docs.local), 'utf8'));
+  assert.equal(doc.load.length, 2, 'the CPU of each trial was read');
+  assert.ok(doc.load.every((l) => l.toolCores === undefined), JSON.stringify(doc.load));
+  assert.ok(!(doc.notes || []).some((n) => /bottleneck/.test(n)), (doc.notes || []).join('\n'));
+});
+
 test('a --base run whose base has no such subject measures head only and records which subject and ref were missing', async () => {
   const repo = out();
   const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
@@ -420,6 +446,22 @@ test('a job param with an unknown placeholder fails the job naming the config, t
   const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
+});
+
+test('a hyperfine job without commands is refused when the run is planned, naming the config, the job and what to add; a param no command line takes fails the job the same way', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  const config = (params) => `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params} }\n`;
+  writeFileSync(join(repo, 'bench.config.yaml'), config('{ runs: 2 }'));
+  assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), /bench\.config\.yaml: suites\.cli job hyperfine\/s \(variant only\): hyperfine needs params\.commands \(one command or a list\), or a script: to time/);
+  writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: [a, b], names: [one] }'));
+  assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), /hyperfine: 1 names for 2 commands; give one name per command/);
+  writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: "true", runs: -1 }'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be an integer >= 1, got -1');
 });
 
 test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary', async () => {

@@ -8,6 +8,8 @@ export const name = 'hyperfine';
 export const judged = Object.freeze(['time.mean']);
 export const binary = 'hyperfine';
 export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
+/** Times its commands one run at a time: the cores it uses are the benchmark's, never a load tool's ceiling. */
+export const selfTimed = true;
 
 const fail = (reason) => { throw new ParseError(reason, produce); };
 const sToNs = (s) => Math.round(s * 1e9);
@@ -140,14 +142,23 @@ function parameterScan(v) {
  * placeholders, see ctx.rawParams), parameterList, parameterScan, prepare, ignoreFailure (-i),
  * shell ('none' runs commands without a shell).
  */
+/** Why a job's params make no hyperfine command line, or undefined; checked when the run is planned (plan.js). */
+export function paramsProblem(p = {}, { script } = {}) {
+  const commands = [...asList(p.commands), ...asList(p.command)].length || (script ? 1 : 0);
+  if (!commands) return 'hyperfine needs params.commands (one command or a list), or a script: to time with params.args (docs/config.md, hyperfine)';
+  const names = asList(p.names).length;
+  if (names && names !== commands) return `hyperfine: ${names} names for ${commands} command${commands === 1 ? '' : 's'}; give one name per command`;
+  return undefined;
+}
+
 export function command(ctx) {
   const p = ctx.params || {};
   if (!ctx.outFile) throw new Error('hyperfine: no output file (ctx.outFile) for --export-json');
+  const problem = paramsProblem(p, { script: ctx.script });
+  if (problem) throw new Error(problem);
   let commands = [...asList(p.commands), ...asList(p.command)];
-  if (!commands.length && ctx.script) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
-  if (!commands.length) throw new Error('hyperfine: the job needs params.commands (or a script file to time)');
+  if (!commands.length) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
   let names = asList(p.names);
-  if (names.length && names.length !== commands.length) throw new Error(`hyperfine: ${names.length} names for ${commands.length} commands`);
   // A command with placeholders (${dir}/bin/app) reads differently on each side: name it as configured, so base and head cases match.
   const raw = ctx.rawParams ? [...asList(ctx.rawParams.commands), ...asList(ctx.rawParams.command)] : [];
   if (!names.length && raw.length === commands.length && raw.some((c, i) => c !== commands[i])) names = raw;

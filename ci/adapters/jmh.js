@@ -10,6 +10,8 @@ export const name = 'jmh';
 export const judged = Object.freeze(['time.mean', 'throughput']);
 export const binary = 'java';
 export const produce = 'java -jar benchmarks.jar -rf json -rff out.json';
+/** Times its own benchmark methods: the cores it uses are the benchmark's, never a load tool's ceiling. */
+export const selfTimed = true;
 
 /** JMH's default confidence level for scoreError and scoreConfidence. */
 const JMH_CONFIDENCE = 0.999;
