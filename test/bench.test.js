@@ -55,3 +55,26 @@ test('a tool path from BENCHLINE_<TOOL> wins, and a missing one counts as not in
   assert.equal(locate('wrk').path, '/usr/bin/wrk');
   assert.throws(() => locate('siege'), /unknown tool "siege"; known: k6, ghz/);
 });
+
+test('npm run bench stops the benchmark when only npm gets SIGTERM (a cancelled CI step), leaving no process behind', async () => {
+  const { spawn } = await import('node:child_process');
+  const tmp = tempDir('bench-sigterm');
+  // npm alone gets the signal, as when a runner stops the step's own process
+  const npm = spawn('npm', ['run', 'bench', '--', '--suite', 'orders-api', '--tool', 'wrk', '--trials', '20', '--param', 'duration=2s', '--no-progress', '--out', join(tmp, 'results'), '--history', join(tmp, 'history')], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  npm.stdout.on('data', (d) => { out += d; });
+  npm.stderr.on('data', (d) => { out += d; });
+  const bench = () => spawnSync('ps', ['-eo', 'pid,ppid,args'], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.includes('ci/cli.js bench') && l.includes(join(tmp, 'results')));
+  const deadline = Date.now() + 120000;
+  while (!readdirSync(tmp).includes('results') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(bench().length, 1, `the benchmark runs: ${out.slice(-2000)}`);
+  process.kill(npm.pid, 'SIGTERM');
+  const stopped = Date.now() + 20000;
+  while (bench().length && Date.now() < stopped) await new Promise((r) => setTimeout(r, 200));
+  const left = bench();
+  if (left.length) process.kill(-npm.pid, 'SIGKILL');
+  assert.deepEqual(left, [], 'ci/cli.js bench stopped with npm');
+  const run = JSON.parse(readFileSync(join(tmp, 'results', readdirSync(join(tmp, 'results')).find((d) => d !== 'latest'), 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+});
