@@ -81,6 +81,9 @@ before(async () => {
   mkdirSync(join(store, 'runs', '2025', '02', '20250215T120000Z-torn00', 'main'), { recursive: true });
   writeFileSync(join(store, 'runs', '2025', '02', '20250215T120000Z-torn00', 'main', 'orders-api.cache-off.ab.keepalive.json'), '{"schema":"benchline/result@1","run":{"id":');
   writeFileSync(join(store, 'NOTES.txt'), 'kept by hand');
+  // a link to a file outside the store: never followed, so nothing of its target reaches the site
+  symlinkSync(join(dir, 'secret.txt'), join(store, 'runs', '2025', '02', '20250215T120000Z-torn00', 'main', 'orders-api.cache-on.ab.keepalive.json'));
+  writeFileSync(join(dir, 'secret.txt'), 'root:x:0:0 the target of a link\n');
   const built = await buildSite({ store, out, basePath: '/benchline/', config: CONFIG, repoUrl: REPO });
   assert.equal(built.runs, 61);
   assert.equal(built.series, new Set([...synthetic, ...realDocs].flatMap((d) => d.metrics.map((m) => `${d.variant}/${m.name}`))).size);
@@ -134,9 +137,12 @@ test('the overview from file:// shows the suite, its latest failures, the 10% st
   assert.equal(await card.locator('.badge').first().getAttribute('data-failed'), '1');
   assert.equal(await card.locator('.failures li').innerText(), 'orders-api.cache-on.wrk.peak: failed: wrk exited 1: connection refused');
   const problems = await page.$$eval('.problems li', (lis) => lis.map((li) => li.textContent));
-  assert.equal(problems.length, 2);
+  assert.equal(problems.length, 3);
   assert.match(problems.find((p) => p.includes('NOTES.txt')), /not a benchline history file/);
-  assert.match(problems.find((p) => p.includes('20250215T120000Z-torn00')), /not valid JSON/);
+  assert.match(problems.find((p) => p.includes('orders-api.cache-off.ab.keepalive.json')), /^runs\/2025\/02\/20250215T120000Z-torn00\/main\/orders-api\.cache-off\.ab\.keepalive\.json: not valid JSON/, 'named by its place in the store');
+  assert.match(problems.find((p) => p.includes('orders-api.cache-on.ab.keepalive.json')), /: a symbolic link, which the store never holds/);
+  const index = readFileSync(join(out, 'data', 'index.js'), 'utf8');
+  assert.ok(!readDataScript(index).payload.problems.some((p) => p.message.includes('root:x') || p.message.includes(dir)), 'neither a link target\'s text nor the building machine\'s paths are published');
   const [step] = expectedStep();
   assert.equal(step.runId, synthetic[80].run.id);
   assert.equal(step.commit, commitOf(40));

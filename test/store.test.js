@@ -272,7 +272,7 @@ test('a corrupt or foreign file in the store is reported by name and skipped; no
   assert.deepEqual(contents.problems.map((p) => p.path).sort(), [
     join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), gone,
   ].sort());
-  assert.match(contents.problems.find((p) => p.path === gone).message, /cannot be read \(ENOENT.*check its permissions/);
+  assert.match(contents.problems.find((p) => p.path === gone).message, /a symbolic link, which the store never holds \(publish writes files\); remove it$/, 'a link is not followed, not even to nowhere');
   assert.match(contents.problems.find((p) => p.path === victim).message, /not valid JSON .*the file is corrupt/);
   assert.match(contents.problems.find((p) => p.path.endsWith('notes.txt')).message, /not a benchline history file/);
   assert.match(contents.problems.find((p) => p.path.endsWith('2024-12.json')).message, /not a benchline\/archive@1 document/);

@@ -139,6 +139,13 @@ export function partFingerprint({ v, lo, hi, runs, many }) {
   return createHash('sha1').update(nums).update(nulls).update(JSON.stringify([runs, many])).digest('hex');
 }
 
+/** A store problem as the site shows it: the file named by its place in the store, not by the building machine's path. */
+const inStore = (store) => (p) => {
+  if (!p.path) return p;
+  const rel = relative(store, p.path);
+  return { path: rel, message: p.message.startsWith(p.path) ? `${rel}${p.message.slice(p.path.length)}` : p.message };
+};
+
 /** Size of a file in bytes, or -1 when it is not there. */
 function sizeOf(path) {
   try {
@@ -264,7 +271,7 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
     }
     model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
     reports = suiteReportPages(modules, { docs, failures, config });
-    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems, policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
+    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
     // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
     // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
     const misses = [];

@@ -8,7 +8,7 @@
 // A document's name derives from its run id, role and job id, so publishing it twice finds it in place;
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
-import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
@@ -320,6 +320,8 @@ export function readStoreFile(store, rel) {
   if (!isRun && !isArchive) return { problem: foreign };
   let text;
   try {
+    // a link is never followed: it could point anywhere, and its target's text would end up in the problem list
+    if (lstatSync(join(store, rel)).isSymbolicLink()) return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
     text = readFileSync(join(store, rel), 'utf8');
   } catch (e) {
     return { problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` };
