@@ -30,6 +30,18 @@ const collectChoice = (choices) => (value, list) => {
   if (!choices.includes(value)) throw new InvalidArgumentError(`Choose one of: ${choices.join(', ')}.`);
   return [...list, value];
 };
+/** File-system errors a path given on the command line causes, in words. */
+const FS_PROBLEMS = {
+  ENOTDIR: 'a part of that path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  ENAMETOOLONG: 'a name in it is too long',
+  ELOOP: 'too many symbolic links in it',
+  ENOENT: 'no such file or folder',
+};
 const verb = (name) => async (...args) => {
   const cmd = args.at(-1);
   const mod = await import(`./commands/${name}.js`);
@@ -37,6 +49,15 @@ const verb = (name) => async (...args) => {
     const code = await mod.default({ ...cmd.optsWithGlobals(), args: cmd.args });
     if (typeof code === 'number') process.exitCode = code;
   } catch (e) {
+    const fsProblem = !(e instanceof UserError) && e?.syscall && e.path && FS_PROBLEMS[e.code];
+    if (fsProblem) {
+      // a path the user gave that cannot be written or read as asked (a file where a folder goes, a folder for a file)
+      // an atomic write fails at its rename: the file named is the destination, not the temp file beside it
+      const [what, path] = e.syscall === 'rename' && e.dest ? ['write', e.dest] : [e.syscall, e.path];
+      process.stderr.write(`benchline ${name}: cannot ${what} ${path}: ${fsProblem}; give another path (--out, -o, --store, --history) or fix its permissions\n`);
+      process.exitCode = 2;
+      return;
+    }
     if (!(e instanceof UserError)) throw e;
     process.stderr.write(`benchline ${name}: ${e.message}\n`);
     process.exitCode = e.exitCode;

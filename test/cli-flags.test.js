@@ -1,7 +1,7 @@
 // Bad invocations of the CLI, table-driven: each exits 2 with one line that says what to change, and starts nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,9 @@ const BIG_TRIALS = config('trials.yaml', `version: 1\nprofiles: { quick: { trial
 const NOT_A_DIR = join(TMP, 'plain-file');
 writeFileSync(NOT_A_DIR, 'not a folder\n');
 mkdirSync(join(TMP, 'results-out'), { recursive: true });
+// a normalized wrk document, for the verbs that write a file
+const DOC = join(TMP, 'wrk-doc.json');
+writeFileSync(DOC, execFileSync(process.execPath, [CLI, 'normalize', '--tool', 'wrk', WRK], { encoding: 'utf8' }));
 
 // [argv, what the one line must say]; run from the repository root (bench.config.yaml) unless argv says otherwise
 const CASES = [
@@ -75,6 +78,8 @@ const CASES = [
   [['export', '--format', 'csv', 'results'], /'csv' is invalid\. Allowed choices are gab-smaller, gab-bigger, bmf/],
   [['compare', join(TMP, 'none')], /none: no such file or folder/],
   [['publish', WRK, '--store', NOT_A_DIR], /plain-file: is a file, not a history store folder/],
+  [['run', '--suite', 'orders-startup', '--out', NOT_A_DIR], /^benchline run: cannot mkdir .*plain-file\/\S+: a part of that path is a file, not a folder; give another path/],
+  [['export', '--format', 'bmf', DOC, '-o', join(TMP, 'results-out')], /^benchline export: cannot write .*results-out: it is a folder, not a file; give another path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
   [['comment', '--repo', 'a/b', '--pr', 'abc', '--body-file', WRK], /--pr .* 'abc' is invalid\. Give a whole number of at least 1/],
   [['comment', '--repo', 'a/b', '--pr', '0', '--body-file', WRK], /'0' is invalid/],
