@@ -24,15 +24,18 @@ function statOf(name) {
 
 const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.unit === 'ratio' || m.unit === 'count' ? '' : ` ${m.unit}`}`;
 
-/** Problems of single values: finite, not negative, integer counts, ratios within 0..1, within physical bounds. */
-function valueProblems(m) {
+/**
+ * Problems of single values: finite, not negative, ratios within 0..1, within physical bounds, and with wholeCounts
+ * integer counts (one trial's; a document's count is a median over trials, which can end in .5).
+ */
+function valueProblems(m, { wholeCounts = true } = {}) {
   const out = [];
   const values = [m.value, ...(Array.isArray(m.samples) ? m.samples : [])];
   for (const v of values) {
     const at = v === m.value ? show(m) : `${show(m)} (sample ${v})`;
     if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at}: not a finite number`);
     else if (v < 0) out.push(`${at}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
-    else if (m.unit === 'count' && !Number.isInteger(v)) out.push(`${at}: a count must be a whole number`);
+    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v)) out.push(`${at}: a count must be a whole number`);
     else if (m.unit === 'ratio' && v > 1) out.push(`${at}: a ratio must lie within 0..1`);
     else if (BOUNDS[m.unit] !== undefined && v > BOUNDS[m.unit]) out.push(`${at}: above ${BOUNDS[m.unit]} ${m.unit}, beyond any real measurement`);
     if (out.length) break;
@@ -119,6 +122,23 @@ export function trialProblems(trial) {
     ...countProblems(metrics, trial?.extra),
     ...distributionProblems(trial?.distributions),
   ];
+}
+
+/**
+ * Impossible values of a result document as read back (compare, export, publish, the store): each metric's value and
+ * samples as a trial's are checked, and a metric listed twice. Documents benchline writes always pass; an edited or
+ * corrupted one does not.
+ */
+export function documentProblems(doc) {
+  const metrics = Array.isArray(doc?.metrics) ? doc.metrics : [];
+  const seen = new Set();
+  const twice = [];
+  for (const m of metrics) {
+    const key = m.case ? `${m.case}::${m.name}` : m.name;
+    if (seen.has(key)) twice.push(`${key}: listed twice`);
+    seen.add(key);
+  }
+  return [...metrics.flatMap((m) => valueProblems(m, { wholeCounts: false })), ...twice];
 }
 
 /** Throws ImpossibleValueError naming `where` (file or job) and the tool, listing the offending metrics. */

@@ -90,3 +90,31 @@ test('the check names every kind of impossible value and passes the real fixture
   assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 5000)]), ['throughput = 5000 ops/s does not match requests = 1000 in duration = 1000000000 ns (expected about 1000 ops/s)']);
   assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 1001), metric('latency.min', 1), metric('latency.p50', 2), metric('latency.max', 3)]), []);
 });
+
+test('an edited result document with impossible values is refused where documents are read back: compare, export and publish each name the file and the value', () => {
+  const good = normalize('wrk', 'wrk-good.txt', read('wrk/latency.txt'));
+  assert.equal(good.status, 0, good.stderr);
+  const edits = {
+    'negative-sample': [(d) => { d.metrics.find((m) => m.name === 'latency.mean').samples = [-1e9]; }, /latency\.mean = [\d.]+ ns \(sample -1000000000\): a time cannot be negative/],
+    huge: [(d) => { d.metrics.find((m) => m.name === 'latency.max').value = 1e308; }, /latency\.max = 1e\+308 ns: above 1000000000000000 ns, beyond any real measurement/],
+    twice: [(d) => { d.metrics.push(structuredClone(d.metrics.find((m) => m.name === 'latency.p99'))); }, /latency\.p99: listed twice/],
+  };
+  for (const [name, [edit, says]] of Object.entries(edits)) {
+    const doc = structuredClone(good.doc);
+    edit(doc);
+    const file = join(TMP, `${name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    for (const argv of [['compare', file, file], ['export', '--format', 'bmf', file], ['publish', file, '--store', join(TMP, `store-${name}`)]]) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...argv], { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${argv[0]} ${name}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(file) && says.test(r.stderr), `${argv[0]} ${name}: ${r.stderr}`);
+    }
+  }
+  // a document's count is a median over trials: half a request is what an even number of trials gives, not an edit
+  const halves = structuredClone(good.doc);
+  halves.metrics.find((m) => m.name === 'requests').value += 0.5;
+  const file = join(TMP, 'halves.json');
+  writeFileSync(file, JSON.stringify(halves));
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'export', '--format', 'bmf', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { UserError } from '../errors.js';
+import { documentProblems } from '../sanity.js';
 
 const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -12,9 +13,9 @@ const validate = ajv.compile(schema);
 export const SCHEMA_ID = 'benchline/result@1';
 export { schema };
 
-/** Returns a list of readable problems; empty when the document is valid. */
+/** Returns a list of readable problems (the schema's, then impossible values); empty when the document is valid. */
 export function resultProblems(doc) {
-  if (validate(doc)) return [];
+  if (validate(doc)) return documentProblems(doc);
   return validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
 }
 
