@@ -156,3 +156,12 @@ test('every ab fixture with a report becomes a schema-valid result document', ()
     assert.equal(doc.metrics.length, parsed.metrics.length, c);
   }
 });
+
+test('ab output cut inside its percentage table, or with a damaged connection-times row, is refused, not read without those percentiles', () => {
+  const full = read('orders-api-cache-off-1.txt');
+  const cut = full.split('\n').slice(0, -6).join('\n');
+  assert.throws(() => ab.parse(cut), /ab's percentage table has no readable 90%, 95%, 98%, 99%, 100% rows; the output is truncated or corrupted/);
+  const damaged = full.replace(/^Waiting:[ \t]+\d+/m, 'Waiting:    true');
+  assert.throws(() => ab.parse(damaged), /ab's "Connection Times \(ms\)" table has no readable Waiting row/);
+  assert.ok(ab.parse(full).metrics.some((m) => m.name === 'latency.p99'), 'the whole output still reads');
+});

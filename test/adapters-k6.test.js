@@ -496,3 +496,11 @@ describe('loadtests/k6/lib', () => {
     assert.deepEqual([formatValue(0.5, 'time'), formatValue(1500, 'time'), formatValue(2048, 'data'), formatValue(undefined)], ['500µs', '1.5s', '2.048 kB', '-']);
   });
 });
+
+test('a k6 summary whose percentile key is damaged is refused, not read without that percentile', () => {
+  const good = text('catalog-grpc-latency.json');
+  for (const bad of ['p()', 'p(0x10)', 'p(1e400)', 'p(150)']) {
+    assert.throws(() => k6.parse(good.replaceAll('"p(95)"', JSON.stringify(bad))), new RegExp(`"${bad.replace(/[()]/g, '\\$&')}" is not a percentile k6 writes .*the summary is corrupted`), bad);
+  }
+  assert.ok(k6.parse(good).metrics.some((m) => m.name === 'latency.p95'));
+});

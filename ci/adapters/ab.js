@@ -62,11 +62,17 @@ function connectionTimes(text) {
   return out;
 }
 
-/** The "Percentage of the requests served within a certain time (ms)" table: [{ p, ms }]. */
+/** The ranks ab's percentage table always lists. */
+const AB_RANKS = [50, 66, 75, 80, 90, 95, 98, 99, 100];
+
+/** The "Percentage of the requests served within a certain time (ms)" table: [{ p, ms }]; all nine rows or none. */
 function percentageTable(text) {
   const at = text.indexOf('Percentage of the requests served within a certain time');
   if (at < 0) return [];
-  return [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+  const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+  const lost = AB_RANKS.filter((p) => !rows.some((r) => r.p === p));
+  if (lost.length) fail(`ab's percentage table has no readable ${lost.map((p) => `${p}%`).join(', ')} row${lost.length > 1 ? 's' : ''}; the output is truncated or corrupted`);
+  return rows;
 }
 
 /**
@@ -125,6 +131,11 @@ export function parse(text, opts = {}) {
   if (documentLength !== undefined) metrics.push(metric('response_bytes', documentLength));
 
   const table = connectionTimes(src);
+  // a report with the table has all four rows; one that does not parse is damaged, not absent
+  if (src.includes('Connection Times (ms)')) {
+    const lost = ['Connect', 'Processing', 'Waiting', 'Total'].filter((row) => !table[row]);
+    if (lost.length) fail(`ab's "Connection Times (ms)" table has no readable ${lost.join(', ')} row; the output is truncated or corrupted`);
+  }
   for (const [row, family] of Object.entries(ROWS)) {
     const r = table[row];
     if (!r) continue;

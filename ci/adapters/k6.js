@@ -69,6 +69,9 @@ function normalizeValues(where, type, raw) {
   for (const [k, v] of Object.entries(raw)) {
     if (k === 'thresholds') continue;
     if (num(v) === undefined) fail(`metric ${where}: value "${k}" is ${JSON.stringify(v)}, not a number`);
+    // a damaged percentile key would drop that percentile (a judged p99) without a word
+    const rank = /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k)?.[1];
+    if (/^p[(\d]/.test(k) && !(Number(rank) <= 100)) fail(`metric ${where}: "${k}" is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
     out[statKey(k)] = v;
   }
   if (type === 'rate') {
