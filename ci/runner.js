@@ -66,14 +66,19 @@ class JobFailure extends Error {
   }
 }
 
-/** Adds a base checkout of `ref` as a detached git worktree; returns { dir, commit, remove() }. */
-export function addWorktree(root, ref) {
-  let commit;
+/** The commit `ref` names in the repository at root; a UserError saying how to get it when it names none. */
+export function baseCommit(root, ref) {
   try {
-    commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    return execFileSync('git', ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
+    if (String(ref).startsWith('-')) throw new UserError(`--base ${ref}: not a commit in ${root} (a branch or tag name cannot start with "-"; give a branch, tag or commit)`);
     throw new UserError(`--base ${ref}: not a commit in ${root} (fetch it first, e.g. git fetch origin ${ref})`);
   }
+}
+
+/** Adds a base checkout of `ref` as a detached git worktree; returns { dir, commit, remove() }. */
+export function addWorktree(root, ref) {
+  const commit = baseCommit(root, ref);
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
   return {
@@ -141,6 +146,8 @@ export async function runJobs(jobs, opts) {
   const runId = newRunId(startedAt);
   const resultsRoot = resolve(root, opts.out || config.defaults.results);
   const dir = join(resultsRoot, runId);
+  // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
+  if (opts.base) baseCommit(root, opts.base);
   mkdirSync(dir, { recursive: true });
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');

@@ -78,6 +78,8 @@ const CASES = [
   [['export', '--format', 'csv', 'results'], /'csv' is invalid\. Allowed choices are gab-smaller, gab-bigger, bmf/],
   [['compare', join(TMP, 'none')], /none: no such file or folder/],
   [['publish', WRK, '--store', NOT_A_DIR], /plain-file: is a file, not a history store folder/],
+  [['run', '--base', 'no-such-ref-anywhere', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /^benchline run: --base no-such-ref-anywhere: not a commit in .* \(fetch it first, e\.g\. git fetch origin no-such-ref-anywhere\)$/m],
+  [['run', '--base=--help', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /--base --help: not a commit in .* \(a branch or tag name cannot start with "-"; give a branch, tag or commit\)/],
   [['run', '--suite', 'orders-startup', '--out', NOT_A_DIR], /^benchline run: cannot mkdir .*plain-file\/\S+: a part of that path is a file, not a folder; give another path/],
   [['export', '--format', 'bmf', DOC, '-o', join(TMP, 'results-out')], /^benchline export: cannot write .*results-out: it is a folder, not a file; give another path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
@@ -114,8 +116,9 @@ test(`${CASES.length} bad invocations each exit 2 with one line saying what to c
     if (problems.length) wrong.push(`benchline ${argv.join(' ').slice(0, 120)}: ${problems.join(', ')}\n    ${stderr.trim().split('\n').slice(0, 3).join('\n    ')}`);
   });
   assert.deepEqual(wrong, []);
-  // nothing was written by the refused runs
+  // nothing was written by the refused runs (a base that is no commit leaves no empty run folder either)
   assert.equal(existsSync(join(TMP, 'site')), false);
+  assert.equal(existsSync(join(TMP, 'base-out')), false);
 });
 
 test('the benchline command in a checkout whose packages are not installed says to run npm ci there, not a module-resolution trace', async () => {
