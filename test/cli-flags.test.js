@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
@@ -23,6 +23,10 @@ const BIG_TRIALS = config('trials.yaml', `version: 1\nprofiles: { quick: { trial
 const NOT_A_DIR = join(TMP, 'plain-file');
 writeFileSync(NOT_A_DIR, 'not a folder\n');
 mkdirSync(join(TMP, 'results-out'), { recursive: true });
+// a sparse file larger than any tool output
+const BIG = join(TMP, 'big.txt');
+writeFileSync(BIG, '');
+truncateSync(BIG, 257 * 2 ** 20);
 // a normalized wrk document, for the verbs that write a file
 const DOC = join(TMP, 'wrk-doc.json');
 writeFileSync(DOC, execFileSync(process.execPath, [CLI, 'normalize', '--tool', 'wrk', WRK], { encoding: 'utf8' }));
@@ -68,7 +72,9 @@ const CASES = [
   [['normalize', WRK], /required option '-t, --tool <name>' not specified/],
   [['normalize', '--tool', 'curl', WRK], /'curl' is invalid\. Allowed choices are k6, ghz/],
   [['normalize', '--tool', 'wrk', join(TMP, 'missing.txt')], /missing\.txt: no such file \(tool wrk\)/],
-  [['normalize', '--tool', 'wrk', TMP], /no such file \(tool wrk\)/],
+  [['normalize', '--tool', 'wrk', TMP], /: is a folder, not an output file \(tool wrk\); pass the file wrk wrote/],
+  [['normalize', '--tool', 'wrk', '-'], /^benchline normalize: -: standard input is not read \(tool wrk\)/],
+  [['normalize', '--tool', 'wrk', BIG], /big\.txt: 257 MiB, larger than any wrk output benchline reads \(256 MiB; tool wrk\)/],
   [['normalize', '--tool', 'wrk', WRK, '--suite', '../x'], /--suite .* '\.\.\/x' is invalid\. .*letters, digits/],
   [['normalize', '--tool', 'wrk', WRK, '--scenario', 'a'.repeat(300)], /--scenario .* is invalid\. .*at most 64/],
   [['normalize', '--tool', 'ab', WRK], /latency\.txt \(ab\)|not valid ab output: this is wrk output/],

@@ -129,3 +129,12 @@ test('fresh k6 --summary-export with a fixed iteration count reports exactly tho
   assert.equal(metric(doc, 'requests'), 12);
   assert.equal(metric(doc, 'error_rate'), 0);
 });
+
+test('a k6 summary saved with a byte-order mark before its JSON normalizes as without one', () => {
+  const plain = readFileSync('test/fixtures/k6/catalog-grpc-latency.json', 'utf8');
+  const file = join(tmp, 'with-bom.json');
+  writeFileSync(file, `\uFEFF${plain}`);
+  const r = normalize('k6', file);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(metric(r.doc, 'latency.p95') > 0);
+});

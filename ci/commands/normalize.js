@@ -6,11 +6,30 @@ import { buildResult } from '../result.js';
 import { newRunId, runBlock, runnerInfo } from '../context.js';
 import { versionOf } from '../tools.js';
 
+/** Larger than any tool output benchline reads: a wrong file, refused before it is read into memory. */
+const MAX_BYTES = 256 * 2 ** 20;
+
+/** The text of one tool output file, or an Error naming the file, the tool and what to pass instead. */
+function readOutput(file, toolName) {
+  const tool = `tool ${toolName}`;
+  if (file === '-') throw new Error(`-: standard input is not read (${tool}); save the tool's output to a file and pass that`);
+  if (!existsSync(file)) throw new Error(`${file}: no such file (${tool})`);
+  const st = statSync(file);
+  if (st.isDirectory()) throw new Error(`${file}: is a folder, not an output file (${tool}); pass the file ${toolName} wrote`);
+  if (!st.isFile()) throw new Error(`${file}: not a regular file (a pipe or device; ${tool}); save the tool's output to a file and pass that`);
+  if (st.size > MAX_BYTES) throw new Error(`${file}: ${Math.round(st.size / 2 ** 20)} MiB, larger than any ${toolName} output benchline reads (256 MiB; ${tool}); pass the file ${toolName} wrote`);
+  try {
+    // a byte-order mark some editors add is not part of the output
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (e) {
+    throw new Error(`${file}: cannot be read (${e.code || e.message}; ${tool}); check its permissions`);
+  }
+}
+
 /** Reads and parses one file, turning any adapter failure into a message naming file, tool and fix. */
 export function normalizeFile(file, toolName, opts = {}) {
   const adapter = adapterFor(toolName);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`${file}: no such file (tool ${toolName})`);
-  const text = readFileSync(file, 'utf8');
+  const text = readOutput(file, toolName);
   try {
     return adapter.parse(text, opts);
   } catch (e) {
