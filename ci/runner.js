@@ -169,6 +169,7 @@ export async function runJobs(jobs, opts) {
     worktree?.remove();
     runDoc.finishedAt = new Date().toISOString();
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
+    pointLatest(resultsRoot, runId);
     say(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
     process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0));
   };
@@ -279,11 +280,16 @@ export async function runJobs(jobs, opts) {
     for (const sig of SIGNALS) process.off(sig, onSignal);
     runDoc.finishedAt = new Date().toISOString();
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
-    const latest = join(resultsRoot, 'latest');
-    try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
-    try { symlinkSync(runId, latest); } catch { /* best effort */ }
+    pointLatest(resultsRoot, runId);
   }
   return { dir, run: runDoc };
+}
+
+/** results/latest names the newest run folder, finished or interrupted (best effort: a link may not be possible). */
+function pointLatest(resultsRoot, runId) {
+  const latest = join(resultsRoot, 'latest');
+  try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
+  try { symlinkSync(runId, latest); } catch { /* best effort */ }
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -300,7 +306,8 @@ function keepFinishedTrials(runDoc, entries, ctx, sig) {
     if (entry.status) continue;
     const lane = lanes.get(job.id);
     const done = lane ? Object.fromEntries(Object.entries(lane.trials).map(([role, t]) => [role, t.length])) : {};
-    Object.assign(entry, { status: 'interrupted', reason: `stopped by ${sig} after ${Object.entries(done).map(([r, n]) => `${n} ${r}`).join(' and ') || 'no'} trial(s) of ${job.trials}` });
+    const finished = Object.entries(done).map(([r, n]) => `${n} ${r}`).join(' and ');
+    Object.assign(entry, { status: 'interrupted', reason: finished ? `stopped by ${sig} after ${finished} trial(s) of ${job.trials}` : `stopped by ${sig} before its first trial ended (of ${job.trials})` });
     const roles = lane?.activeRoles.filter((r) => lane.trials[r]?.length) || [];
     if (!roles.length) continue;
     try {

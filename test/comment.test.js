@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, writeFileSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,19 @@ test('explains a token without write access, naming the permission to grant', as
   const r = await cli(['--repo', 'acme/app', '--pr', '10', '--body-file', body], 'gh-readonly');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /acme\/app#10: GitHub answered 403: .*pull-requests: write/);
+});
+
+test('says no server answered when nothing listens at the API URL, instead of a GitHub status', async () => {
+  const body = join(dir, 'nobody.md');
+  writeFileSync(body, 'hello');
+  // a port that was free a moment ago: nothing answers there
+  const free = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
+  const url = `http://127.0.0.1:${free}`;
+  const r = await run(process.execPath, [CLI, 'comment', '--repo', 'acme/app', '--pr', '7', '--body-file', body, '--api-url', url], { env: { ...process.env, GITHUB_TOKEN: 'gh-installation', GH_TOKEN: '' } }).then(() => ({ code: 0 }), (e) => ({ code: e.code, stderr: e.stderr }));
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr.split('\n')[0].startsWith(`benchline comment: acme/app#7: no answer from ${url} (`), true, r.stderr);
+  assert.match(r.stderr, /check --api-url \(GITHUB_API_URL\) and the network/);
+  assert.doesNotMatch(r.stderr, /GitHub answered/);
 });
 
 test('refuses a missing, linked or empty body file, naming it', async () => {

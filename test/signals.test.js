@@ -1,7 +1,7 @@
 // SIGINT, SIGTERM and SIGHUP during `benchline run`: every process stopped, the port free, the finished trials kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -63,6 +63,7 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
     assert.equal(run.status, 'interrupted');
     assert.equal(run.interrupted, sig);
+    assert.equal(readlinkSync(join(results, 'latest')), runId, 'results/latest names the interrupted run, so `report results` finds it');
     const job = run.jobs.find((j) => j.id === JOB);
     assert.equal(job.status, 'interrupted');
     assert.match(job.reason, new RegExp(`stopped by ${sig} after [12] local trial\\(s\\) of 3`));

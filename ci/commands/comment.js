@@ -21,7 +21,9 @@ export function readBodyFile(file) {
 }
 
 /** Plain-words reasons for the API errors a workflow can actually hit. */
-function explain(e, where) {
+function explain(e, where, apiUrl) {
+  // no HTTP answer at all (octokit reports a failed connection as status 500 without a response)
+  if (!e.response) return `${where}: no answer from ${apiUrl} (${e.message}); check --api-url (GITHUB_API_URL) and the network`;
   const hints = {
     401: 'the token was rejected; pass a valid GITHUB_TOKEN',
     403: 'the token may not write comments; grant the job `pull-requests: write`',
@@ -47,7 +49,7 @@ export default async function comment(opts) {
   try {
     result = await upsertComment(octokit, { ...target, issue, body });
   } catch (e) {
-    throw new UserError(explain(e, `${opts.repo}#${issue}`));
+    throw new UserError(explain(e, `${opts.repo}#${issue}`, opts.apiUrl));
   }
   process.stdout.write(`benchline comment: ${result.action} comment ${result.id} on ${opts.repo}#${issue}${result.url ? ` (${result.url})` : ''}\n`);
   return 0;
