@@ -251,3 +251,10 @@ test('json.lua stops wrk with a clear message on an unknown script argument', { 
     assert.match(`${stdout}${stderr}`, /json\.lua: unknown argument 'verb' \(method=, path=, body=, header=, count=off\)/);
   });
 });
+
+test('wrk text with a damaged Latency Distribution row or no Thread Stats Latency row is refused, not read without those metrics', () => {
+  const full = read('latency.txt');
+  assert.throws(() => wrk.parse(full.replace(/^ {5}90% {2}208\.00us$/m, '  Infinity%  208.00us')), /wrk's "Latency Distribution" has no readable 90%, 99% rows; the output is corrupted/);
+  assert.throws(() => wrk.parse(full.replace(/^ {4}Latency .*\n/m, '')), /no readable "Latency" row in its Thread Stats table; the output is corrupted/);
+  assert.ok(wrk.parse(full).metrics.some((m) => m.name === 'latency.p99'), 'the whole output still reads');
+});

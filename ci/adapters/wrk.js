@@ -134,6 +134,9 @@ export function parseText(text) {
   return out;
 }
 
+/** The ranks wrk --latency always lists under "Latency Distribution". */
+const WRK_RANKS = [50, 75, 90, 99];
+
 /** Requests tried: the completed ones plus the connections that never got a response. */
 const attemptsOf = (requests, e) => requests + e.connect + e.read + e.write;
 
@@ -227,6 +230,10 @@ export function parse(text, opts = {}) {
   // without the script's block the text is all there is: a cut-off tail would read its error lines as 0
   if (!doc && rep.unknown !== undefined) fail(`wrk's totals hold a line wrk does not print: "${rep.unknown.slice(0, 80)}"; the output is corrupted`);
   if (!doc && !rep.complete) fail('wrk\'s report stops before its "Requests/sec" and "Transfer/sec" lines (its error counts come just before them); the output is truncated');
+  // the rows wrk always prints for a run with requests: a damaged one would drop those metrics without a word
+  if (!doc && rep.requests > 0 && !rep.latency) fail('wrk\'s report has no readable "Latency" row in its Thread Stats table; the output is corrupted');
+  const lostRanks = !doc && rep.percentiles ? WRK_RANKS.filter((p) => !rep.percentiles.some((x) => x.p === p)) : [];
+  if (lostRanks.length) fail(`wrk's "Latency Distribution" has no readable ${lostRanks.map((p) => `${p}%`).join(', ')} row${lostRanks.length > 1 ? 's' : ''}; the output is corrupted`);
   const requests = doc ? doc.requests : rep.requests;
   const duration = doc ? doc.duration_us * 1000 : rep.duration;
   const errs = doc ? doc.errors : rep.errors;
