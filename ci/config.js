@@ -9,7 +9,8 @@ import { MAX_JOB_ID, nameProblem } from './names.js';
 import { judgeListProblem } from './compare.js';
 
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
-const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema);
+// verbose: each error carries its schema, whose properties name what a misspelt key may have meant
+const validate = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true }).compile(schema);
 
 /** Most trials a profile, a job or --trials may ask for (the schema's bound). */
 export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;
@@ -20,6 +21,26 @@ export class ConfigError extends UserError {}
 export const ROUNDS = Object.freeze({ looks: [8, 16, 32], weights: [0.25, 0.25, 0.5] });
 /** Seconds an A/B run may spend: per job, and for the whole run. */
 export const BUDGET = Object.freeze({ job: 240, run: 540 });
+
+/** Edit distance of two short strings (insertions, deletions, substitutions). */
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** ' (did you mean "params"?)' for a key the schema at the error's place does not know but nearly spells; else ''. */
+function didYouMean(e) {
+  const key = e.params?.additionalProperty;
+  if (key === undefined) return '';
+  const known = Object.keys(e.parentSchema?.properties || {});
+  const [best] = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1]);
+  return best && best[1] <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
+}
 
 /** Parses and checks config text; `file` names the source in every error. */
 export function parseConfig(text, file = 'bench.config.yaml') {
@@ -33,7 +54,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
     // a bad key (suite, variant or profile name) is reported once, as the name it is, not as ajv's three errors
     const lines = validate.errors.filter((e) => e.keyword !== 'propertyNames').slice(0, 8).map((e) => (e.propertyName !== undefined
       ? `  ${e.instancePath || '/'}: name "${e.propertyName.slice(0, 60)}${e.propertyName.length > 60 ? '...' : ''}" ${e.message} (names become folder and file names: letters, digits, ".", "_", "-", at most 64)`
-      : `  ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")` : ''}`));
+      : `  ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`));
     // one problem reads as one line; several as a list
     throw new ConfigError(`${file}: does not match the configuration schema (docs/config.md):${lines.length === 1 ? ` ${lines[0].trim()}` : `\n${lines.join('\n')}`}`);
   }

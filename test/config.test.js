@@ -140,3 +140,10 @@ test('duet is the tool\'s default unless compare.duet is never or a job sets its
   assert.throws(() => parseConfig(`${yaml}compare:\n  duet: always\n`, 'x.yaml'), /x\.yaml: does not match the configuration schema.*\/compare\/duet must be equal to one of the allowed values/s);
   assert.throws(() => parseConfig(yaml.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        duet: yes please'), 'x.yaml'), /\/suites\/api\/jobs\/0\/duet must be boolean/s);
 });
+
+test('a misspelt config key is named with the key it nearly spells; a key like none gets no guess', () => {
+  const at = (yaml) => { try { parseConfig(yaml); } catch (e) { return e.message; } return 'accepted'; };
+  assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, parms: {} }]\n'), /\/suites\/a\/jobs\/0 must NOT have additional properties \("parms"\) \(did you mean "params"\?\)$/);
+  assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    varients: {}\n    jobs: [{ tool: wrk, scenario: s }]\n'), /\("varients"\) \(did you mean "variants"\?\)$/);
+  assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, zzzzzz: 1 }]\n'), /\("zzzzzz"\)$/);
+});
