@@ -7,6 +7,7 @@ import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { locate } from './tools.js';
 import { pinGroup } from './cpuset.js';
+import { LIVE } from './live.js';
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
 export function loadManifest(root, name) {
@@ -116,8 +117,7 @@ export function buildSubject(manifest, { log = () => {} } = {}) {
   }
 }
 
-/** Every process group benchline started and has not stopped yet (for Ctrl-C). */
-export const LIVE = new Set();
+export { LIVE };
 
 /** Sends a signal to a process group we started; ignores groups that are already gone. */
 function signalGroup(pid, sig) {

@@ -78,3 +78,24 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     assert.match(report.stdout, new RegExp(`^ {2}INTERRUPTED by ${sig}: only the trials that finished are reported`, 'm'), 'the report says the run was cut short');
   });
 }
+
+test('kill -9 of benchline mid-run: its watchdog stops the subject and the load tool it left, and frees the port', async () => {
+  const results = tempDir('sigkill');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '5', '--out', results, '--no-progress'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const firstTrial = new Promise((res) => child.stderr.on('data', (d) => { stderr += d; if (/\[1\/5\]/.test(stderr)) res(); }));
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s)));
+  await Promise.race([firstTrial, exited, new Promise((r) => setTimeout(r, 60000))]);
+  assert.match(stderr, /\[1\/5\]/, `the first trial finished: ${stderr}`);
+  const procs = descendants(child.pid);
+  assert.ok(procs.length >= 2, 'the subject and the watchdog run below benchline');
+  child.kill('SIGKILL');
+  assert.equal(await exited, 'SIGKILL');
+  const [runId] = readdirSync(results).filter((d) => d !== 'latest');
+  const port = Number(/listening on (\d+)/.exec(readFileSync(join(results, runId, 'raw', 'local', JOB, 'server.log'), 'utf8'))[1]);
+  // the watchdog looks twice a second
+  const deadline = Date.now() + 5000;
+  while (procs.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left, the watchdog included');
+  assert.equal(await portFree(port), true, `port ${port} is free again`);
+});

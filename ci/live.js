@@ -1,0 +1,47 @@
+// The process groups benchline started and has not stopped, kept where a watchdog stops them if benchline is killed (kill -9).
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Waits for benchline ($0) to end, then kills the groups the file ($1) still names: after a clean end it names none.
+const WATCH = 'while kill -0 "$0" 2>/dev/null; do sleep 0.5; done; [ -f "$1" ] && for g in $(cat "$1"); do kill -KILL "-$g" 2>/dev/null; done; rm -f "$1"';
+
+/** A Set of started processes ({ pid } leading its own group) whose group ids are written to a file a watchdog reads. */
+class LiveGroups extends Set {
+  #file = null;
+
+  #sync() {
+    if (!this.#file) {
+      if (!this.size) return;
+      this.#file = join(tmpdir(), `benchline-live-${process.pid}`);
+      writeFileSync(this.#file, '');
+      // its own process group, so a Ctrl-C to benchline's group leaves it to do its one job; unref: never waited for
+      spawn('sh', ['-c', WATCH, String(process.pid), this.#file], { detached: true, stdio: 'ignore' }).unref();
+      process.once('exit', () => rmSync(this.#file, { force: true }));
+    }
+    try {
+      writeFileSync(this.#file, [...this].map((p) => p.pid).filter(Number.isInteger).join('\n'));
+    } catch { /* the temp folder is gone: nothing left to watch for */ }
+  }
+
+  add(proc) {
+    super.add(proc);
+    this.#sync();
+    return this;
+  }
+
+  delete(proc) {
+    const had = super.delete(proc);
+    this.#sync();
+    return had;
+  }
+
+  clear() {
+    super.clear();
+    this.#sync();
+  }
+}
+
+/** Every process group benchline started and has not stopped yet (for Ctrl-C, and for the watchdog after kill -9). */
+export const LIVE = new LiveGroups();
