@@ -17,8 +17,13 @@ class LiveGroups extends Set {
       this.#file = join(tmpdir(), `benchline-live-${process.pid}`);
       writeFileSync(this.#file, '');
       // its own process group, so a Ctrl-C to benchline's group leaves it to do its one job; unref: never waited for
-      spawn('sh', ['-c', WATCH, String(process.pid), this.#file], { detached: true, stdio: 'ignore' }).unref();
-      process.once('exit', () => rmSync(this.#file, { force: true }));
+      const watchdog = spawn('sh', ['-c', WATCH, String(process.pid), this.#file], { detached: true, stdio: 'ignore' });
+      watchdog.unref();
+      // a clean end (a signal handled included) has stopped everything itself: the watchdog goes with it, by its group
+      process.once('exit', () => {
+        rmSync(this.#file, { force: true });
+        try { process.kill(-watchdog.pid, 'SIGKILL'); } catch { /* already gone */ }
+      });
     }
     try {
       writeFileSync(this.#file, [...this].map((p) => p.pid).filter(Number.isInteger).join('\n'));
