@@ -90,15 +90,20 @@ export function addWorktree(root, ref) {
   };
 }
 
-/** Progress: a bar on a terminal, one line per trial elsewhere (CI logs); shrink(n) when jobs stop early. */
-async function makeProgress(total, enabled) {
+/**
+ * Progress: a bar on a terminal, one line per trial elsewhere (CI logs); shrink(n) when jobs stop early. until: when
+ * the run's time budget ends (an A/B run stops adding rounds then), so the time left is never said to be past it.
+ */
+async function makeProgress(total, enabled, { until = Infinity } = {}) {
   const started = Date.now();
   if (!enabled || !process.stderr.isTTY) {
     let done = 0;
     return {
       tick: (label) => {
         done += 1;
-        const left = done ? ((Date.now() - started) / done) * (total - done) : 0;
+        const budgetLeft = until - Date.now();
+        const estimate = done ? ((Date.now() - started) / done) * (total - done) : 0;
+        const left = budgetLeft > 0 ? Math.min(estimate, budgetLeft) : estimate;
         process.stderr.write(`[${done}/${total}] ${label}${total - done ? ` · ~${Math.round(left / 1000)} s left` : ''}\n`);
       },
       log: (m) => process.stderr.write(`${m}\n`),
@@ -177,7 +182,7 @@ export async function runJobs(jobs, opts) {
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
-  const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false);
+  const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false, { until: opts.base ? Date.now() + budget.run * 1000 : Infinity });
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
   try {

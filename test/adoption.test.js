@@ -1,9 +1,9 @@
 // Adoption from another repository: benchline packed by npm pack, installed into a scratch git repository holding only the files the docs show, and `npx benchline bench --base HEAD~1` run there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 
 const ROOT = resolve('.');
@@ -61,12 +61,39 @@ after(() => {
   for (const d of [repo, packDir]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
-test('the npm package carries the CLI, the site, the k6 helpers, json.lua and the hyperfine prober, and none of the shipped suites', () => {
-  for (const p of ['ci/cli.js', 'ci/schema/result.schema.json', 'reports-site/index.html', 'loadtests/k6/lib/index.js', 'loadtests/wrk/json.lua', 'loadtests/hyperfine/start-to-healthy.sh', 'docs/config.md', 'package.json']) {
+/** The scripts benchline's publishing workflows run (aggregate in bench.yml, bench-report.yml, bench-publish.yml). */
+const workflowScripts = () => [...new Set(['bench.yml', 'bench-report.yml', 'bench-publish.yml']
+  .flatMap((f) => [...readFileSync(join(ROOT, '.github', 'workflows', f), 'utf8').matchAll(/\.github\/scripts\/([\w.-]+)/g)].map((m) => m[1])))]
+  // the plan job's script: the adoption steps plan with `npx benchline plan --github` instead
+  .filter((name) => name !== 'plan.js');
+
+test('the npm package carries the CLI, the site, the k6 helpers, json.lua, the hyperfine prober and the workflow scripts, and none of the shipped suites', () => {
+  for (const p of ['ci/cli.js', 'ci/bin.js', 'ci/schema/result.schema.json', 'reports-site/index.html', 'loadtests/k6/lib/index.js', 'loadtests/wrk/json.lua', 'loadtests/hyperfine/start-to-healthy.sh', 'docs/config.md', 'package.json']) {
     assert.ok(packed.paths.includes(p), `${p} is in the package`);
   }
-  const seeds = packed.paths.filter((p) => /^(subjects|test|scripts|seeds|\.github)\//.test(p) || p === 'bench.config.yaml' || /^loadtests\/(k6\/[^/]+\.js|ghz)/.test(p));
+  const scripts = workflowScripts();
+  assert.deepEqual(scripts.sort(), ['alert-settings.js', 'find-pr.js', 'gh-pages.sh', 'merge-results.js']);
+  const adoption = section(readFileSync(join(ROOT, 'docs/github-actions.md'), 'utf8'), ADOPTION);
+  for (const name of scripts) {
+    assert.ok(packed.paths.includes(`.github/scripts/${name}`), `${name} is in the package`);
+    assert.ok(adoption.includes(`\`${name}\``), `the adoption steps name ${name}`);
+  }
+  const seeds = packed.paths.filter((p) => /^(subjects|test|scripts|seeds)\//.test(p) || (p.startsWith('.github/') && !p.startsWith('.github/scripts/')) || p === 'bench.config.yaml' || /^loadtests\/(k6\/[^/]+\.js|ghz)/.test(p));
   assert.deepEqual(seeds, []);
+});
+
+test('the workflow scripts run from the installed package in the adopting repository, as the adoption steps call them', () => {
+  // one matrix job's artifact: its results folder with the run in it
+  const runDir = realpathSync(join(repo, 'results', 'latest'));
+  cpSync(runDir, join(repo, 'artifacts', 'results-hello', basename(runDir)), { recursive: true });
+  const script = (name, ...args) => spawnSync(process.execPath, [join('node_modules', 'benchline', '.github', 'scripts', name), ...args], { cwd: repo, encoding: 'utf8' });
+  const merged = script('merge-results.js', 'artifacts', 'merged');
+  assert.equal(merged.status, 0, merged.stderr);
+  const run = JSON.parse(readFileSync(join(repo, 'merged', 'latest', 'run.json'), 'utf8'));
+  assert.deepEqual(run.jobs.map((j) => j.id).sort(), ['hello.default.hyperfine.cli', 'hello.default.k6.fixed-rate']);
+  const alert = script('alert-settings.js', 'bench.config.yaml');
+  assert.equal(alert.status, 0, alert.stderr);
+  assert.match(alert.stdout, /^alert-threshold=/m);
 });
 
 test('the adoption steps give a repository whose `npx benchline bench --base HEAD~1` compares both commits', () => {

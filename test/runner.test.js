@@ -286,6 +286,8 @@ test('a job the budget stopped gets more rounds at the end of the run when the j
   assert.ok(first >= 3, `the first stop was for the budget, at or after the first look:\n${log}`);
   assert.match(log, new RegExp(`faults\\.ok\\.wrk\\.short: resumed after ${first} rounds: time left in the run's budget`));
   assert.ok(log.indexOf('resumed after') > log.indexOf('FAILED faults.no-start'), 'resumed after the later job ended');
+  const said = [...log.matchAll(/~(\d+) s left/g)].map((m) => Number(m[1]));
+  assert.ok(said.length && said.every((s) => s <= 30), `the time left is never said to be past the run's 30-s budget: ${said.join(', ')}`);
   const ok = run.jobs.find((j) => j.id === 'faults.ok.wrk.short');
   assert.equal(ok.status, 'ok');
   const head = JSON.parse(readFileSync(join(dir, ok.docs.head), 'utf8'));
