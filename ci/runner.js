@@ -76,9 +76,8 @@ export function baseCommit(root, ref) {
   }
 }
 
-/** Adds a base checkout of `ref` as a detached git worktree; returns { dir, commit, remove() }. */
-export function addWorktree(root, ref) {
-  const commit = baseCommit(root, ref);
+/** Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, commit, remove() }. */
+export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
   return {
@@ -152,7 +151,7 @@ export async function runJobs(jobs, opts) {
   const resultsRoot = resolve(root, opts.out || config.defaults.results);
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
-  if (opts.base) baseCommit(root, opts.base);
+  const baseAt = opts.base ? baseCommit(root, opts.base) : null;
   mkdirSync(dir, { recursive: true });
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
@@ -187,7 +186,7 @@ export async function runJobs(jobs, opts) {
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
   try {
     if (opts.base) {
-      worktree = addWorktree(root, opts.base);
+      worktree = addWorktree(root, opts.base, baseAt);
       checkouts.base = worktree.dir;
       runDoc.base = { ref: opts.base, commit: worktree.commit };
     }

@@ -1,5 +1,6 @@
 // Refuses physically impossible values in one trial's parsed metrics, whichever adapter read them: pure, no I/O.
 import { UserError } from './errors.js';
+import { metricKey } from './metrics.js';
 
 /** Largest plausible value per canonical unit: far above any real run, far below what a corrupted number gives. */
 export const BOUNDS = Object.freeze({
@@ -134,7 +135,7 @@ export function documentProblems(doc) {
   const seen = new Set();
   const twice = [];
   for (const m of metrics) {
-    const key = m.case ? `${m.case}::${m.name}` : m.name;
+    const key = metricKey(m);
     if (seen.has(key)) twice.push(`${key}: listed twice`);
     seen.add(key);
   }

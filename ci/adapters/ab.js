@@ -1,5 +1,5 @@
 // Adapter for ApacheBench (ab 2.3): reads its text report, the only output ab has.
-import { ParseError } from './errors.js';
+import { ParseError, lostRankRows } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'ab';
@@ -70,8 +70,8 @@ function percentageTable(text) {
   const at = text.indexOf('Percentage of the requests served within a certain time');
   if (at < 0) return [];
   const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
-  const lost = AB_RANKS.filter((p) => !rows.some((r) => r.p === p));
-  if (lost.length) fail(`ab's percentage table has no readable ${lost.map((p) => `${p}%`).join(', ')} row${lost.length > 1 ? 's' : ''}; the output is truncated or corrupted`);
+  const lost = lostRankRows(AB_RANKS, rows);
+  if (lost) fail(`ab's percentage table has no readable ${lost}; the output is truncated or corrupted`);
   return rows;
 }
 

@@ -34,3 +34,9 @@ export function whereJsonBroke(text, message) {
   const context = /"(.*)"(?:\.\.\.)? is not valid JSON/s.exec(message);
   return context ? `(near ${shown(context[1])})` : `(it starts with ${shown(text.trimStart())})`;
 }
+
+/** "90%, 99% rows": the ranks of a percentile table a tool always prints that `rows` ([{ p }]) lack; '' when none is. */
+export function lostRankRows(expected, rows) {
+  const lost = expected.filter((p) => !rows.some((r) => r.p === p));
+  return lost.length ? `${lost.map((p) => `${p}%`).join(', ')} row${lost.length > 1 ? 's' : ''}` : '';
+}

@@ -135,13 +135,6 @@ function parameterScan(v) {
   return m.slice(1).filter((x) => x !== undefined);
 }
 
-/**
- * The command line of one trial; hyperfine writes its JSON to ctx.outFile. params: runs, warmup,
- * commands (list or one string) or, without commands, the job's script file run with params.args;
- * names (--command-name, one per command; by default the commands as configured when they hold
- * placeholders, see ctx.rawParams), parameterList, parameterScan, prepare, ignoreFailure (-i),
- * shell ('none' runs commands without a shell).
- */
 /** Why a job's params make no hyperfine command line, or undefined; checked when the run is planned (plan.js). */
 export function paramsProblem(p = {}, { script } = {}) {
   const commands = [...asList(p.commands), ...asList(p.command)].length || (script ? 1 : 0);
@@ -151,6 +144,13 @@ export function paramsProblem(p = {}, { script } = {}) {
   return undefined;
 }
 
+/**
+ * The command line of one trial; hyperfine writes its JSON to ctx.outFile. params: runs, warmup,
+ * commands (list or one string) or, without commands, the job's script file run with params.args;
+ * names (--command-name, one per command; by default the commands as configured when they hold
+ * placeholders, see ctx.rawParams), parameterList, parameterScan, prepare, ignoreFailure (-i),
+ * shell ('none' runs commands without a shell).
+ */
 export function command(ctx) {
   const p = ctx.params || {};
   if (!ctx.outFile) throw new Error('hyperfine: no output file (ctx.outFile) for --export-json');

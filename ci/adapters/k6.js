@@ -56,10 +56,13 @@ const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const msToNs = (ms) => Math.round(ms * 1e9) / 1000;
 
+/** The rank of a percentile key, "95" of "p95" or "p(95)"; undefined for any other key. */
+const rankOf = (k) => /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k)?.[1];
+
 /** "p95" or "p(95)" -> "p(95)", so all three formats share one set of keys. */
 const statKey = (k) => {
-  const m = /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k);
-  return m ? `p(${m[1]})` : k;
+  const rank = rankOf(k);
+  return rank !== undefined ? `p(${rank})` : k;
 };
 
 /** Normalizes one metric's values to { count, rate, avg, min, med, max, p(N), hits, total, value }. */
@@ -70,8 +73,7 @@ function normalizeValues(where, type, raw) {
     if (k === 'thresholds') continue;
     if (num(v) === undefined) fail(`metric ${where}: value "${k}" is ${JSON.stringify(v)}, not a number`);
     // a damaged percentile key would drop that percentile (a judged p99) without a word
-    const rank = /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k)?.[1];
-    if (/^p[(\d]/.test(k) && !(Number(rank) <= 100)) fail(`metric ${where}: "${k}" is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
+    if (/^p[(\d]/.test(k) && !(Number(rankOf(k)) <= 100)) fail(`metric ${where}: "${k}" is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
     out[statKey(k)] = v;
   }
   if (type === 'rate') {

@@ -1,5 +1,5 @@
 // Adapter for wrk: reads the JSON block of loadtests/wrk/json.lua, or wrk's own text report when no script ran.
-import { ParseError, parseJson } from './errors.js';
+import { ParseError, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 import { parseDuration, parseSize } from '../units.js';
 
@@ -232,8 +232,8 @@ export function parse(text, opts = {}) {
   if (!doc && !rep.complete) fail('wrk\'s report stops before its "Requests/sec" and "Transfer/sec" lines (its error counts come just before them); the output is truncated');
   // the rows wrk always prints for a run with requests: a damaged one would drop those metrics without a word
   if (!doc && rep.requests > 0 && !rep.latency) fail('wrk\'s report has no readable "Latency" row in its Thread Stats table; the output is corrupted');
-  const lostRanks = !doc && rep.percentiles ? WRK_RANKS.filter((p) => !rep.percentiles.some((x) => x.p === p)) : [];
-  if (lostRanks.length) fail(`wrk's "Latency Distribution" has no readable ${lostRanks.map((p) => `${p}%`).join(', ')} row${lostRanks.length > 1 ? 's' : ''}; the output is corrupted`);
+  const lost = !doc && rep.percentiles ? lostRankRows(WRK_RANKS, rep.percentiles) : '';
+  if (lost) fail(`wrk's "Latency Distribution" has no readable ${lost}; the output is corrupted`);
   const requests = doc ? doc.requests : rep.requests;
   const duration = doc ? doc.duration_us * 1000 : rep.duration;
   const errs = doc ? doc.errors : rep.errors;
