@@ -1,11 +1,42 @@
-// Atomic file writes: data lands complete under its final name or not at all.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Atomic file writes (data lands complete under its final name or not at all) and folder creation that cannot hang.
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import writeFileAtomicLib from 'write-file-atomic';
+
+/**
+ * `mkdir -p`: creates a folder and its missing parents. Node's own recursive mkdir retries for ever where the kernel
+ * answers ENOENT for a folder whose parent exists (/proc/x): here each missing folder is created once, from the top,
+ * and that error is thrown (its code, syscall and path as fs gives them).
+ */
+export function makeDirs(dir) {
+  const missing = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    let st = null;
+    try {
+      st = statSync(d);
+    } catch (e) {
+      // named as the folder that could not be made (a file on the way: ENOTDIR), as Node's own mkdir names it
+      if (e.code !== 'ENOENT') throw Object.assign(e, { syscall: 'mkdir', path: resolve(dir) });
+    }
+    if (st) {
+      if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: resolve(dir) });
+      break;
+    }
+    missing.push(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e; // made by another process meanwhile
+    }
+  }
+}
 
 /** Writes text to a temp file beside `path`, fsyncs it, then renames it into place. */
 export function writeFileAtomic(path, text) {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeFileAtomicLib.sync(path, text);
 }
 

@@ -1,12 +1,12 @@
 // Runs planned jobs: starts subjects, runs tool trials (base and head interleaved), writes raw files and results.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
-import { writeJsonAtomic } from './fsutil.js';
+import { makeDirs, writeJsonAtomic } from './fsutil.js';
 import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
@@ -152,7 +152,7 @@ export async function runJobs(jobs, opts) {
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
   const roles = opts.base ? ['base', 'head'] : [soloRole];
@@ -445,7 +445,7 @@ async function runGroup(group, ctx) {
             throw e;
           }
           const runDir = join(dir, 'raw', role, job.id);
-          mkdirSync(runDir, { recursive: true });
+          makeDirs(runDir);
           lane.starts[role] = async () => {
             const live = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
             live.manifest = manifest;

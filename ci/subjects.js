@@ -1,6 +1,6 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -8,6 +8,7 @@ import { UserError, SkipJob } from './errors.js';
 import { locate } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
+import { makeDirs } from './fsutil.js';
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout). */
 export function loadManifest(root, name) {
@@ -236,7 +237,7 @@ export async function startSubject(opts) {
 
 /** One start of startSubject's: ports chosen, processes started in order, each health check waited for. */
 async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixedPorts = {}, log = () => {} }) {
-  mkdirSync(runDir, { recursive: true });
+  makeDirs(runDir);
   const ports = {};
   for (const name of manifest.ports) {
     if (fixedPorts[name]) {

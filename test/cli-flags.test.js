@@ -87,6 +87,10 @@ const CASES = [
   [['run', '--base', 'no-such-ref-anywhere', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /^benchline run: --base no-such-ref-anywhere: not a commit in .* \(fetch it first, e\.g\. git fetch origin no-such-ref-anywhere\)$/m],
   [['run', '--base=--help', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /--base --help: not a commit in .* \(a branch or tag name cannot start with "-"; give a branch, tag or commit\)/],
   [['run', '--suite', 'orders-startup', '--out', NOT_A_DIR], /^benchline run: cannot mkdir .*plain-file\/\S+: a part of that path is a file, not a folder; give another path/],
+  // Node's own recursive mkdir spins for ever where the kernel answers ENOENT under an existing folder (/proc)
+  [['run', '--suite', 'orders-startup', '--out', '/proc/benchline-x/results'], /^benchline run: cannot mkdir \/proc\/benchline-x: no such file or folder; give another path/],
+  [['export', '--format', 'bmf', DOC, '-o', '/proc/benchline-x/bmf.json'], /^benchline export: cannot mkdir \/proc\/benchline-x: no such file or folder; give another path/],
+  [['publish', DOC, '--store', '/proc/benchline-x/store'], /^benchline publish: cannot mkdir \/proc\/benchline-x: no such file or folder; give another path/],
   [['export', '--format', 'bmf', DOC, '-o', join(TMP, 'results-out')], /^benchline export: cannot write .*results-out: it is a folder, not a file; give another path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
   [['comment', '--repo', 'a/b', '--pr', 'abc', '--body-file', WRK], /--pr .* 'abc' is invalid\. Give a whole number of at least 1/],
@@ -96,7 +100,8 @@ const CASES = [
 /** Runs the CLI; resolves { code, stdout, stderr }. */
 function cli(argv) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { cwd: ROOT, env: { ...process.env, GITHUB_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // a hang is a failure too (killed: exit null), not a test that never ends
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: ROOT, env: { ...process.env, GITHUB_TOKEN: '' }, timeout: 60000, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

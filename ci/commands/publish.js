@@ -23,6 +23,8 @@ export default async function publishCommand(opts) {
   try {
     result = await publish({ store, files: opts.args });
   } catch (e) {
+    // a store path that cannot be made or written: the CLI names the path and what is wrong with it (cli.js)
+    if (e.syscall && e.path) throw e;
     process.stderr.write(`benchline publish: ${e.message}\n`);
     return e.exitCode || 1;
   }

@@ -1,8 +1,9 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
+import { makeDirs } from '../fsutil.js';
 
 const tempName = (path) => join(dirname(path), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 
@@ -32,7 +33,7 @@ function writeTemp(path, text) {
  */
 export function writeNew(path, text) {
   for (let attempt = 0; ; attempt += 1) {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     let tmp;
     try {
       tmp = writeTemp(path, text);
@@ -53,7 +54,7 @@ export function writeNew(path, text) {
  * (a CI cache) must never make a write land outside it.
  */
 export function writeReplace(path, text, { sync = false } = {}) {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   try {
     if (lstatSync(path).isSymbolicLink()) unlinkSync(path);
   } catch (e) {
