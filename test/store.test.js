@@ -203,6 +203,31 @@ test('compaction keeps one point per commit beyond the window, every run within 
   assert.deepEqual(model.runs[0].jobs[0].params, { connections: 50, duration: '5s' });
 });
 
+test('compaction dates each run by one readable file of its folder and reads whole only the months it folds', async () => {
+  const dir = temp('dated');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 60, jobs: twoJobs, every: 86400e3 })];
+  await publish({ store, docs, compaction: false });
+  // the newest run's first file (cache-off sorts before cache-on) is damaged: its other file still dates the run, so
+  // keepDays counts back from it: 28 days before 1 March is 1 February, so January is folded (from the run before,
+  // 28 February, it would not be)
+  const newest = docs.filter((d) => d.run.id === docs.at(-1).run.id);
+  const first = join(store, docRelPath(newest.find((d) => d.variant === 'cache-off')));
+  writeFileSync(first, '{"cut off');
+  // a damaged document of a January run is read, reported and kept; a damaged one of a recent run is not read at all
+  const january = join(store, docRelPath(docs.find((d) => d.variant === 'cache-on' && d.run.startedAt.startsWith('2025-01-10'))));
+  writeFileSync(january, '{"cut off');
+  const recent = join(store, docRelPath(docs.find((d) => d.variant === 'cache-on' && d.run.startedAt.startsWith('2025-02-20'))));
+  writeFileSync(recent, '{"cut off');
+  const r = await compact({ store, policy: { keepDays: 28, keepRuns: 1, digits: 6 } });
+  assert.deepEqual(r.months, ['2025-01']);
+  assert.equal(r.folded, 2 * 31 - 1);
+  assert.deepEqual(r.problems.map((p) => p.path).sort(), [first, january].sort());
+  assert.ok(existsSync(january) && existsSync(recent) && existsSync(first));
+  // what compaction did not read, readStore reports
+  assert.deepEqual(readStore(store).problems.map((p) => p.path).sort(), [first, january, recent].sort());
+});
+
 test('a compaction interrupted after writing its archive counts each job once, from the document it left behind', async () => {
   const dir = temp('interrupted');
   const store = join(dir, 'store');

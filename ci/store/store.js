@@ -439,19 +439,51 @@ export function monthsToArchive(runs, policy) {
  * Folds months that aged out of the retention window into their archives, then removes the folded
  * documents. The archive is written before anything is removed, so a crash in between only leaves
  * documents that the next compaction recognizes as folded and removes.
+ * Every document of a run folder belongs to its run, so one readable file per folder dates the run; only the folders
+ * of the months to fold are read whole (a year of hourly runs keeps a hundred thousand documents in the window, and
+ * every publish compacts). Problems are reported for the files read.
  */
 export async function compact({ store, policy } = {}) {
   return withLock(store, () => {
     const pol = { ...DEFAULT_POLICY, ...(policy || readPolicy(store)) };
-    const files = storeFiles(store).filter((rel) => rel.startsWith('runs/'));
-    const items = [];
     const problems = [];
-    for (const rel of files) {
-      const r = readStoreFile(store, rel);
-      if (r.problem) problems.push({ path: join(store, rel), message: `${join(store, rel)}: ${r.problem}` });
-      else if (r.kind === 'doc' || r.kind === 'failure') items.push({ rel, ...r, run: r.value.run });
+    const read = new Map();
+    const readOnce = (rel) => {
+      if (!read.has(rel)) {
+        const r = readStoreFile(store, rel);
+        if (r.problem) problems.push({ path: join(store, rel), message: `${join(store, rel)}: ${r.problem}` });
+        read.set(rel, r);
+      }
+      return read.get(rel);
+    };
+    const folders = new Map();
+    for (const rel of storeFiles(store)) {
+      if (!rel.startsWith('runs/')) continue;
+      const folder = runFolderOf(rel);
+      if (!folder) readOnce(rel); // not in a run folder: reported
+      else if (!folders.has(folder)) folders.set(folder, [rel]);
+      else folders.get(folder).push(rel);
     }
-    const months = monthsToArchive(items.map((i) => i.run), pol);
+    const runOf = new Map();
+    for (const [folder, rels] of folders) {
+      for (const rel of rels) {
+        const r = readOnce(rel);
+        if (r.kind === 'doc' || r.kind === 'failure') {
+          runOf.set(folder, r.value.run);
+          break;
+        }
+      }
+    }
+    const months = monthsToArchive([...runOf.values()], pol);
+    const folding = new Set(months);
+    const items = [];
+    for (const [folder, rels] of folders) {
+      if (!runOf.has(folder) || !folding.has(monthOf(runOf.get(folder).startedAt))) continue;
+      for (const rel of rels) {
+        const r = readOnce(rel);
+        if (r.kind === 'doc' || r.kind === 'failure') items.push({ rel, ...r, run: r.value.run });
+      }
+    }
     let folded = 0;
     let removed = 0;
     for (const month of months) {
