@@ -7,6 +7,7 @@ import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
 import { makeDirs, writeJsonAtomic } from './fsutil.js';
+import { makeProgress } from './progress.js';
 import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
@@ -86,38 +87,6 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
     remove: () => {
       try { execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }); } catch { rmSync(dir, { recursive: true, force: true }); }
     },
-  };
-}
-
-/**
- * Progress: a bar on a terminal, one line per trial elsewhere (CI logs); shrink(n) when jobs stop early. until: when
- * the run's time budget ends (an A/B run stops adding rounds then), so the time left is never said to be past it.
- */
-async function makeProgress(total, enabled, { until = Infinity } = {}) {
-  const started = Date.now();
-  if (!enabled || !process.stderr.isTTY) {
-    let done = 0;
-    return {
-      tick: (label) => {
-        done += 1;
-        const budgetLeft = until - Date.now();
-        const estimate = done ? ((Date.now() - started) / done) * (total - done) : 0;
-        const left = budgetLeft > 0 ? Math.min(estimate, budgetLeft) : estimate;
-        process.stderr.write(`[${done}/${total}] ${label}${total - done ? ` · ~${Math.round(left / 1000)} s left` : ''}\n`);
-      },
-      log: (m) => process.stderr.write(`${m}\n`),
-      shrink: (n) => { total -= n; },
-      stop: () => {},
-    };
-  }
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar({ format: '{bar} {value}/{total} trials · ETA {eta_formatted} · {label}', stream: process.stderr, hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
-  bar.start(total, 0, { label: 'starting' });
-  return {
-    tick: (label) => bar.increment(1, { label }),
-    log: (m) => { bar.stop(); process.stderr.write(`${m}\n`); bar.start(total, bar.value, { label: m.slice(0, 60) }); },
-    shrink: (n) => { total -= n; bar.setTotal(total); },
-    stop: () => bar.stop(),
   };
 }
 
