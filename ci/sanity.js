@@ -32,13 +32,15 @@ const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.uni
 function valueProblems(m, { wholeCounts = true } = {}) {
   const out = [];
   const values = [m.value, ...(Array.isArray(m.samples) ? m.samples : [])];
+  const bound = BOUNDS[m.unit];
   for (const v of values) {
-    const at = v === m.value ? show(m) : `${show(m)} (sample ${v})`;
-    if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at}: not a finite number`);
-    else if (v < 0) out.push(`${at}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
-    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v)) out.push(`${at}: a count must be a whole number`);
-    else if (m.unit === 'ratio' && v > 1) out.push(`${at}: a ratio must lie within 0..1`);
-    else if (BOUNDS[m.unit] !== undefined && v > BOUNDS[m.unit]) out.push(`${at}: above ${BOUNDS[m.unit]} ${m.unit}, beyond any real measurement`);
+    // the label is made only for a value found wrong: the store checks millions of samples
+    const at = () => (v === m.value ? show(m) : `${show(m)} (sample ${v})`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at()}: not a finite number`);
+    else if (v < 0) out.push(`${at()}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
+    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v)) out.push(`${at()}: a count must be a whole number`);
+    else if (m.unit === 'ratio' && v > 1) out.push(`${at()}: a ratio must lie within 0..1`);
+    else if (bound !== undefined && v > bound) out.push(`${at()}: above ${bound} ${m.unit}, beyond any real measurement`);
     if (out.length) break;
   }
   if (m.lower !== undefined && m.upper !== undefined && !(m.lower <= m.upper)) out.push(`${show(m)}: interval lower ${m.lower} above upper ${m.upper}`);

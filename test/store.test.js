@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { publish, readStore, compact, docRelPath, monthsToArchive } from '../ci/store/store.js';
 import { listFiles } from '../ci/store/files.js';
 import { buildModel } from '../ci/store/model.js';
@@ -293,10 +293,14 @@ test('a corrupt or foreign file in the store is reported by name and skipped; no
   writeFileSync(join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), JSON.stringify(misplaced));
   const gone = join(store, 'runs', '2025', '02', 'x', 'main', 'gone.json');
   symlinkSync(join(dir, 'nowhere.json'), gone);
+  // a named pipe is read as empty, never waited on for a writer
+  const pipe = join(store, 'runs', '2025', '02', 'x', 'main', 'pipe.json');
+  execFileSync('mkfifo', [pipe]);
   const contents = readStore(store);
   assert.deepEqual(contents.problems.map((p) => p.path).sort(), [
-    join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), gone,
+    join(store, 'archive', '2024-12.json'), join(store, 'notes.txt'), victim, join(store, 'runs', '2025', '02', 'x', 'main', 'copy.json'), gone, pipe,
   ].sort());
+  assert.match(contents.problems.find((p) => p.path === pipe).message, /not valid JSON/);
   assert.match(contents.problems.find((p) => p.path === gone).message, /a symbolic link, which the store never holds \(publish writes files\); remove it$/, 'a link is not followed, not even to nowhere');
   assert.match(contents.problems.find((p) => p.path === victim).message, /not valid JSON .*the file is corrupt/);
   assert.match(contents.problems.find((p) => p.path.endsWith('notes.txt')).message, /not a benchline history file/);

@@ -290,42 +290,63 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   // most of a rebuild's files (past runs, archived months) are as the last build wrote them: those are not
   // rewritten, which on a large history is most of the writing (and of the pages branch's churn)
   const files = [];
-  const hashes = {};
-  const written = [];
+  const hashOf = new Map();
+  const wrote = new Set();
   let unchanged = 0;
   const keep = (rel, hash) => {
     unchanged += 1;
     files.push(rel);
-    hashes[rel] = hash;
+    hashOf.set(rel, hash);
   };
-  const put = (rel, text) => {
+  // a file takes its place in the list when it is put, and is written when its content is ready (data files once deflated)
+  const putBytes = (rel, text) => {
     const bytes = Buffer.from(text);
     const hash = sha1(bytes);
     const path = join(out, rel);
     if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
     else {
       writeReplace(path, bytes);
-      written.push(rel);
+      wrote.add(rel);
     }
-    files.push(rel);
-    hashes[rel] = hash;
+    hashOf.set(rel, hash);
     return { hash, size: bytes.length };
   };
-  // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
-  // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months
-  const filesBefore = readCache?.dataFiles || {};
-  const filesNow = {};
-  const putJson = (rel, json) => {
-    if (!readCache) return put(rel, dataScriptFromJson(rel, json));
-    const source = sha1(json);
-    const was = filesBefore[rel];
-    if (was?.source === source && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size)) {
-      keep(rel, was.hash);
-      filesNow[rel] = was;
-    } else filesNow[rel] = { source, ...put(rel, dataScriptFromJson(rel, json)) };
-    return filesNow[rel];
+  const put = (rel, text) => {
+    files.push(rel);
+    return putBytes(rel, text);
   };
-  const putData = (rel, payload) => putJson(rel, JSON.stringify(payload));
+  // deflating is most of the writing: it runs in zlib's thread pool, a few files at a time, while this thread lays out
+  // the next ones; the first failure ends the build once the files in flight are done
+  const inFlight = new Set();
+  let failed = null;
+  const later = async (work) => {
+    while (inFlight.size >= 8) await Promise.race(inFlight);
+    if (failed) throw failed;
+    const p = work().catch((e) => { failed ||= e; }).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
+  // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
+  // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept
+  const filesBefore = readCache?.dataFiles || {};
+  const nowOf = new Map();
+  const putJson = async (rel, json, extra = {}, done = () => {}) => {
+    const source = readCache ? sha1(json) : undefined;
+    const was = filesBefore[rel];
+    if (readCache && was?.source === source && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size)) {
+      keep(rel, was.hash);
+      nowOf.set(rel, was);
+      done(was);
+      return;
+    }
+    files.push(rel);
+    await later(async () => {
+      const record = { ...extra, ...(readCache ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json)) };
+      nowOf.set(rel, record);
+      done(record);
+    });
+  };
+  const putData = (rel, payload, extra, done) => putJson(rel, JSON.stringify(payload), extra, done);
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', code.js);
   put('app.css', code.css);
@@ -333,25 +354,25 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
   put('paths.js', readFileSync(join(ROOT, 'ci', 'store', 'paths.js'), 'utf8'));
   put('.nojekyll', '');
   put('feed.xml', data.feed);
-  putData(INDEX_PATH, data.index);
-  putData(RUNS_PATH, data.runsTable);
+  await putData(INDEX_PATH, data.index);
+  await putData(RUNS_PATH, data.runsTable);
   // a series' older points sit in part files that a new point leaves alone (series-file.js): with the cache, a part
   // whose points fingerprint as the last build's is kept as that build wrote it, neither serialized nor hashed again
   for (const f of data.seriesFiles) {
     const { head, parts } = splitSeries(f.payload, f.path, partPoints);
     for (const p of parts) {
       if (!readCache) {
-        putData(p.path, p.payload);
+        await putData(p.path, p.payload);
         continue;
       }
       const fingerprint = partFingerprint(p.payload);
       const was = filesBefore[p.path];
       if (was?.fingerprint === fingerprint && previous.hashes[p.path] === was.hash && same(join(out, p.path), was.hash, was.size)) {
         keep(p.path, was.hash);
-        filesNow[p.path] = was;
-      } else filesNow[p.path] = { fingerprint, ...putData(p.path, p.payload) };
+        nowOf.set(p.path, was);
+      } else await putData(p.path, p.payload, { fingerprint });
     }
-    putData(f.path, head);
+    await putData(f.path, head);
   }
   const runFileOf = new Map();
   for (const f of data.runFiles) {
@@ -361,24 +382,31 @@ export async function buildSite({ store, out, basePath = './', config, repoUrl =
       keep(f.path, contents.folders.get(folder).cached.runFile.hash);
       continue;
     }
-    const { hash, size } = putData(f.path, packRun(f.payload));
-    if (foldersOfRun.get(f.payload.id)?.size === 1) runFileOf.set([...foldersOfRun.get(f.payload.id)][0], { path: f.path, index: f.payload.index, hash, size });
+    const only = foldersOfRun.get(f.payload.id)?.size === 1 ? [...foldersOfRun.get(f.payload.id)][0] : null;
+    await putData(f.path, packRun(f.payload), {}, ({ hash, size }) => {
+      if (only) runFileOf.set(only, { path: f.path, index: f.payload.index, hash, size });
+    });
   }
   for (const f of reports.files) {
     if (f.text !== undefined) put(f.path, f.text);
-    else putData(f.path, f.payload);
+    else await putData(f.path, f.payload);
   }
   // archived months go out as stored: their JSON text is already the payload
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
   for (const f of data.archiveFiles) {
     const text = storedText.get(f.payload);
-    if (text === undefined) putData(f.path, f.payload);
-    else putJson(f.path, text.trim());
+    if (text === undefined) await putData(f.path, f.payload);
+    else await putJson(f.path, text.trim());
   }
+  await Promise.all(inFlight);
+  if (failed) throw failed;
+  // recorded in the order the files were put, whichever was written first
+  const hashes = Object.fromEntries(files.map((f) => [f, hashOf.get(f)]));
+  const written = files.filter((f) => wrote.has(f));
   if (readCache) {
     updateCache(readCache, store, contents, fullRead, runFileOf);
     readCache.writeSplits(data.splits);
-    readCache.writeDataFiles(filesNow);
+    readCache.writeDataFiles(Object.fromEntries(files.filter((f) => nowOf.has(f)).map((f) => [f, nowOf.get(f)])));
   }
 
   const now = new Set(files);

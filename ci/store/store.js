@@ -8,7 +8,7 @@
 // A document's name derives from its run id, role and job id, so publishing it twice finds it in place;
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
-import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
@@ -321,9 +321,16 @@ export function readStoreFile(store, rel) {
   let text;
   try {
     // a link is never followed: it could point anywhere, and its target's text would end up in the problem list
-    if (lstatSync(join(store, rel)).isSymbolicLink()) return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
-    text = readFileSync(join(store, rel), 'utf8');
+    // (O_NOFOLLOW: opening a link fails with ELOOP, one call instead of an lstat per file); O_NONBLOCK: a named pipe
+    // reads as empty instead of waiting for a writer
+    const fd = openSync(join(store, rel), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
+    if (e.code === 'ELOOP') return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
     return { problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` };
   }
   let value;
