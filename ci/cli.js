@@ -41,6 +41,8 @@ const FS_PROBLEMS = {
   ENAMETOOLONG: 'a name in it is too long',
   ELOOP: 'too many symbolic links in it',
   ENOENT: 'no such file or folder',
+  EEXIST: 'something else is already there',
+  ENXIO: 'no device or reader there',
 };
 const verb = (name) => async (...args) => {
   const cmd = args.at(-1);

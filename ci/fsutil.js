@@ -1,5 +1,5 @@
 // Atomic file writes (data lands complete under its final name or not at all) and folder creation that cannot hang.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import writeFileAtomicLib from 'write-file-atomic';
 
@@ -34,10 +34,28 @@ export function makeDirs(dir) {
   }
 }
 
-/** Writes text to a temp file beside `path`, fsyncs it, then renames it into place. */
+/**
+ * Writes text to a temp file beside `path`, fsyncs it, then renames it into place. A path that is a device or a pipe
+ * (/dev/stdout, a shell's process substitution) is written to in place: renaming over it would replace the device
+ * with a file, and a write error (/dev/full: ENOSPC) reaches the caller.
+ */
 export function writeFileAtomic(path, text) {
   makeDirs(dirname(path));
-  writeFileAtomicLib.sync(path, text);
+  let st = null;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  if (!st || st.isFile() || st.isDirectory()) {
+    writeFileAtomicLib.sync(path, text);
+    return;
+  }
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw Object.assign(e, { path: e.path ?? path }); // a failed write() names no path
+  }
 }
 
 /** Writes a value as pretty JSON, atomically. */

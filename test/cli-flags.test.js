@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
@@ -92,6 +92,11 @@ const CASES = [
   [['export', '--format', 'bmf', DOC, '-o', '/proc/benchline-x/bmf.json'], /^benchline export: cannot mkdir \/proc\/benchline-x: no such file or folder; give another path/],
   [['publish', DOC, '--store', '/proc/benchline-x/store'], /^benchline publish: cannot mkdir \/proc\/benchline-x: no such file or folder; give another path/],
   [['export', '--format', 'bmf', DOC, '-o', join(TMP, 'results-out')], /^benchline export: cannot write .*results-out: it is a folder, not a file; give another path/],
+  // a device is written to, never replaced by a file (renaming over /dev/full would have replaced the device)
+  [['export', '--format', 'bmf', DOC, '-o', '/dev/full'], /^benchline export: cannot write \/dev\/full: no space left on the device; give another path/],
+  [['site', '--store', join(TMP, 'no-store'), '--out', join(ROOT, 'test', 'fixtures', 'wrk')], /^benchline site: --out .*: holds files no site build wrote/],
+  [['site', '--store', join(TMP, 'no-store'), '--out', '/'], /^benchline site: --out \/: the site needs a folder of its own/],
+  [['site', '--store', TMP, '--out', join(TMP, 'runs')], /^benchline site: --out .*: the site cannot go in the store or around it/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
   [['comment', '--repo', 'a/b', '--pr', 'abc', '--body-file', WRK], /--pr .* 'abc' is invalid\. Give a whole number of at least 1/],
   [['comment', '--repo', 'a/b', '--pr', '0', '--body-file', WRK], /'0' is invalid/],
@@ -145,4 +150,24 @@ test('the benchline command in a checkout whose packages are not installed says 
   });
   assert.equal(r.code, 2);
   assert.equal(r.stderr, `benchline: its packages are not installed (commander is missing): run \`npm ci\` in ${bare}, or \`npm run bench\` once, which installs them\n`);
+});
+
+test('an output path that is a device or a pipe is written to in place, never replaced by a file', async () => {
+  // a named pipe, as a shell's >(...) gives: what is written reaches its reader
+  const pipe = join(TMP, 'export.pipe');
+  execFileSync('mkfifo', [pipe]);
+  const reader = spawn('cat', [pipe], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let read = '';
+  reader.stdout.on('data', (d) => { read += d; });
+  const closed = new Promise((resolve) => reader.on('close', resolve));
+  // a pipe replaced by a file never gets a writer: its reader is stopped, and the check below fails
+  setTimeout(() => reader.kill(), 30000).unref();
+  const r = await cli(['export', '--format', 'bmf', DOC, '-o', pipe]);
+  await closed;
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(Object.keys(JSON.parse(read)).length > 0, 'the export reached the reader');
+  assert.ok(statSync(pipe).isFIFO(), 'the pipe is still a pipe');
+  const full = await cli(['export', '--format', 'bmf', DOC, '-o', '/dev/full']);
+  assert.equal(full.code, 2);
+  for (const dev of ['/dev/null', '/dev/full']) assert.ok(statSync(dev).isCharacterDevice(), `${dev} is still a device`);
 });

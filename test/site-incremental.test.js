@@ -1,9 +1,9 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { publish } from '../ci/store/store.js';
 import { buildSite, partFingerprint } from '../ci/store/site.js';
 import { readDataScript } from '../ci/store/site-data.js';
@@ -235,6 +235,36 @@ test('a store cache inside the site folder is refused with the reason and a plac
     await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site') }), /inside the site folder/);
     const ok = await buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site-cache') });
     assert.equal(ok.read, 1);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a site folder that holds files no build wrote, the root, the home folder, or a place in or around the store is refused, and nothing in it is removed', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+    // a checkout someone pointed --out at: --verify removes what no build wrote, so this must never be built into
+    const repo = join(d, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, 'main.c'), 'int main() {}\n');
+    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    for (const verify of [false, true]) {
+      await assert.rejects(buildSite({ store: s, out: repo, verify }), /holds files no site build wrote \(no \.benchline-site\.json\), which a build would remove; give a new or empty folder/);
+    }
+    assert.equal(readFileSync(join(repo, 'main.c'), 'utf8'), 'int main() {}\n');
+    assert.ok(existsSync(join(repo, '.git', 'HEAD')));
+    await assert.rejects(buildSite({ store: s, out: '/' }), /needs a folder of its own/);
+    await assert.rejects(buildSite({ store: s, out: homedir() }), /needs a folder of its own/);
+    await assert.rejects(buildSite({ store: s, out: join(s, 'runs') }), /cannot go in the store or around it/);
+    await assert.rejects(buildSite({ store: s, out: d }), /cannot go in the store or around it/);
+    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(s, 'cache') }), /--cache .*cannot go in the store/);
+    // an empty folder, and then the folder that build wrote, are built into
+    mkdirSync(join(d, 'empty'));
+    const first = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
+    const again = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
+    assert.equal(again.pages, first.pages);
   } finally {
     rmSync(d, { recursive: true, force: true });
   }

@@ -39,6 +39,8 @@ export default async function siteCommand(opts) {
     process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;
   } catch (e) {
+    // a path that cannot be made or written: the CLI names it and what is wrong with it (cli.js)
+    if (e.syscall && e.path) throw e;
     process.stderr.write(`benchline site: ${e.message}\n`);
     return e.exitCode || 1;
   }

@@ -1,5 +1,6 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -155,6 +156,38 @@ function sizeOf(path) {
   }
 }
 
+/** Whether `inner` is `outer` or lies inside it (both resolved). */
+function within(outer, inner) {
+  const rel = relative(resolve(outer), resolve(inner));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Why a build must not write into `out`, or null. A build removes the files of `out` it did not write (all of them
+ * under --verify), so `out` must be a folder of its own: new, empty, or one a build wrote (it holds the manifest);
+ * never the file system's root or the home folder, never in or around the store, and the cache beside it, not in it.
+ */
+export function outProblem({ store, out, cache = null }) {
+  const where = resolve(out);
+  if (where === resolve('/') || where === resolve(homedir())) return `--out ${out}: the site needs a folder of its own (a build removes the files there it did not write); give a new folder, e.g. ${join(where, 'site')}`;
+  if (within(store, out) || within(out, store)) return `--out ${out}: the site cannot go in the store or around it (${store}); give a folder beside the store, e.g. ${resolve(store)}-site`;
+  if (cache && (within(store, cache) || within(cache, store))) return `--cache ${cache}: the cache cannot go in the store or around it (${store}); give a folder beside the store`;
+  // inside the site it would be deployed, and removed as a file no build wrote by --verify
+  if (cache && within(out, cache)) return `site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${where}-cache)`;
+  if (cache && within(cache, out)) return `--out ${out} is inside the site cache ${cache}; give the site and the cache folders side by side`;
+  let entries = [];
+  try {
+    if (!statSync(where).isDirectory()) return `--out ${out}: is a file, not a folder; give a folder for the site`;
+    entries = readdirSync(where);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  if (entries.length && !entries.includes(MANIFEST)) {
+    return `--out ${out}: holds files no site build wrote (no ${MANIFEST}), which a build would remove; give a new or empty folder, or the folder an earlier \`benchline site\` wrote`;
+  }
+  return null;
+}
+
 /**
  * Builds the site. store: history store folder; out: site folder; basePath: the URL path (or full URL)
  * the site is served under, used by the feed's links (the page itself uses relative links only).
@@ -172,11 +205,8 @@ function sizeOf(path) {
  */
 export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {} } = {}) {
   const t0 = performance.now();
-  // inside the site it would be deployed, and removed as a file no build wrote by --verify
-  const cacheInSite = cache ? relative(resolve(out), resolve(cache)) : null;
-  if (cache && cacheInSite !== '..' && !cacheInSite.startsWith(`..${sep}`) && !isAbsolute(cacheInSite)) {
-    throw new StoreError(`site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${resolve(out)}-cache)`);
-  }
+  const problem = outProblem({ store, out, cache });
+  if (problem) throw new StoreError(problem);
   const readCache = cache ? openCache(cache, builderKey()) : null;
   const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
