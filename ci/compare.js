@@ -401,6 +401,13 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, reason: 'metric has no base value' });
         continue;
       }
+      // which way is better, and in what unit, must be one thing on both sides: a metric read as lower-is-better on one
+      // side and higher on the other would turn a regression into an improvement
+      if (bm.unit !== hm.unit || bm.better !== hm.better) {
+        const side = (m) => `${m.unit}, ${m.better} is better`;
+        unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, disagrees: true, reason: `base and head disagree on the metric (base: ${side(bm)}; head: ${side(hm)}), so it is not compared; measure both sides with the same benchline version` });
+        continue;
+      }
       const judged = isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, looksOf, minEffectFor, moreRoundsHint, pairedStats, undecided, isJudged } from '../ci/compare.js';
 import { metric } from '../ci/metrics.js';
+import { render as renderComment } from '../ci/reports/comment.js';
 import { rng, signedRankTest, walshInterval } from '../ci/stats.js';
 
 const CFG = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
@@ -45,6 +46,26 @@ test('a 10% throughput drop in every round is a regression even while the machin
   const unpaired = compare([{ ...b, run: { id: 'other', role: 'base' } }], [h], CFG).comparisons[0];
   assert.equal(unpaired.method, 'unpaired');
   assert.equal(unpaired.verdict, 'inconclusive');
+});
+
+test('a metric whose direction or unit differs between base and head is never judged, so an edited side cannot turn a regression into an improvement', () => {
+  const slower = BASE.map((b) => b * 1.3);
+  const [b, h] = pair({ base: { 'latency.p50': BASE, throughput: BASE }, head: { 'latency.p50': slower, throughput: slower } }, { sequential: ONE_LOOK(8) });
+  // as read, latency is lower-is-better: 30% slower is a regression
+  assert.equal(compare([b], [h], CFG).comparisons.find((c) => c.metric === 'latency.p50').verdict, 'regression');
+  const flipped = { ...h, metrics: h.metrics.map((m) => (m.name === 'latency.p50' ? { ...m, better: 'higher' } : m)) };
+  const r = compare([b], [flipped], CFG);
+  assert.equal(r.comparisons.find((c) => c.metric === 'latency.p50'), undefined, 'no verdict at all, least of all "improvement"');
+  const u = r.unmatched.find((x) => x.metric === 'latency.p50');
+  assert.match(u.reason, /base and head disagree on the metric \(base: ns, lower is better; head: ns, higher is better\), so it is not compared/);
+  assert.equal(r.unmatched.filter((x) => x.metric === 'latency.p50').length, 1, 'named once, not again as a base metric without a head value');
+  assert.equal(r.comparisons.find((c) => c.metric === 'throughput').verdict, 'improvement', 'the other metric is judged as before');
+  const otherUnit = { ...h, metrics: h.metrics.map((m) => (m.name === 'latency.p50' ? { ...m, unit: 'bytes' } : m)) };
+  assert.match(compare([b], [otherUnit], CFG).unmatched.find((x) => x.metric === 'latency.p50').reason, /base: ns, lower is better; head: bytes, lower is better/);
+  // the PR comment names it, apart from the metrics measured on one side only
+  const body = renderComment({ docs: [{ ...flipped, runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: r });
+  assert.match(body, /⚠️ Not compared, because base and head disagree on the unit or on which way is better .*: orders-api\/cache-on\/wrk\/peak latency\.p50\./);
+  assert.doesNotMatch(body, /measured on one side only/);
 });
 
 test('duet rounds are paired like any rounds and say so; a duet side against a document of another run is never judged', () => {

@@ -166,8 +166,10 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
     if (counts.regression && failOnRegression) parts.push(`The pull request's bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml; a local \`bench\` exits non-zero only with \`--fail-on-regression\`).`);
   }
   if (comparisons && headOnly.length) parts.push(`Measured on head only (the base has no such subject): ${headOnly.map((j) => mdEscape(j.id)).join(', ')}.`);
-  const unmatched = comparisons?.unmatched?.length;
+  const disagreeing = (comparisons?.unmatched || []).filter((u) => u.disagrees);
+  const unmatched = (comparisons?.unmatched?.length || 0) - disagreeing.length;
   if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
+  if (disagreeing.length) parts.push(`⚠️ Not compared, because base and head disagree on the unit or on which way is better (measure both with the same benchline version): ${disagreeing.map((u) => mdEscape(`${jobName(u)} ${u.case ? `${u.case}::` : ''}${u.metric}`)).join(', ')}.`);
   if (links) parts.push(links);
   // only jobs with a verdict the tool's ceiling could hide (compare.js marks those `capped`): a judged metric zero on every
   // trial of both sides has none, so the orders-api ab jobs against the cache, which judge only their errors, are not named
