@@ -14,8 +14,10 @@ export function githubClient({ token, baseUrl = 'https://api.github.com', userAg
 
 /** Splits "owner/name", refusing anything else (the value ends up in API paths). */
 export function parseRepo(text) {
-  const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(String(text || ''));
-  if (!m) throw new Error(`repository "${text}" is not of the form owner/name`);
+  // GitHub's rules: an owner of letters, digits, hyphens (and the underscore of managed users' names), starting with a
+  // letter or digit; a name of letters, digits, '.', '-', '_' that is not '.' or '..' (a path, not a repository)
+  const m = /^([A-Za-z0-9][A-Za-z0-9_-]{0,99})\/([A-Za-z0-9_.-]{1,100})$/.exec(String(text || ''));
+  if (!m || m[2] === '.' || m[2] === '..') throw new Error(`repository "${text}" is not of the form owner/name`);
   return { owner: m[1], repo: m[2] };
 }
 

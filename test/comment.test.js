@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MARKER, githubClient, prepareBody, isStickyComment, upsertComment, findPullRequest, parseRepo } from '../ci/github.js';
+import { readBodyFile } from '../ci/commands/comment.js';
 import { startFakeGitHub } from './support/fake-github.js';
 
 const run = promisify(execFile);
@@ -64,6 +65,13 @@ test('recognises our comment by marker and author, never a person quoting the ma
 test('refuses repository names that are not owner/name', () => {
   assert.deepEqual(parseRepo('acme/bench-line'), { owner: 'acme', repo: 'bench-line' });
   assert.throws(() => parseRepo('acme/../x'), /not of the form owner\/name/);
+  for (const bad of ['../..', 'acme/..', 'acme/.', '-acme/x', 'ac.me/x', `${'a'.repeat(101)}/x`]) assert.throws(() => parseRepo(bad), /not of the form owner\/name/, bad);
+  assert.deepEqual(parseRepo('a1-b2/x.y_z'), { owner: 'a1-b2', repo: 'x.y_z' });
+  assert.deepEqual(parseRepo('octo_acme/x'), { owner: 'octo_acme', repo: 'x' }, 'a managed user');
+});
+
+test('a body file that says it is empty is refused before it is read: /proc files say 0 bytes and hold the environment', () => {
+  assert.throws(() => readBodyFile('/proc/self/environ'), /\/proc\/self\/environ: empty comment body \(0 bytes on disk\)/);
 });
 
 test('creates one comment, then a second run updates the same comment instead of adding one', async () => {

@@ -14,6 +14,9 @@ export function readBodyFile(file) {
     throw new UserError(`${file}: no such file. Render one with: benchline report <results-dir> --format comment -o ${file}`);
   }
   if (!st.isFile()) throw new UserError(`${file}: not a regular file (links and folders are refused); pass the comment.md written by benchline report`);
+  // a file of no size has nothing to post; /proc files also say 0 while their content (the environment, a token) is made
+  // on reading, so they are refused before anything is read
+  if (st.size === 0) throw new UserError(`${file}: empty comment body (0 bytes on disk); render one with benchline report <results-dir> --format comment`);
   if (st.size > MAX_BODY_BYTES) throw new UserError(`${file}: ${st.size} bytes is too large for a PR comment (limit ${MAX_BODY_BYTES}); render it again with benchline report --format comment`);
   const text = readFileSync(file, 'utf8');
   if (!text.trim()) throw new UserError(`${file}: empty comment body; render one with benchline report <results-dir> --format comment`);
