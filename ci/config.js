@@ -74,17 +74,17 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       const judgeProblem = judgeListProblem(job.judge);
       if (judgeProblem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] ${judgeProblem}`);
       for (const [v, list] of Object.entries(job.judgeByVariant || {})) {
-        if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].judgeByVariant names variant "${v}", which the suite does not define (variants: ${Object.keys(suite.variants).join(', ')})`);
+        if (!Object.hasOwn(suite.variants, v)) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].judgeByVariant names variant "${v}", which the suite does not define (variants: ${Object.keys(suite.variants).join(', ')})`);
         const problem = judgeListProblem(list);
         if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].judgeByVariant.${v}: ${problem}`);
       }
       for (const v of job.variants || []) {
-        if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
+        if (!Object.hasOwn(suite.variants, v)) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] names variant "${v}", which the suite does not define`);
       }
       for (const [profile, list] of Object.entries(job.skipIn || {})) {
-        if (!config.profiles[profile]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn names profile "${profile}", which is not defined (profiles: ${Object.keys(config.profiles).join(', ')})`);
+        if (!Object.hasOwn(config.profiles, profile)) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn names profile "${profile}", which is not defined (profiles: ${Object.keys(config.profiles).join(', ')})`);
         for (const v of list) {
-          if (!suite.variants[v]) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn.${profile} names variant "${v}", which the suite does not define`);
+          if (!Object.hasOwn(suite.variants, v)) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn.${profile} names variant "${v}", which the suite does not define`);
         }
       }
       // the job id names files and folders (raw outputs, result documents, store entries): it must fit in one
@@ -101,7 +101,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
     throw new ConfigError(`${file}: compare.rounds.weights must give one share of alpha per look and sum to 1 (looks ${looks.join(', ')}; weights ${weights.join(', ')})`);
   }
   for (const d of config.defaults.suites) {
-    if (!config.suites[d]) throw new ConfigError(`${file}: defaults.suites names "${d}", which is not defined under suites`);
+    if (!Object.hasOwn(config.suites, d)) throw new ConfigError(`${file}: defaults.suites names "${d}", which is not defined under suites`);
   }
   return config;
 }
@@ -125,6 +125,8 @@ export function parseOverrides(list = []) {
     if (i < 1) throw new ConfigError(`--param "${item}": expected key=value`);
     const key = item.slice(0, i);
     const text = item.slice(i + 1);
+    // would set the object's prototype instead of a parameter (and so pass every check unseen)
+    if (['__proto__', 'constructor', 'prototype'].includes(key.slice(key.indexOf('.') + 1))) throw new ConfigError(`--param "${item}": "${key}" is not a parameter name`);
     out[key] = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
   }
   return out;

@@ -12,12 +12,12 @@ export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant
  */
 export function planJobs(config, sel = {}) {
   const profile = sel.profile || config.defaults.profile;
-  if (!config.profiles[profile]) {
+  if (!Object.hasOwn(config.profiles, profile)) {
     throw new ConfigError(`profile "${profile}" is not defined; choose one of: ${Object.keys(config.profiles).join(', ')}`);
   }
   const suites = sel.suite?.length ? sel.suite : config.defaults.suites.length ? config.defaults.suites : Object.keys(config.suites);
   for (const s of suites) {
-    if (!config.suites[s]) throw new ConfigError(`suite "${s}" is not defined in ${config.file || 'the config'}; defined: ${Object.keys(config.suites).join(', ') || 'none'}`);
+    if (!Object.hasOwn(config.suites, s)) throw new ConfigError(`suite "${s}" is not defined in ${config.file || 'the config'}; defined: ${Object.keys(config.suites).join(', ') || 'none'}`);
   }
   const overrides = parseOverrides(sel.param);
   const jobs = [];

@@ -8,6 +8,8 @@ import { insideDir } from './names.js';
 export const RUN_SCHEMA = 'benchline/run@1';
 /** Roles whose documents are "the measurement" when no base is involved, in order of preference. */
 export const PRIMARY_ROLES = Object.freeze(['head', 'local', 'main']);
+/** The sides a run measures: the two of an A/B run, or the one of a run without --base. */
+const ROLES = new Set(['head', 'base', 'main', 'local']);
 
 export class ResultsError extends UserError {}
 
@@ -71,7 +73,12 @@ export function loadResultsDir(dir) {
   }
   const entries = [];
   const failures = [];
-  for (const job of run.jobs) {
+  for (const [i, job] of run.jobs.entries()) {
+    if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
+      throw new ResultsError(`${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); the file was edited or damaged: re-run the benchmark`);
+    }
+    const role = Object.keys(job.docs || {}).find((r) => !ROLES.has(r));
+    if (role !== undefined) throw new ResultsError(`${runFile}: jobs[${i}].docs names the side ${JSON.stringify(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: the file was edited or damaged, re-run the benchmark`);
     // an interrupted job with documents is what was measured before the stop: read like a finished one
     if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });

@@ -31,9 +31,29 @@ truncateSync(BIG, 257 * 2 ** 20);
 const DOC = join(TMP, 'wrk-doc.json');
 writeFileSync(DOC, execFileSync(process.execPath, [CLI, 'normalize', '--tool', 'wrk', WRK], { encoding: 'utf8' }));
 
+// run folders whose run.json was edited: a job that is null, a side named like an object's prototype
+const damagedRun = (name, jobs) => {
+  mkdirSync(join(TMP, name), { recursive: true });
+  writeFileSync(join(TMP, name, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: name, startedAt: '2025-01-01T00:00:00Z', jobs }));
+  return join(TMP, name);
+};
+const NULL_JOB = damagedRun('null-job', [null]);
+const PROTO_SIDE = damagedRun('proto-side', [JSON.parse('{"id":"a","status":"ok","docs":{"__proto__":"docs/x.json"}}')]);
+
 // [argv, what the one line must say]; run from the repository root (bench.config.yaml) unless argv says otherwise
 const CASES = [
   [['plan', '--trials', 'abc'], /--trials .* 'abc' is invalid\. Give a whole number from 1 to 1000/],
+  // names an object already has (its prototype, its methods) are no suite, profile or parameter
+  [['plan', '--suite', '__proto__'], /^benchline plan: suite "__proto__" is not defined in .*; defined: orders-api/],
+  [['plan', '--suite', 'toString'], /^benchline plan: suite "toString" is not defined/],
+  [['plan', '--profile', '__proto__'], /^benchline plan: profile "__proto__" is not defined; choose one of: quick, full/],
+  [['plan', '--param', '__proto__=5'], /^benchline plan: --param "__proto__=5": "__proto__" is not a parameter name/],
+  [['plan', '--param', 'wrk.constructor=5'], /"wrk\.constructor" is not a parameter name/],
+  [['report', NULL_JOB], /^benchline report: .*null-job\/run\.json: jobs\[0\] is not a job as `benchline run` writes it/],
+  [['compare', NULL_JOB], /^benchline compare: .*null-job\/run\.json: jobs\[0\] is not a job/],
+  [['export', '--format', 'bmf', NULL_JOB], /^benchline export: .*null-job\/run\.json: jobs\[0\] is not a job/],
+  [['publish', '--store', join(TMP, 'damaged-store'), NULL_JOB], /^benchline publish: not published: .*null-job\/run\.json: jobs\[0\] is not a job/],
+  [['report', PROTO_SIDE], /^benchline report: .*proto-side\/run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
   [['plan', '--trials', '0'], /'0' is invalid\. Give a whole number from 1 to 1000/],
   [['plan', '--trials', '5abc'], /'5abc' is invalid/],
   [['plan', '--trials', '2.7'], /'2\.7' is invalid/],

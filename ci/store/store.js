@@ -183,8 +183,11 @@ export function collectInputs(paths) {
         errors.push({ file: join(runDir, 'run.json'), message: e.message });
         continue;
       }
+      // a damaged run.json itself (a job that is no job) is named too; a bad document is named below, once
+      if (e.message.startsWith(join(runDir, 'run.json'))) errors.push({ file: join(runDir, 'run.json'), message: e.message });
       for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
-        for (const rel of Object.values(job.docs || {})) {
+        if (!job || typeof job !== 'object' || !job.docs || typeof job.docs !== 'object') continue;
+        for (const rel of Object.values(job.docs)) {
           let file = join(runDir, 'run.json');
           try {
             file = runFilePath(runDir, rel);
