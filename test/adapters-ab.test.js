@@ -165,3 +165,27 @@ test('ab output cut inside its percentage table, or with a damaged connection-ti
   assert.throws(() => ab.parse(damaged), /ab's "Connection Times \(ms\)" table has no readable Waiting row/);
   assert.ok(ab.parse(full).metrics.some((m) => m.name === 'latency.p99'), 'the whole output still reads');
 });
+
+test('ab output of more than one request without its percentage table, or with a damaged header over it, is refused as corrupted', () => {
+  const full = read('orders-api-cache-off-3.txt');
+  const header = 'Percentage of the requests served within a certain time (ms)';
+  const at = full.indexOf(header);
+  assert.ok(at > 0 && /^Complete requests: +5000$/m.test(full));
+  const refusal = /ab's report has no "Percentage of the requests served within a certain time \(ms\)" line, which ab prints for every run of more than one request \(this one completed 5000\); the output is truncated or corrupted \(or ab ran with -d: run it again without -d\)/;
+  // cut ten bytes into the header, cut just before it, and a garbled header over intact rows
+  for (const bad of [full.slice(0, at + 10), full.slice(0, at), full.replace('requests served within', 'requests surved within')]) {
+    assert.throws(() => ab.parse(bad), { name: 'ParseError', message: refusal });
+  }
+  // a single request has no table, as ab prints it
+  assert.ok(parseCase('one').notes.some((n) => /no percentage table/.test(n)));
+});
+
+test('ab output whose "Time per request" line holds a negative or unreadable time is refused as corrupted, not read without time_per_request', () => {
+  const full = read('orders-api-cache-off-3.txt');
+  for (const [from, to] of [['0.213 [ms] (mean, across', '-1 [ms] (mean, across'], ['0.213 [ms] (mean, across', 'abc [ms] (mean, across'], ['21.265 [ms] (mean)', '-21.265 [ms] (mean)']]) {
+    const bad = full.replace(from, to);
+    assert.notEqual(bad, full, from);
+    assert.throws(() => ab.parse(bad), { name: 'ParseError', message: new RegExp(`ab's "Time per request: ${to.replace(/[[\]().]/g, '\\$&')}.*" line does not hold a time in ms .*the output is corrupted`) }, to);
+  }
+  assert.equal(values(ab.parse(full)).time_per_request, 0.213 * MS);
+});

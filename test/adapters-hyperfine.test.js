@@ -123,3 +123,15 @@ test('every hyperfine fixture with results becomes a schema-valid result documen
     assert.equal(new Set(doc.metrics.map((m) => m.case)).size, JSON.parse(read(`${c}.json`)).results.length, c);
   }
 });
+
+test('a hyperfine file whose exit_codes hold something other than whole numbers or null is refused as corrupted, not counted as failed runs', () => {
+  const good = read('ignore-failure.json');
+  const withFirst = (v) => good.replace(/"exit_codes": \[\s*3,/, `"exit_codes": [${v},`);
+  assert.notEqual(withFirst('[]'), good);
+  for (const [v, shown] of [['[]', '\\[\\]'], ['"x"', '"x"'], ['1.5', '1\\.5'], ['{}', '\\{\\}']]) {
+    assert.throws(() => hyperfine.parse(withFirst(v)), { name: 'ParseError', message: new RegExp(`result 1 \\("sleep 0\\.01; exit 3"\\) has exit code ${shown} in exit_codes, where hyperfine writes a whole number or null; the file is corrupted`) }, v);
+  }
+  assert.throws(() => hyperfine.parse(good.replace(/"exit_codes": \[[^\]]*\]/, '"exit_codes": "x"')), { name: 'ParseError', message: /has exit_codes "x", not a list; the file is corrupted/ });
+  // null is what hyperfine writes for a run a signal ended: still read, as a failed run
+  assert.equal(byCase(hyperfine.parse(withFirst('null')))['sleep 0.01; exit 3'].errors, 3);
+});

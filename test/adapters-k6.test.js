@@ -504,3 +504,21 @@ test('a k6 summary whose percentile key is damaged is refused, not read without 
   }
   assert.ok(k6.parse(good).metrics.some((m) => m.name === 'latency.p95'));
 });
+
+test('a machine-readable k6 summary with requests but no usable config.duration is refused as corrupted, not read with a throughput of 0', () => {
+  const good = text('machine-readable.json');
+  const at = '"duration": 1.005131095';
+  assert.ok(good.includes(at));
+  const cases = [
+    [good.replace(/"duration": 1\.005131095,\s*/, ''), 'config.duration is missing'],
+    [good.replace(at, '"duration": null'), 'config.duration is null'],
+    [good.replace(at, '"duration": "abc"'), 'config.duration is "abc"'],
+    [good.replace(at, '"duration": -1'), 'config.duration is -1'],
+    // a duplicate key appended at the end: JSON.parse keeps the last one
+    [good.replace(/\}\s*$/, ',\n  "config": null\n}\n'), 'config is null'],
+  ];
+  for (const [bad, what] of cases) {
+    throwsParse(() => k6.parse(bad), new RegExp(`the machine-readable summary has no usable config\\.duration \\(the run's length in seconds\\): ${what.replace(/[.()]/g, '\\$&')}, so the rate of http_reqs\\{scenario:bench\\} \\(51 counted\\) cannot be computed; the summary is corrupted`));
+  }
+  assert.equal(values(k6.parse(good)).throughput, 51 / 1.005131095);
+});

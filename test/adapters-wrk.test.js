@@ -258,3 +258,21 @@ test('wrk text with a damaged Latency Distribution row or no Thread Stats Latenc
   assert.throws(() => wrk.parse(full.replace(/^ {4}Latency .*\n/m, '')), /no readable "Latency" row in its Thread Stats table; the output is corrupted/);
   assert.ok(wrk.parse(full).metrics.some((m) => m.name === 'latency.p99'), 'the whole output still reads');
 });
+
+test('wrk text whose Thread Stats Latency row has a negative, zero or too small Max is refused as corrupted, not read without its latency metrics', () => {
+  const full = read('latency.txt');
+  const row = (max) => full.replace(/^( {4}Latency +215\.01us +415\.34us +)5\.20ms/m, `$1${max}`);
+  assert.notEqual(row('-1.00ms'), full, 'the mutation applies');
+  assert.throws(() => wrk.parse(row('-1.00ms')), { name: 'ParseError', message: /wrk's "Latency" row in its Thread Stats table \(Avg 215\.01us, Stdev 415\.34us, Max -1\.00ms\) holds a negative time; the output is corrupted/ });
+  assert.throws(() => wrk.parse(row('0.00us')), { name: 'ParseError', message: /\(Avg 215\.01us, Stdev 415\.34us, Max 0\.00us\) has a Max below its Avg; the output is corrupted/ });
+  assert.throws(() => wrk.parse(row('100.00us')), { name: 'ParseError', message: /Max 100\.00us\) has a Max below its Avg/ });
+  // a row of zeros is what wrk prints when every response outlived --timeout; without timeouts it is damage
+  const zeros = full.replace(/^ {4}Latency .*$/m, '    Latency     0.00us    0.00us   0.00us    -nan%');
+  assert.throws(() => wrk.parse(zeros), { name: 'ParseError', message: /is all zero, which wrk prints only when every response timed out, yet it counted no timeout; the output is corrupted/ });
+  // a negative time in the Latency Distribution is no row wrk prints either
+  assert.throws(() => wrk.parse(full.replace(/^ {5}99% {4}2\.66ms$/m, '     99%   -2.66ms')), { name: 'ParseError', message: /wrk's "Latency Distribution" has no readable 99% row; the output is corrupted/ });
+  // the real outputs still read: the timed-out run's zeros (its text alone, without json.lua's block) and every latency
+  const timeouts = read('lua-timeouts.txt').replace(/--- benchline-json ---[\s\S]*$/, '');
+  assert.equal(values(wrk.parse(timeouts)).errors, 2);
+  assert.equal(values(wrk.parse(full))['latency.max'], 5200000);
+});

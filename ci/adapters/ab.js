@@ -65,10 +65,20 @@ function connectionTimes(text) {
 /** The ranks ab's percentage table always lists. */
 const AB_RANKS = [50, 66, 75, 80, 90, 95, 98, 99, 100];
 
-/** The "Percentage of the requests served within a certain time (ms)" table: [{ p, ms }]; all nine rows or none. */
-function percentageTable(text) {
-  const at = text.indexOf('Percentage of the requests served within a certain time');
-  if (at < 0) return [];
+const TABLE_HEADER = 'Percentage of the requests served within a certain time (ms)';
+const TABLE_HEADER_LINE = /^Percentage of the requests served within a certain time \(ms\)[ \t\r]*$/m;
+
+/**
+ * The "Percentage of the requests served within a certain time (ms)" table: [{ p, ms }]; all nine rows, or none for a
+ * single request. ab prints it after every run of more than one request (unless run with -d, which benchline never
+ * passes), so without it, or under a damaged header, the report was cut or garbled and would lose its percentiles.
+ */
+function percentageTable(text, complete) {
+  const at = text.search(TABLE_HEADER_LINE);
+  if (at < 0) {
+    if (complete > 1) fail(`ab's report has no "${TABLE_HEADER}" line, which ab prints for every run of more than one request (this one completed ${complete}); the output is truncated or corrupted (or ab ran with -d: run it again without -d)`);
+    return [];
+  }
   const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
   const lost = lostRankRows(AB_RANKS, rows);
   if (lost) fail(`ab's percentage table has no readable ${lost}; the output is truncated or corrupted`);
@@ -90,6 +100,12 @@ export function parse(text, opts = {}) {
     if (errors.length) fail(`ab stopped before its report: ${errors.join('; ')}`);
     if (!/This is ApacheBench/.test(src)) fail(foreignTool(src) ? `this is ${foreignTool(src)}, not ApacheBench's` : 'not ApacheBench output (no "This is ApacheBench" banner and no "Complete requests:" line)');
     fail('ab\'s report stops before its "Complete requests:" line; the output is truncated (ab\'s error message goes to stderr: keep it with 2>&1)');
+  }
+  // ab prints two "Time per request:" lines, each a time in ms that is never negative: one that does not read so is damaged, not absent
+  for (const [line, v] of src.matchAll(/^Time per request:[ \t]*(.*)$/gm)) {
+    if (!/^\d+(?:\.\d+)? \[ms\] \((?:mean|mean, across all concurrent requests)\)$/.test(v.trim())) {
+      fail(`ab's "${line.trim().replace(/\s+/g, ' ').slice(0, 100)}" line does not hold a time in ms (ab prints "Time per request: 1.234 [ms] (mean)" and "(mean, across all concurrent requests)"); the output is corrupted`);
+    }
   }
   const rps = numberField(src, 'Requests per second');
   const taken = numberField(src, 'Time taken for tests');
@@ -145,7 +161,7 @@ export function parse(text, opts = {}) {
     for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS), k === 'stdev' ? {} : { resolution: MS }));
   }
 
-  const pct = percentageTable(src);
+  const pct = percentageTable(src, complete);
   const distributions = [];
   for (const { p, ms } of pct) metrics.push(metric(p === 100 ? 'latency.max' : `latency.p${p}`, ms * MS, { resolution: MS }));
   if (!pct.length && table.Total) metrics.push(metric('latency.max', table.Total.max * MS, { resolution: MS }));

@@ -27,7 +27,7 @@
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
-import { ParseError, parseJson } from './errors.js';
+import { ParseError, parseJson, shown } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
 
 export const name = 'k6';
@@ -121,7 +121,15 @@ export function readSummary(doc, opts = {}) {
       if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
       metrics.set(m.name, { type: m.type, contains: m.contains, values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
     }
-    const seconds = num(doc.config?.duration);
+    // The run's length in seconds, from which the counters' rates (throughput among them) are computed: k6 always
+    // writes it, so a damaged one is refused, and so is a missing one once a counter needs it.
+    const [where, given] = isObj(doc.config) ? ['config.duration', doc.config.duration] : ['config', doc.config];
+    const seconds = num(given) > 0 ? given : undefined;
+    const rateless = [...metrics].find(([, m]) => m.type === 'counter' && m.values.rate === undefined && m.values.count > 0);
+    if (seconds === undefined && (given !== undefined || rateless)) {
+      const why = rateless ? `, so the rate of ${rateless[0]} (${rateless[1].values.count} counted) cannot be computed` : '';
+      fail(`the machine-readable summary has no usable config.duration (the run's length in seconds): ${where} is ${shown(given)}${why}; the summary is corrupted`);
+    }
     if (seconds !== undefined) {
       // This format drops counter rates; k6 computes them over the whole run, so do the same.
       for (const m of metrics.values()) if (m.type === 'counter' && m.values.rate === undefined && seconds > 0) m.values.rate = m.values.count / seconds;

@@ -91,8 +91,10 @@ export function parseText(text) {
     }
     if (section === 'dist') {
       const pt = /^([\d.]+)%\s+(\S+)$/.exec(line);
-      if (pt) {
-        out.percentiles.push({ p: Number(pt[1]), value: parseDuration(pt[2]) });
+      const value = pt ? parseDuration(pt[2]) : undefined;
+      // a negative time is no row wrk prints: left unread, lostRankRows names it
+      if (value >= 0) {
+        out.percentiles.push({ p: Number(pt[1]), value });
         continue;
       }
       section = 'stats';
@@ -120,7 +122,7 @@ export function parseText(text) {
       out.url = m[2];
       expectThreads = true;
     } else if (c === 76 /* L */ && out.latency === undefined && (m = /^Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%$/.exec(line))) {
-      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]) };
+      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]), shown: `Avg ${m[1]}, Stdev ${m[2]}, Max ${m[3]}` };
     } else if (c === 76 && line === 'Latency Distribution' && !out.percentiles) {
       out.percentiles = [];
       section = 'dist';
@@ -132,6 +134,19 @@ export function parseText(text) {
   out.errors = { ...sock, status };
   out.complete = out.rps !== undefined && out.transferPerSec !== undefined;
   return out;
+}
+
+/**
+ * What is wrong with the Thread Stats "Latency" row of a run with requests, or undefined: wrk prints no negative
+ * time, a Max below the Avg (it rounds both the same way), or a row of zeros unless no response was timed because
+ * each one outlived --timeout (then it counts timeouts). fromText drops the row's metrics when Max is 0, so a
+ * damaged Max must not pass for that case.
+ */
+function latencyRowProblem({ mean, stdev, max }, errors) {
+  if (![mean, stdev, max].every((v) => Number.isFinite(v) && v >= 0)) return 'holds a negative time';
+  if (max < mean) return 'has a Max below its Avg';
+  if (max === 0 && !errors.timeout) return 'is all zero, which wrk prints only when every response timed out, yet it counted no timeout';
+  return undefined;
 }
 
 /** The ranks wrk --latency always lists under "Latency Distribution". */
@@ -232,6 +247,8 @@ export function parse(text, opts = {}) {
   if (!doc && !rep.complete) fail('wrk\'s report stops before its "Requests/sec" and "Transfer/sec" lines (its error counts come just before them); the output is truncated');
   // the rows wrk always prints for a run with requests: a damaged one would drop those metrics without a word
   if (!doc && rep.requests > 0 && !rep.latency) fail('wrk\'s report has no readable "Latency" row in its Thread Stats table; the output is corrupted');
+  const badRow = !doc && rep.requests > 0 ? latencyRowProblem(rep.latency, rep.errors) : undefined;
+  if (badRow) fail(`wrk's "Latency" row in its Thread Stats table (${rep.latency.shown}) ${badRow}; the output is corrupted`);
   const lost = !doc && rep.percentiles ? lostRankRows(WRK_RANKS, rep.percentiles) : '';
   if (lost) fail(`wrk's "Latency Distribution" has no readable ${lost}; the output is corrupted`);
   const requests = doc ? doc.requests : rep.requests;
