@@ -12,7 +12,8 @@ export const BOUNDS = Object.freeze({
   ratio: 1,
 });
 
-const UNIT_WORD = { ns: 'a time', 'ops/s': 'a rate', bytes: 'a size', 'bytes/s': 'a rate', count: 'a count', ratio: 'a ratio' };
+/** What a value of each unit is, for messages. */
+export const UNIT_WORD = { ns: 'a time', 'ops/s': 'a rate', bytes: 'a size', 'bytes/s': 'a rate', count: 'a count', ratio: 'a ratio' };
 
 export class ImpossibleValueError extends UserError {}
 

@@ -326,3 +326,20 @@ test('seriesPath keeps slugs readable and turns any other name into one safe pat
   assert.match(long, /^com\.example\.VeryLongBenchmarkName.*~~[0-9a-f]{8}$/);
   assert.notEqual(segment('a b'), segment('a_b'));
 });
+
+test('a failure record whose run start is no time is reported and skipped, by compaction and by the site alike', async () => {
+  const dir = temp('undated');
+  const store = join(dir, 'store');
+  await publish({ store, docs: [...syntheticDocs({ runs: 2, jobs: twoJobs })] });
+  const { reason, ...job } = failedJob;
+  const rec = { schema: 'benchline/failure@1', run: { id: 'r-x', startedAt: 'garbage', commit: null, ref: null, trigger: 'local', role: 'main' }, job, status: 'failed', reason };
+  const path = join(store, 'runs', '2025', '01', 'r-x', 'main', `${failedJob.id}.failed.json`);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, JSON.stringify(rec));
+  const r = await compact({ store });
+  assert.deepEqual(r.problems.map((p) => p.path), [path]);
+  assert.match(r.problems[0].message, /\/run\/startedAt "garbage" is not a date and time/);
+  const contents = readStore(store);
+  assert.deepEqual(contents.problems.map((p) => p.path), [path]);
+  assert.equal(contents.docs.length, 4);
+});

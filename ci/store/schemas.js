@@ -2,7 +2,7 @@
 import Ajv from 'ajv/dist/2020.js';
 import { ARCHIVE_SCHEMA, jobIdOf } from './archive.js';
 import { metricId } from './paths.js';
-import { BOUNDS } from '../sanity.js';
+import { BOUNDS, UNIT_WORD } from '../sanity.js';
 
 export { ARCHIVE_SCHEMA };
 export const STORE_SCHEMA = 'benchline/store@1';
@@ -165,13 +165,14 @@ const MAX_PROBLEMS = 6;
 export function storeFileProblems(doc, id) {
   const validate = validators[id];
   if (!validate(doc)) return validate.errors.slice(0, MAX_PROBLEMS).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  // formats are not checked by the schema: a run's start must still be a time, which dates the record's month
+  if (id === FAILURE_SCHEMA && !Number.isFinite(Date.parse(doc.run.startedAt))) return [`/run/startedAt ${JSON.stringify(String(doc.run.startedAt).slice(0, 40))} is not a date and time`];
   return id === ARCHIVE_SCHEMA ? archiveContentProblems(doc) : [];
 }
 
 /** Every problem of an archive month (benchline/archive@1): its schema's, then what archiveContentProblems finds. */
 export const archiveProblems = (archive) => storeFileProblems(archive, ARCHIVE_SCHEMA);
 
-const UNIT_WORD = { ns: 'a time', 'ops/s': 'a rate', bytes: 'a size', 'bytes/s': 'a rate', count: 'a count', ratio: 'a ratio' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
