@@ -183,8 +183,7 @@ export function collectInputs(paths) {
         errors.push({ file: join(runDir, 'run.json'), message: e.message });
         continue;
       }
-      // a damaged run.json itself (a job that is no job) is named too; a bad document is named below, once
-      if (e.message.startsWith(join(runDir, 'run.json'))) errors.push({ file: join(runDir, 'run.json'), message: e.message });
+      const salvaged = errors.length;
       for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
         if (!job || typeof job !== 'object' || !job.docs || typeof job.docs !== 'object') continue;
         for (const rel of Object.values(job.docs)) {
@@ -197,6 +196,8 @@ export function collectInputs(paths) {
           }
         }
       }
+      // a damaged run.json itself (a job that is no job) is named too, unless a document's error above already said it
+      if (!errors.slice(salvaged).some((x) => x.message === e.message)) errors.push({ file: join(runDir, 'run.json'), message: e.message });
     }
   }
   return { docs, failures, errors };
