@@ -28,7 +28,9 @@ export function parseRepo(text) {
  */
 export function prepareBody(text, { maxChars = MAX_COMMENT_CHARS } = {}) {
   let body = String(text).replace(/\0/g, '').replace(/\r\n/g, '\n');
-  body = body.replace(/(^|[^\w`@/])@(?=[A-Za-z0-9])/g, '$1@\u200b');
+  // an @ before a name after anything but a letter, digit or _ (@@name, x/@name, `@name` too; not a@b.c or k6@v1), and
+  // the entities that render as an @
+  body = body.replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, '$1@\u200b').replace(/&(?:#0*64|#x0*40|commat);(?=[A-Za-z0-9])/gi, '$&\u200b');
   body = body.split(MARKER).join('');
   body = `${MARKER}\n${body.replace(/^\n+/, '')}`;
   if (body.length > maxChars) {

@@ -43,6 +43,9 @@ test('puts the hidden marker first and keeps it only once', () => {
 test('defuses @mentions from an untrusted body but leaves emails and tool@version alone', () => {
   assert.equal(prepareBody('ping @octocat and @org/team', {}).split('\n')[1], 'ping @\u200boctocat and @\u200borg/team');
   assert.equal(prepareBody('k6@v1.8.1 a@b.c').split('\n')[1], 'k6@v1.8.1 a@b.c');
+  // GitHub mentions after any character that is not a letter, digit or _, and renders entities as @
+  assert.equal(prepareBody('@@octocat x/@octocat a`@octocat &#64;octocat &#x40;octocat &commat;octocat').split('\n')[1],
+    '@@\u200boctocat x/@\u200boctocat a`@\u200boctocat &#64;\u200boctocat &#x40;\u200boctocat &commat;\u200boctocat');
 });
 
 test('cuts a body at GitHub\'s 65,536-character limit and says so', () => {

@@ -17,7 +17,7 @@ import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/com
 import { render as renderSummary } from '../ci/reports/summary.js';
 import { mdEscape, pairItems, pairMethod, smallestP, smallestPairedP, sortComparisons, textTable, variantsPaired } from '../ci/reports/format.js';
 import { loadResultsDir, loadDocuments } from '../ci/results-dir.js';
-import report from '../ci/commands/report.js';
+import report, { renderReport } from '../ci/commands/report.js';
 import compareCommand from '../ci/commands/compare.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -627,4 +627,21 @@ test('a variant table whose variants ran different numbers of trials says the ra
   const out = renderConsole({ docs: [off, on], config: CONFIG });
   assert.match(out, new RegExp(`^AB · keepalive {2}\\(ab 2\\.3, ${off.trials}-${on.trials} trials; `, 'm'));
   assert.match(renderConsole({ docs: [off, doc({ variant: 'cache-on', metrics: ON })], config: CONFIG }), /^AB · keepalive {2}\(ab 2\.3, 8 trials; /m);
+});
+
+test('the console and suite reports print what documents say as plain text: no escape sequence, bell or line a CI log would read as a command', async () => {
+  const evil = 'x\u001b[2J\u001b]8;;http://evil/\u0007link\u001b]8;;\u0007\n::error::injected\r';
+  const d = doc({ variant: 'cache-on', version: evil, metrics: { throughput: ON.throughput } });
+  d.runner = { ...d.runner, name: evil };
+  d.run.ref = evil;
+  const failures = [{ id: 'orders-api.cache-off.ab.keepalive', suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', status: 'failed', reason: evil, logTail: 'line one\n::warning::from the log\n' }];
+  for (const format of ['console', 'suite']) {
+    const text = await renderReport(format, { run: { ...RUN, base: { ...RUN.base, ref: evil } }, docs: [d], failures, config: CONFIG });
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${format}: no control character`);
+    assert.doesNotMatch(text, /^::error::/m, `${format}: no line starts a workflow command`);
+    if (format === 'console') {
+      assert.match(text, /x\ufffd\[2J\ufffd\]8;;http:\/\/evil\/\ufffdlink\ufffd\]8;;\ufffd ⏎ ::error::injected\ufffd/);
+      assert.match(text, /^ {6}\| ::warning::from the log$/m, 'the log tail keeps its lines, each behind "| "');
+    }
+  }
 });

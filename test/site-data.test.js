@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildModel } from '../ci/store/model.js';
-import { siteData } from '../ci/store/site-data.js';
+import { atomFeed, siteData } from '../ci/store/site-data.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 
 const JOB = { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 1 };
@@ -20,4 +20,14 @@ test('a 4% step is a change point at compare.minEffect 3%, and none where the se
   assert.equal(found.length, 1, JSON.stringify(found));
   assert.deepEqual(throughputChanges({ minEffect: { throughput: 0.05 } }), []);
   assert.equal(throughputChanges({ minEffect: { 'latency.*': 0.05 } }).length, 1, 'a table that does not name the metric leaves it to compare.minEffect');
+});
+
+test('the feed stays XML when a failure reason holds a terminal\'s control codes: they become U+FFFD, markup is escaped', () => {
+  const latest = { id: 'r1', startedAt: '2025-01-01T00:00:00.000Z' };
+  const feed = atomFeed({
+    index: { title: 'history' }, changes: [], generatedAt: latest.startedAt, basePath: './', repoUrl: null,
+    suites: [{ name: 'orders-api', latest, failures: [{ job: 'orders-api.cache-on.wrk.peak', reason: 'x\u001b[2J\u0007y <b>\ud800' }] }],
+  });
+  assert.doesNotMatch(feed, /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\ud800-\udfff]/, 'no character XML 1.0 forbids');
+  assert.match(feed, /orders-api\.cache-on\.wrk\.peak: x\ufffd\[2J\ufffdy &lt;b&gt;\ufffd<\/summary>/);
 });

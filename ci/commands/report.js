@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { compare } from '../compare.js';
 import { loadResultsDir, primaryRole } from '../results-dir.js';
 import { writeFileAtomic } from '../fsutil.js';
-import { countVerdicts, duetSuiteNote, suiteBlocks } from '../reports/format.js';
+import { countVerdicts, duetSuiteNote, suiteBlocks, terminalSafe } from '../reports/format.js';
 import { UserError } from '../errors.js';
 import * as consoleReport from '../reports/console.js';
 import * as commentReport from '../reports/comment.js';
@@ -96,7 +96,9 @@ export function suiteInput(data, suite) {
  * Renders one format from reportData(); `color` only affects the console format. `generic: false` leaves out of
  * the suite format the suites without their own renderer (the console format already shows their generic tables).
  */
-export async function renderReport(format, data, { color = false, generic = true } = {}) {
+export async function renderReport(format, given, { color = false, generic = true } = {}) {
+  // the text formats go to a terminal or a CI log as they are: what the documents say is made plain text first
+  const data = format === 'console' || format === 'suite' ? { ...given, ...terminalSafe({ run: given.run, docs: given.docs, comparisons: given.comparisons, failures: given.failures }) } : given;
   switch (format) {
     case 'console':
       return consoleReport.render({ ...data, color });

@@ -420,7 +420,6 @@ export function bottleneckDocs(docs = []) {
 // ---------------------------------------------------------------- plain text
 
 /** Display width in terminal columns: code points without ANSI colour codes (the tables hold no wide characters). */
-// eslint-disable-next-line no-control-regex
 export const width = (s) => [...String(s).replace(/\x1b\[[0-9;]*m/g, '')].length;
 const padEnd = (s, n) => String(s) + ' '.repeat(Math.max(0, n - width(s)));
 const padStart = (s, n) => ' '.repeat(Math.max(0, n - width(s))) + String(s);
@@ -531,3 +530,23 @@ export function noteLines(docs) {
   }
   return [...lines.values()];
 }
+
+// what a terminal or a CI log acts on: control characters (escape sequences, bell, carriage return, C1 controls)
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A run's data as plain text for a terminal or a CI log: control characters in every string become U+FFFD, and line
+ * breaks (a line that starts with ::error:: is a GitHub Actions command) become " ⏎ ", except in a failure's logTail,
+ * which is printed line by line behind a "| ". Names, cases, runner fields and reasons come from documents anyone may
+ * have edited. Pure; returns a copy.
+ */
+export function terminalSafe(value, key) {
+  if (typeof value === 'string') {
+    const s = value.replace(CONTROL, '\ufffd');
+    return key === 'logTail' ? s : s.replace(/\n/g, ' ⏎ ');
+  }
+  if (Array.isArray(value)) return value.map((v) => terminalSafe(v));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, terminalSafe(v, k)]));
+  return value;
+}
+

@@ -42,7 +42,10 @@ export const chartId = (key) => [key.suite, key.tool, key.scenario, key.metric].
 
 const runRef = (r) => ({ id: r.id, commit: r.commit, startedAt: r.startedAt, path: runPath(r) });
 
-const escapeXml = (s) => String(s).replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]));
+// characters XML 1.0 does not allow (controls but tab and line breaks, lone surrogates, U+FFFE/U+FFFF) become U+FFFD:
+// a failure reason holding a terminal's colour codes must not make the whole feed unreadable
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const escapeXml = (s) => String(s).replace(NOT_XML, '\ufffd').replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' }[c]));
 
 /** Feed links: under the site's base path when one is set, else relative to the feed (which sits beside index.html). */
 const siteLink = (basePath, hash) => (!basePath || basePath === './' || basePath === '.' ? `index.html${hash}` : `${basePath.replace(/\/?$/, '/')}${hash}`);
