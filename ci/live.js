@@ -50,3 +50,7 @@ class LiveGroups extends Set {
 
 /** Every process group benchline started and has not stopped yet (for Ctrl-C, and for the watchdog after kill -9). */
 export const LIVE = new LiveGroups();
+
+/** The signals that stop a run (Ctrl-C, a cancelled CI step, a closed terminal) and the exit status each ends it with. */
+export const SIGNALS = Object.freeze(['SIGINT', 'SIGTERM', 'SIGHUP']);
+export const signalExit = (sig) => 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0);

@@ -12,6 +12,7 @@ import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
+import { SIGNALS, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
@@ -144,7 +145,7 @@ export async function runJobs(jobs, opts) {
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
     pointLatest(resultsRoot, runId);
     say(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
-    process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0));
+    process.exit(signalExit(sig));
   };
   for (const sig of SIGNALS) process.once(sig, onSignal);
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
@@ -264,8 +265,6 @@ function pointLatest(resultsRoot, runId) {
   try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
   try { symlinkSync(runId, latest); } catch { /* best effort */ }
 }
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * On a stop by signal: every job without an outcome is marked interrupted, and the trials its lane finished become

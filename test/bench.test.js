@@ -78,3 +78,32 @@ test('npm run bench stops the benchmark when only npm gets SIGTERM (a cancelled 
   const run = JSON.parse(readFileSync(join(tmp, 'results', readdirSync(join(tmp, 'results')).find((d) => d !== 'latest'), 'run.json'), 'utf8'));
   assert.equal(run.status, 'interrupted');
 });
+
+test('a signal after the run, while bench publishes or builds the site, stops it with the signal\'s status and says where the results are', async () => {
+  const { spawn } = await import('node:child_process');
+  const { publish } = await import('../ci/store/store.js');
+  const { syntheticDocs } = await import('../ci/store/synthetic.js');
+  const tmp = tempDir('bench-late-sigterm');
+  // a history large enough that publishing and building its site take a while
+  await publish({ store: join(tmp, 'history'), docs: [...syntheticDocs({ runs: 400 })], compaction: false });
+  const child = spawn(process.execPath, ['ci/cli.js', 'bench', '--suite', 'orders-api', '--tool', 'wrk', '--variant', 'cache-on', '--trials', '1', '--param', 'duration=1s', '--no-progress', '--out', join(tmp, 'results'), '--history', join(tmp, 'history')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let sent = false;
+  child.stdout.on('data', (d) => {
+    out += d;
+    // the reports are written: publish and the site build come next
+    if (!sent && /\nresults: /.test(out)) {
+      sent = true;
+      child.kill('SIGTERM');
+    }
+  });
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise((resolve) => child.on('close', (c, sig) => resolve(c ?? sig)));
+  assert.ok(sent, `the run reached its reports: ${out.slice(-1500)}${err.slice(-1500)}`);
+  assert.equal(code, 143, `exit status of SIGTERM: ${err.slice(-1500)}`);
+  assert.match(err, /benchline: SIGTERM: stopped after the run; its results are in .*results\/\S+\. Publishing is idempotent/);
+  assert.doesNotMatch(err, /\n\s+at /, 'no stack trace');
+  const run = JSON.parse(readFileSync(join(tmp, 'results', readdirSync(join(tmp, 'results')).find((d) => d !== 'latest'), 'run.json'), 'utf8'));
+  assert.notEqual(run.status, 'interrupted', 'the run itself finished');
+});

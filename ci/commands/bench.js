@@ -5,6 +5,7 @@ import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
+import { SIGNALS, signalExit } from '../live.js';
 
 /** Writes every report of a run into its folder; returns { console, suite } texts for the terminal. */
 export async function writeReports(dir, data) {
@@ -25,13 +26,30 @@ export async function writeReports(dir, data) {
 
 export default async function bench(opts) {
   const { dir, run, config } = await runSelected(opts);
+  // the run is over and written; a signal from here on stops the reports, publish or site build it interrupts, says what
+  // is where, and exits as the signal says (the runner's own handlers ended with the run)
+  const rel = (p) => relative(process.cwd(), p) || '.';
+  const onSignal = (sig) => {
+    const say = (m) => { try { process.stderr.write(m); } catch { /* the terminal that sent SIGHUP is gone */ } };
+    say(`\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`);
+    process.exit(signalExit(sig));
+  };
+  for (const sig of SIGNALS) process.once(sig, onSignal);
+  try {
+    return await afterRun(opts, { dir, run, config, rel });
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+  }
+}
+
+/** Reports, the local history and the site, once the run is written. */
+async function afterRun(opts, { dir, run, config, rel }) {
   const data = reportData(dir, config, { seed: opts.seed });
   const texts = await writeReports(dir, data);
   // The suites' own reports after the console one; generic suite tables are in the console report already.
   const own = await renderReport('suite', data, { generic: false });
   process.stdout.write(own ? `${texts.console}\n${own}` : texts.console);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, texts.summary);
-  const rel = (p) => relative(process.cwd(), p) || '.';
   process.stdout.write(`\nresults: ${rel(dir)} (report.txt, suite-report.txt, comment.md, summary.md, exports)\n`);
   if (opts.publish !== false) {
     const { publish } = await import('../store/publish.js');
