@@ -269,3 +269,22 @@ test('a site folder that holds files no build wrote, the root, the home folder, 
     rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('two builds into one site folder at once take turns: the folder ends as one build wrote it, nothing of the other left over', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const a = join(d, 'a');
+    const b = join(d, 'b');
+    await publish({ store: a, docs: [...syntheticDocs({ runs: 30, jobs: JOBS })] });
+    await publish({ store: b, docs: [...syntheticDocs({ runs: 20, jobs: JOBS, start: Date.UTC(2025, 5, 1) })] });
+    const out = join(d, 'site');
+    const [first, second] = await Promise.all([buildSite({ store: a, out }), buildSite({ store: b, out })]);
+    const manifest = JSON.parse(readFileSync(join(out, '.benchline-site.json'), 'utf8'));
+    const onDisk = listFiles(out).filter((f) => f !== '.benchline-site.json').sort();
+    assert.deepEqual(onDisk, [...manifest.files].sort(), 'every file there is one the last build listed');
+    assert.ok([first.runs, second.runs].includes(readDataScript(readFileSync(join(out, 'data', 'runs.js'), 'utf8')).payload.id.length));
+    assert.equal(existsSync(`${out}.lock`), false, 'the lock is gone');
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});

@@ -13,7 +13,9 @@ import { buildModel } from './model.js';
 import { dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
+import lockfile from 'proper-lockfile';
 import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
+import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -203,10 +205,35 @@ export function outProblem({ store, out, cache = null }) {
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
  * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
  */
-export async function buildSite({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {} } = {}) {
+export async function buildSite(options = {}) {
+  const { store, out, cache = null } = options;
   const t0 = performance.now();
   const problem = outProblem({ store, out, cache });
   if (problem) throw new StoreError(problem);
+  // one build at a time into a folder: two at once would each remove the other's files, or leave them unlisted
+  makeDirs(dirname(resolve(out)));
+  const release = await lockfile.lock(resolve(out), SITE_LOCK);
+  try {
+    return await build({ ...options, t0 });
+  } finally {
+    await release().catch(() => { /* taken over as stale meanwhile: nothing left to release */ });
+  }
+}
+
+/**
+ * How a build holds its site folder (proper-lockfile, `<out>.lock` beside it): a build's longest synchronous stretch
+ * (the model of a long history) is many seconds, so a lock counts as stale only after two minutes without a refresh;
+ * a second build waits for the first, up to about ten minutes.
+ */
+const SITE_LOCK = Object.freeze({
+  stale: 120000,
+  update: 5000,
+  retries: { retries: 600, factor: 1.2, minTimeout: 100, maxTimeout: 1000 },
+  realpath: false,
+  onCompromised: () => {},
+});
+
+async function build({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 }) {
   const readCache = cache ? openCache(cache, builderKey()) : null;
   const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
