@@ -338,7 +338,8 @@ export function parse(text, opts = {}) {
   for (const [k, v] of Object.entries(better)) {
     if (v !== 'lower' && v !== 'higher') fail(`k6 param better: "${k}=${v}" is neither lower nor higher`);
   }
-  const builtinNames = new Set(out.map((x) => x.name));
+  // every name kept so far, built-in or custom: a set, as a summary may hold thousands of custom metrics
+  const taken = new Set(out.map((x) => x.name));
   for (const [k6Name, m] of all) {
     if (k6Name.includes('{') || BUILTIN.test(k6Name)) continue;
     const custom = customName(k6Name);
@@ -350,8 +351,9 @@ export function parse(text, opts = {}) {
       if (e instanceof ParseError) throw e;
       fail(`k6 metric ${k6Name}: ${e.message}`);
     }
-    const clash = r.metrics.find((x) => builtinNames.has(x.name) || out.some((y) => y.name === x.name));
+    const clash = r.metrics.find((x) => taken.has(x.name));
     if (clash) fail(`k6 metric ${k6Name} would be kept as "${clash.name}", which this summary already has (from k6's built-in metrics or another custom metric); rename the k6 metric`);
+    for (const x of r.metrics) taken.add(x.name);
     out.push(...r.metrics);
     if (r.distribution) distributions.push(r.distribution);
     if (r.note) notes.push(r.note);
