@@ -130,19 +130,21 @@ export function trialProblems(trial) {
 
 /**
  * Impossible values of a result document as read back (compare, export, publish, the store): each metric's value and
- * samples as a trial's are checked, and a metric listed twice. Documents benchline writes always pass; an edited or
- * corrupted one does not.
+ * samples as a trial's are checked, a metric listed twice, and over several trials one sample per trial. Documents
+ * benchline writes always pass; an edited or corrupted one does not.
  */
 export function documentProblems(doc) {
   const metrics = Array.isArray(doc?.metrics) ? doc.metrics : [];
   const seen = new Set();
-  const twice = [];
+  const listed = [];
   for (const m of metrics) {
     const key = metricKey(m);
-    if (seen.has(key)) twice.push(`${key}: listed twice`);
+    if (seen.has(key)) listed.push(`${key}: listed twice`);
     seen.add(key);
+    // over several trials a metric holds one value per trial (result.js); only a single trial may carry the tool's own
+    if (doc.trials > 1 && Array.isArray(m.samples) && m.samples.length !== doc.trials) listed.push(`${key}: ${m.samples.length} samples for the document's ${doc.trials} trials (one per trial)`);
   }
-  return [...metrics.flatMap((m) => valueProblems(m, { wholeCounts: false })), ...twice];
+  return [...metrics.flatMap((m) => valueProblems(m, { wholeCounts: false })), ...listed];
 }
 
 /** Throws ImpossibleValueError naming `where` (file or job) and the tool, listing the offending metrics. */

@@ -98,6 +98,10 @@ test('an edited result document with impossible values is refused where document
     'negative-sample': [(d) => { d.metrics.find((m) => m.name === 'latency.mean').samples = [-1e9]; }, /latency\.mean = [\d.]+ ns \(sample -1000000000\): a time cannot be negative/],
     huge: [(d) => { d.metrics.find((m) => m.name === 'latency.max').value = 1e308; }, /latency\.max = 1e\+308 ns: above 1000000000000000 ns, beyond any real measurement/],
     twice: [(d) => { d.metrics.push(structuredClone(d.metrics.find((m) => m.name === 'latency.p99'))); }, /latency\.p99: listed twice/],
+    // over several trials a metric holds one sample per trial; a million of them is an edit (compare would run for minutes)
+    'samples-per-trial': [(d) => { d.trials = 3; for (const m of d.metrics) m.samples = [m.value, m.value, m.value]; d.metrics[0].samples.push(d.metrics[0].value); }, /: 4 samples for the document's 3 trials \(one per trial\)/],
+    'a-million-samples': [(d) => { d.metrics[0].samples = new Array(1000001).fill(d.metrics[0].value); }, /samples must NOT have more than 100000 items/],
+    'too-many-trials': [(d) => { d.trials = 1000000; }, /trials must be <= 10000/],
   };
   for (const [name, [edit, says]] of Object.entries(edits)) {
     const doc = structuredClone(good.doc);
