@@ -13,7 +13,7 @@ export async function runsView(el, { index, params: [page = '0'] }) {
   for (let i = from; i > from - PAGE && i >= 0; i -= 1) {
     rows.push(h('tr', { class: 'run', dataset: { run: runs.id[i] } },
       h('td', {}, date(new Date(runs.t[i]).toISOString())), h('td', {}, runLink(runs.id[i])), h('td', {}, commitLink(runs.commit[i], index.repoUrl, runs.id[i])),
-      h('td', {}, runs.ref[i] || '–'), h('td', {}, runs.role[i]), h('td', {}, runs.runner[i]),
+      h('td', { class: 'clip', title: runs.ref[i] || null }, runs.ref[i] || '–'), h('td', {}, runs.role[i]), h('td', { class: 'clip', title: runs.runner[i] || null }, runs.runner[i]),
       h('td', { class: 'num' }, String(runs.ok[i])), h('td', { class: `num ${runs.failed[i] ? 'worse' : ''}` }, String(runs.failed[i])),
       h('td', { class: 'muted' }, runs.archived[i] ? 'archived' : '')));
   }
