@@ -288,3 +288,25 @@ test('two builds into one site folder at once take turns: the folder ends as one
     rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('a build that waits for another build of its folder looks at the folder only once it holds it: the files half-written then are no reason to refuse', async () => {
+  const { default: lockfile } = await import('proper-lockfile');
+  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
+  try {
+    const s = join(d, 's');
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
+    const out = join(d, 'site');
+    // another build holds the folder and has written a file, but not its manifest yet
+    mkdirSync(out);
+    const release = await lockfile.lock(out, { realpath: false });
+    writeFileSync(join(out, 'app.js'), '// half a build\n');
+    const waiting = buildSite({ store: s, out });
+    await new Promise((r) => setTimeout(r, 300));
+    writeFileSync(join(out, '.benchline-site.json'), JSON.stringify({ generatedAt: '', files: ['app.js'], hashes: {} }));
+    await release();
+    const r = await waiting;
+    assert.ok(r.pages > 0);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
