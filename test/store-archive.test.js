@@ -115,9 +115,9 @@ test('an archive folded from every kind of valid document passes: a metric added
   const idx = indexArchive(archive);
   const docs = [...syntheticDocs({ runs: 6, jobs: jobs.slice(0, 1), start: Date.UTC(2025, 2, 1), every: 86400e3, sameCommit: 3, distributions: false, metrics: [['throughput', 12000], ['errors', 0]] })];
   // from the fourth run the job also measures latency.p99, so the points before it hold fewer values than it has metrics
-  for (const d of docs.slice(3)) d.metrics.push({ ...d.metrics[0], name: 'latency.p99', unit: 'ns', better: 'lower', value: 4e6, samples: [4e6], lower: 3.9e6, upper: 4.1e6 });
+  for (const d of docs.slice(3)) d.metrics.push({ ...d.metrics[0], name: 'latency.p99', unit: 'ns', better: 'lower', value: 4e6, samples: new Array(d.trials).fill(4e6), lower: 3.9e6, upper: 4.1e6 });
   // a tool's own confidence interval (JMH's score +- error) may reach below zero: a document allows it, so must an archive
-  Object.assign(docs[5].metrics[1], { value: 0.5, samples: [0, 1], lower: -0.4, upper: 1.4 });
+  Object.assign(docs[5].metrics[1], { value: 0.5, samples: [0, 1, 0, 1, 1].slice(0, docs[5].trials), lower: -0.4, upper: 1.4 });
   // a head and a base run of one pull request
   for (const role of ['head', 'base']) docs.push({ ...structuredClone(docs[0]), run: { ...docs[0].run, id: '20250310T000000Z-pr0001', startedAt: '2025-03-10T00:00:00.000Z', role, trigger: 'pull_request', pr: 7, ...(role === 'head' ? { dirty: true } : {}) } });
   for (const d of docs) assert.deepEqual(resultProblems(d), [], 'a valid document');
