@@ -1,16 +1,18 @@
 // The run's progress: a bar on a terminal, a line per trial in a log, and how much time is left.
 /**
  * Progress: a bar on a terminal, one line per trial elsewhere (CI logs); shrink(n) when jobs stop early. until: when
- * the run's time budget ends (an A/B run stops adding rounds then), so the time left is never said to be past it.
+ * the run's time budget ends (an A/B run stops adding rounds then), or a function that says so once the runner's
+ * clock has started, so the time left is never said to be past it.
  * stream: where it goes (stderr).
  */
 export async function makeProgress(total, enabled, { until = Infinity, stream = process.stderr } = {}) {
   const started = Date.now();
-  // the pace so far times the trials to go, never more than the run's budget has left; in whole seconds
+  // the pace so far times the trials to go, never more than the run's budget has left (none once it is spent: what runs
+  // then is the last round finishing); in whole seconds
   const secondsLeft = (done) => {
-    const budgetLeft = until - Date.now();
+    const budgetLeft = (typeof until === 'function' ? until() : until) - Date.now();
     const estimate = done ? ((Date.now() - started) / done) * (total - done) : 0;
-    return Math.round((budgetLeft > 0 ? Math.min(estimate, budgetLeft) : estimate) / 1000);
+    return Math.round(Math.max(0, Math.min(estimate, budgetLeft)) / 1000);
   };
   if (!enabled || !stream.isTTY) {
     let done = 0;

@@ -151,7 +151,7 @@ export async function runJobs(jobs, opts) {
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
-  const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false, { until: opts.base ? Date.now() + budget.run * 1000 : Infinity });
+  const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false, { until: opts.base ? () => (ctx.runStarted ?? Date.now()) + budget.run * 1000 : Infinity });
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
   try {
