@@ -1,4 +1,4 @@
-// The process groups benchline started and has not stopped, kept where a watchdog stops them if benchline is killed (kill -9).
+// The process groups benchline started and has not stopped (a watchdog stops them if benchline is killed with -9), and how a stop by signal ends.
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,3 +54,10 @@ export const LIVE = new LiveGroups();
 /** The signals that stop a run (Ctrl-C, a cancelled CI step, a closed terminal) and the exit status each ends it with. */
 export const SIGNALS = Object.freeze(['SIGINT', 'SIGTERM', 'SIGHUP']);
 export const signalExit = (sig) => 128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[sig] || 0);
+
+/** Writes to stderr while stopping on a signal, where the terminal that sent SIGHUP may be gone already. */
+export function sayOnStop(text) {
+  try {
+    process.stderr.write(text);
+  } catch { /* nobody left to read it */ }
+}

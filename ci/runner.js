@@ -12,7 +12,7 @@ import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
-import { SIGNALS, signalExit } from './live.js';
+import { SIGNALS, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
@@ -136,15 +136,14 @@ export async function runJobs(jobs, opts) {
   const entries = new Map();
   const ctx = {};
   const onSignal = (sig) => {
-    const say = (m) => { try { process.stderr.write(m); } catch { /* the terminal that sent SIGHUP is gone */ } };
-    say(`\nbenchline: ${sig}: stopping every process benchline started\n`);
+    sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);
     killAllNow();
     keepFinishedTrials(runDoc, entries, ctx, sig);
     worktree?.remove();
     runDoc.finishedAt = new Date().toISOString();
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
     pointLatest(resultsRoot, runId);
-    say(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
+    sayOnStop(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
     process.exit(signalExit(sig));
   };
   for (const sig of SIGNALS) process.once(sig, onSignal);

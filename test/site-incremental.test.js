@@ -1,9 +1,9 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { publish } from '../ci/store/store.js';
 import { buildSite, partFingerprint } from '../ci/store/site.js';
 import { readDataScript } from '../ci/store/site-data.js';
@@ -12,6 +12,7 @@ import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
 import { searched } from '../ci/changepoints.js';
 import { buildModel } from '../ci/store/model.js';
+import { tempDir } from './support/temp.js';
 
 const JOBS = [
   { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 0.3 },
@@ -44,163 +45,143 @@ function assertSameSite(got, want) {
 }
 
 test('a rebuild from the store cache reads only the new runs, writes only what changed, and equals a clean build byte for byte', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 'store');
-    const o = join(d, 'site');
-    const c = join(d, 'cache');
-    const docs = [...syntheticDocs({ runs: 14, jobs: JOBS, every: DAY })];
-    await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
-    const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
-    assert.equal(first.read, 12, 'the first build reads every run folder');
-    assert.equal(listFiles(c).filter((f) => f.startsWith('runs/')).length, 12, 'and keeps one cache entry per run folder');
-    const oldRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/'));
+  const d = tempDir('incremental');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  const docs = [...syntheticDocs({ runs: 14, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
+  const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  assert.equal(first.read, 12, 'the first build reads every run folder');
+  assert.equal(listFiles(c).filter((f) => f.startsWith('runs/')).length, 12, 'and keeps one cache entry per run folder');
+  const oldRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/'));
 
-    await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
-    const second = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
-    assert.equal(second.read, 2, 'only the two new run folders are read from their files');
-    const newRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/') && !oldRunFiles.includes(f));
-    assert.equal(newRunFiles.length, 2);
-    for (const f of newRunFiles) assert.ok(second.written.includes(f), `${f} of a new run is written`);
-    for (const f of oldRunFiles) assert.ok(!second.written.includes(f), `${f} of an earlier run is not written again`);
-    assert.ok(second.written.includes('data/index.js') && second.written.includes('data/runs.js'));
-    assert.ok(!second.written.includes('app.js'), 'unchanged page code is not written');
+  await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
+  const second = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+  assert.equal(second.read, 2, 'only the two new run folders are read from their files');
+  const newRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/') && !oldRunFiles.includes(f));
+  assert.equal(newRunFiles.length, 2);
+  for (const f of newRunFiles) assert.ok(second.written.includes(f), `${f} of a new run is written`);
+  for (const f of oldRunFiles) assert.ok(!second.written.includes(f), `${f} of an earlier run is not written again`);
+  assert.ok(second.written.includes('data/index.js') && second.written.includes('data/runs.js'));
+  assert.ok(!second.written.includes('app.js'), 'unchanged page code is not written');
 
-    const clean = join(d, 'clean');
-    await buildSite({ store: s, out: clean, config: CONFIG });
-    assertSameSite(o, clean);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
 });
 
 test('change points of a long history, searched again only from their last windows after each new run and from the start after a late one, equal a clean build\'s byte for byte', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 'store');
-    const o = join(d, 'site');
-    const c = join(d, 'cache');
-    // a step a few runs before the end: the change point appears only once enough runs after it are in
-    const runs = 160;
-    const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
-    const docs = [...syntheticDocs({ runs, jobs: JOBS, every: 3600e3, steps })];
-    // series part files of 32 points: each series has four, and a fifth once it reaches 160 points
-    const partPoints = 32;
-    const isPart = (f) => /^data\/series\/.*\/\d+\.js$/.test(f);
-    await publish({ store: s, docs: docs.slice(0, 148 * JOBS.length) });
-    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
-    assert.equal(manifest(o).files.filter(isPart).length, 20 * 4);
-    for (let n = 149; n <= runs; n += 1) {
-      await publish({ store: s, docs: docs.slice((n - 1) * JOBS.length, n * JOBS.length) });
-      const before = searched.windows;
-      const had = new Set(manifest(o).files);
-      const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
-      // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
-      assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
-      assert.deepEqual(r.written.filter((f) => isPart(f) && had.has(f)), [], `no earlier part file is written again after run ${n}`);
-      assert.equal(r.written.filter(isPart).length, n === 160 ? 20 : 0, 'a part file is written when its points are complete');
-      if (n % 4 && n !== runs) continue;
-      const clean = join(d, `clean-${n}`);
-      await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
-      assertSameSite(o, clean);
-      rmSync(clean, { recursive: true, force: true });
-    }
-    const index = JSON.stringify(readDataScript(readFileSync(join(o, 'data', 'index.js'), 'utf8')).payload);
-    assert.ok(index.includes('"series":"orders-api/cache-on/ab/keepalive/throughput"'), 'the step is found as a change point');
-    // a run published late for an earlier time puts a point in the middle of every series: searched from the start
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1) + 10.5 * 3600e3, seed: 2 })] });
+  const d = tempDir('incremental');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  // a step a few runs before the end: the change point appears only once enough runs after it are in
+  const runs = 160;
+  const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
+  const docs = [...syntheticDocs({ runs, jobs: JOBS, every: 3600e3, steps })];
+  // series part files of 32 points: each series has four, and a fifth once it reaches 160 points
+  const partPoints = 32;
+  const isPart = (f) => /^data\/series\/.*\/\d+\.js$/.test(f);
+  await publish({ store: s, docs: docs.slice(0, 148 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+  assert.equal(manifest(o).files.filter(isPart).length, 20 * 4);
+  for (let n = 149; n <= runs; n += 1) {
+    await publish({ store: s, docs: docs.slice((n - 1) * JOBS.length, n * JOBS.length) });
     const before = searched.windows;
-    const late = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
-    assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
-    // its point lands in the first part, and every later point moves one place along: the parts change (all but those
-    // of a series of one constant value, which hold the same numbers for the same runs)
-    const throughput = 'data/series/orders-api/cache-on/ab/keepalive/throughput';
-    assert.deepEqual(late.written.filter((f) => f.startsWith(`${throughput}/`)).sort(), [0, 1, 2, 3, 4].map((k) => `${throughput}/${k}.js`));
-    assert.ok(late.written.filter(isPart).length >= 18 * 5, 'and those of the other series that vary');
-    const clean = join(d, 'clean-late');
+    const had = new Set(manifest(o).files);
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
+    // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
+    assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
+    assert.deepEqual(r.written.filter((f) => isPart(f) && had.has(f)), [], `no earlier part file is written again after run ${n}`);
+    assert.equal(r.written.filter(isPart).length, n === 160 ? 20 : 0, 'a part file is written when its points are complete');
+    if (n % 4 && n !== runs) continue;
+    const clean = join(d, `clean-${n}`);
     await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
     assertSameSite(o, clean);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
+    rmSync(clean, { recursive: true, force: true });
   }
+  const index = JSON.stringify(readDataScript(readFileSync(join(o, 'data', 'index.js'), 'utf8')).payload);
+  assert.ok(index.includes('"series":"orders-api/cache-on/ab/keepalive/throughput"'), 'the step is found as a change point');
+  // a run published late for an earlier time puts a point in the middle of every series: searched from the start
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1) + 10.5 * 3600e3, seed: 2 })] });
+  const before = searched.windows;
+  const late = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
+  assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
+  // its point lands in the first part, and every later point moves one place along: the parts change (all but those
+  // of a series of one constant value, which hold the same numbers for the same runs)
+  const throughput = 'data/series/orders-api/cache-on/ab/keepalive/throughput';
+  assert.deepEqual(late.written.filter((f) => f.startsWith(`${throughput}/`)).sort(), [0, 1, 2, 3, 4].map((k) => `${throughput}/${k}.js`));
+  assert.ok(late.written.filter(isPart).length >= 18 * 5, 'and those of the other series that vary');
+  const clean = join(d, 'clean-late');
+  await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+  assertSameSite(o, clean);
 });
 
 test('with the cache, an altered kept run file is rewritten under verify, and a run published late for an earlier time rewrites the run files after it', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 's');
-    const o = join(d, 'site');
-    const c = join(d, 'cache');
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
-    await buildSite({ store: s, out: o, cache: c });
-    const victim = manifest(o).files.find((f) => f.startsWith('data/runs/'));
-    const text = readFileSync(join(o, victim), 'utf8');
-    writeFileSync(join(o, victim), text.replace(/\d/, (x) => String((Number(x) + 1) % 10)), 'utf8'); // same size, other content
-    const checked = await buildSite({ store: s, out: o, cache: c, verify: true });
-    assert.ok(checked.written.includes(victim), 'the altered run file is written again');
-    assert.equal(readFileSync(join(o, victim), 'utf8'), text);
-    assert.equal(checked.written.filter((f) => f.startsWith('data/runs/') && f !== victim).length, 0, 'no other run file is written');
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c });
+  const victim = manifest(o).files.find((f) => f.startsWith('data/runs/'));
+  const text = readFileSync(join(o, victim), 'utf8');
+  writeFileSync(join(o, victim), text.replace(/\d/, (x) => String((Number(x) + 1) % 10)), 'utf8'); // same size, other content
+  const checked = await buildSite({ store: s, out: o, cache: c, verify: true });
+  assert.ok(checked.written.includes(victim), 'the altered run file is written again');
+  assert.equal(readFileSync(join(o, victim), 'utf8'), text);
+  assert.equal(checked.written.filter((f) => f.startsWith('data/runs/') && f !== victim).length, 0, 'no other run file is written');
 
-    // a run 12 hours after the first: every later run moves one place down the run list, so their files change
-    const late = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 12), seed: 7 })];
-    await publish({ store: s, docs: late });
-    const after = await buildSite({ store: s, out: o, cache: c, verify: true });
-    assert.equal(after.written.filter((f) => f.startsWith('data/runs/')).length, 8, 'the late run and the seven runs after it');
-    const clean = join(d, 'clean');
-    await buildSite({ store: s, out: clean });
-    assertSameSite(o, clean);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  // a run 12 hours after the first: every later run moves one place down the run list, so their files change
+  const late = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 12), seed: 7 })];
+  await publish({ store: s, docs: late });
+  const after = await buildSite({ store: s, out: o, cache: c, verify: true });
+  assert.equal(after.written.filter((f) => f.startsWith('data/runs/')).length, 8, 'the late run and the seven runs after it');
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean });
+  assertSameSite(o, clean);
 });
 
 test('a month whose archive changed is written again while the unchanged archive months are not', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 's');
-    const o = join(d, 'site');
-    const c = join(d, 'cache');
-    const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
-    // a run every 4 days from January to June: January to April are folded into archives
-    await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 45, jobs: JOBS, every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
-    const first = await buildSite({ store: s, out: o, cache: c });
-    const months = manifest(o).files.filter((f) => f.startsWith('data/archive/'));
-    assert.deepEqual(months, ['data/archive/2025-01.js', 'data/archive/2025-02.js', 'data/archive/2025-03.js', 'data/archive/2025-04.js']);
-    for (const m of months) assert.ok(first.written.includes(m));
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
+  // a run every 4 days from January to June: January to April are folded into archives
+  await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 45, jobs: JOBS, every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
+  const first = await buildSite({ store: s, out: o, cache: c });
+  const months = manifest(o).files.filter((f) => f.startsWith('data/archive/'));
+  assert.deepEqual(months, ['data/archive/2025-01.js', 'data/archive/2025-02.js', 'data/archive/2025-03.js', 'data/archive/2025-04.js']);
+  for (const m of months) assert.ok(first.written.includes(m));
 
-    // a document arriving late for February: the next publish folds it into February's archive
-    await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 1, 10, 6), seed: 9 })] });
-    assert.equal(existsSync(join(s, 'runs', '2025', '02')), false, 'the late run went straight into the archive');
-    const second = await buildSite({ store: s, out: o, cache: c, verify: true });
-    const rewritten = second.written.filter((f) => f.startsWith('data/archive/'));
-    assert.deepEqual(rewritten, ['data/archive/2025-02.js'], 'only the changed month is written');
-    const clean = join(d, 'clean');
-    await buildSite({ store: s, out: clean });
-    assertSameSite(o, clean);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  // a document arriving late for February: the next publish folds it into February's archive
+  await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 1, 10, 6), seed: 9 })] });
+  assert.equal(existsSync(join(s, 'runs', '2025', '02')), false, 'the late run went straight into the archive');
+  const second = await buildSite({ store: s, out: o, cache: c, verify: true });
+  const rewritten = second.written.filter((f) => f.startsWith('data/archive/'));
+  assert.deepEqual(rewritten, ['data/archive/2025-02.js'], 'only the changed month is written');
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean });
+  assertSameSite(o, clean);
 });
 
 test('cache entries and saved change point windows written by another version of the builder are not used, so an upgrade reads every run and searches every series again', () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
-    const folder = 'runs/2025/01/x';
-    openCache(d, 'v1').write(packEntry(folder, ['main/a.json'], [doc], [], null, 'v1'));
-    assert.equal(openCache(d, 'v1').entries.size, 1);
-    assert.equal(openCache(d, 'v2').entries.size, 0);
-    const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
-    assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
-    // the change point windows saved beside the entries likewise
-    const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [[0]] } };
-    openCache(d, 'v1').writeSplits(saved);
-    assert.deepEqual(openCache(d, 'v1').splits, saved);
-    assert.deepEqual(openCache(d, 'v2').splits, {});
-    assert.equal(openCache(d, 'v1').entries.size, 1, 'the saved windows are not taken for a run folder\'s entry');
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const d = tempDir('incremental');
+  const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });
+  const folder = 'runs/2025/01/x';
+  openCache(d, 'v1').write(packEntry(folder, ['main/a.json'], [doc], [], null, 'v1'));
+  assert.equal(openCache(d, 'v1').entries.size, 1);
+  assert.equal(openCache(d, 'v2').entries.size, 0);
+  const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
+  assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
+  // the change point windows saved beside the entries likewise
+  const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [[0]] } };
+  openCache(d, 'v1').writeSplits(saved);
+  assert.deepEqual(openCache(d, 'v1').splits, saved);
+  assert.deepEqual(openCache(d, 'v2').splits, {});
+  assert.equal(openCache(d, 'v1').entries.size, 1, 'the saved windows are not taken for a run folder\'s entry');
 });
 
 test('documents taken from the cache give the model the series and jobs their full documents give, their metrics expanded only when asked for', () => {
@@ -227,86 +208,70 @@ test('a series part\'s fingerprint tells apart any two parts that would be writt
 });
 
 test('a store cache inside the site folder is refused with the reason and a place that works', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 's');
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
-    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site', 'cache') }), /inside the site folder .*give --cache a folder beside it/);
-    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site') }), /inside the site folder/);
-    const ok = await buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site-cache') });
-    assert.equal(ok.read, 1);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+  await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site', 'cache') }), /inside the site folder .*give --cache a folder beside it/);
+  await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site') }), /inside the site folder/);
+  const ok = await buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'site-cache') });
+  assert.equal(ok.read, 1);
 });
 
 test('a site folder that holds files no build wrote, the root, the home folder, or a place in or around the store is refused, and nothing in it is removed', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 's');
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
-    // a checkout someone pointed --out at: --verify removes what no build wrote, so this must never be built into
-    const repo = join(d, 'repo');
-    mkdirSync(join(repo, '.git'), { recursive: true });
-    writeFileSync(join(repo, 'main.c'), 'int main() {}\n');
-    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-    for (const verify of [false, true]) {
-      await assert.rejects(buildSite({ store: s, out: repo, verify }), /holds files no site build wrote \(no \.benchline-site\.json\), which a build would remove; give a new or empty folder/);
-    }
-    assert.equal(readFileSync(join(repo, 'main.c'), 'utf8'), 'int main() {}\n');
-    assert.ok(existsSync(join(repo, '.git', 'HEAD')));
-    await assert.rejects(buildSite({ store: s, out: '/' }), /needs a folder of its own/);
-    await assert.rejects(buildSite({ store: s, out: homedir() }), /needs a folder of its own/);
-    await assert.rejects(buildSite({ store: s, out: join(s, 'runs') }), /cannot go in the store or around it/);
-    await assert.rejects(buildSite({ store: s, out: d }), /cannot go in the store or around it/);
-    await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(s, 'cache') }), /--cache .*cannot go in the store/);
-    // an empty folder, and then the folder that build wrote, are built into
-    mkdirSync(join(d, 'empty'));
-    const first = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
-    const again = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
-    assert.equal(again.pages, first.pages);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+  // a checkout someone pointed --out at: --verify removes what no build wrote, so this must never be built into
+  const repo = join(d, 'repo');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  writeFileSync(join(repo, 'main.c'), 'int main() {}\n');
+  writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  for (const verify of [false, true]) {
+    await assert.rejects(buildSite({ store: s, out: repo, verify }), /holds files no site build wrote \(no \.benchline-site\.json\), which a build would remove; give a new or empty folder/);
   }
+  assert.equal(readFileSync(join(repo, 'main.c'), 'utf8'), 'int main() {}\n');
+  assert.ok(existsSync(join(repo, '.git', 'HEAD')));
+  await assert.rejects(buildSite({ store: s, out: '/' }), /needs a folder of its own/);
+  await assert.rejects(buildSite({ store: s, out: homedir() }), /needs a folder of its own/);
+  await assert.rejects(buildSite({ store: s, out: join(s, 'runs') }), /cannot go in the store or around it/);
+  await assert.rejects(buildSite({ store: s, out: d }), /cannot go in the store or around it/);
+  await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(s, 'cache') }), /--cache .*cannot go in the store/);
+  // an empty folder, and then the folder that build wrote, are built into
+  mkdirSync(join(d, 'empty'));
+  const first = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
+  const again = await buildSite({ store: s, out: join(d, 'empty'), verify: true });
+  assert.equal(again.pages, first.pages);
 });
 
 test('two builds into one site folder at once take turns: the folder ends as one build wrote it, nothing of the other left over', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const a = join(d, 'a');
-    const b = join(d, 'b');
-    await publish({ store: a, docs: [...syntheticDocs({ runs: 30, jobs: JOBS })] });
-    await publish({ store: b, docs: [...syntheticDocs({ runs: 20, jobs: JOBS, start: Date.UTC(2025, 5, 1) })] });
-    const out = join(d, 'site');
-    const [first, second] = await Promise.all([buildSite({ store: a, out }), buildSite({ store: b, out })]);
-    const manifest = JSON.parse(readFileSync(join(out, '.benchline-site.json'), 'utf8'));
-    const onDisk = listFiles(out).filter((f) => f !== '.benchline-site.json').sort();
-    assert.deepEqual(onDisk, [...manifest.files].sort(), 'every file there is one the last build listed');
-    assert.ok([first.runs, second.runs].includes(readDataScript(readFileSync(join(out, 'data', 'runs.js'), 'utf8')).payload.id.length));
-    assert.equal(existsSync(`${out}.lock`), false, 'the lock is gone');
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const d = tempDir('incremental');
+  const a = join(d, 'a');
+  const b = join(d, 'b');
+  await publish({ store: a, docs: [...syntheticDocs({ runs: 30, jobs: JOBS })] });
+  await publish({ store: b, docs: [...syntheticDocs({ runs: 20, jobs: JOBS, start: Date.UTC(2025, 5, 1) })] });
+  const out = join(d, 'site');
+  const [first, second] = await Promise.all([buildSite({ store: a, out }), buildSite({ store: b, out })]);
+  const manifest = JSON.parse(readFileSync(join(out, '.benchline-site.json'), 'utf8'));
+  const onDisk = listFiles(out).filter((f) => f !== '.benchline-site.json').sort();
+  assert.deepEqual(onDisk, [...manifest.files].sort(), 'every file there is one the last build listed');
+  assert.ok([first.runs, second.runs].includes(readDataScript(readFileSync(join(out, 'data', 'runs.js'), 'utf8')).payload.id.length));
+  assert.equal(existsSync(`${out}.lock`), false, 'the lock is gone');
 });
 
 test('a build that waits for another build of its folder looks at the folder only once it holds it: the files half-written then are no reason to refuse', async () => {
   const { default: lockfile } = await import('proper-lockfile');
-  const d = mkdtempSync(join(tmpdir(), 'benchline-incremental-'));
-  try {
-    const s = join(d, 's');
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
-    const out = join(d, 'site');
-    // another build holds the folder and has written a file, but not its manifest yet
-    mkdirSync(out);
-    const release = await lockfile.lock(out, { realpath: false });
-    writeFileSync(join(out, 'app.js'), '// half a build\n');
-    const waiting = buildSite({ store: s, out });
-    await new Promise((r) => setTimeout(r, 300));
-    writeFileSync(join(out, '.benchline-site.json'), JSON.stringify({ generatedAt: '', files: ['app.js'], hashes: {} }));
-    await release();
-    const r = await waiting;
-    assert.ok(r.pages > 0);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
+  const out = join(d, 'site');
+  // another build holds the folder and has written a file, but not its manifest yet
+  mkdirSync(out);
+  const release = await lockfile.lock(out, { realpath: false });
+  writeFileSync(join(out, 'app.js'), '// half a build\n');
+  const waiting = buildSite({ store: s, out });
+  await new Promise((r) => setTimeout(r, 300));
+  writeFileSync(join(out, '.benchline-site.json'), JSON.stringify({ generatedAt: '', files: ['app.js'], hashes: {} }));
+  await release();
+  const r = await waiting;
+  assert.ok(r.pages > 0);
 });

@@ -17,6 +17,7 @@ import { seriesPath } from '../ci/store/paths.js';
 import { serveStatic } from '../ci/store/serve.js';
 import { launchChromium } from '../ci/store/browser.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
+import { tempDir } from './support/temp.js';
 
 const ARTIFACTS = new URL('../test-artifacts/site/', import.meta.url);
 const REPO = 'https://github.com/example/benchline';
@@ -301,70 +302,62 @@ test('no view raised an error in the page', () => {
 });
 
 test('a rebuild rewrites only the files whose content changed and restores one removed by hand', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-rebuild-'));
-  try {
-    const s = join(d, 'store');
-    const o = join(d, 'site');
-    const docs = [...syntheticDocs({ runs: 12, jobs: JOBS, every: 86400e3 })];
-    await publish({ store: s, docs: docs.slice(0, 10 * JOBS.length) });
-    const first = await buildSite({ store: s, out: o });
-    assert.equal(first.unchanged, 0);
-    const inode = (rel) => statSync(join(o, rel)).ino;
-    const manifest = () => JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
-    const runFiles = manifest().files.filter((f) => f.startsWith('data/runs/'));
-    const before = Object.fromEntries(manifest().files.map((f) => [f, inode(f)]));
-    const series = seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'throughput' });
+  const d = tempDir('rebuild');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const docs = [...syntheticDocs({ runs: 12, jobs: JOBS, every: 86400e3 })];
+  await publish({ store: s, docs: docs.slice(0, 10 * JOBS.length) });
+  const first = await buildSite({ store: s, out: o });
+  assert.equal(first.unchanged, 0);
+  const inode = (rel) => statSync(join(o, rel)).ino;
+  const manifest = () => JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
+  const runFiles = manifest().files.filter((f) => f.startsWith('data/runs/'));
+  const before = Object.fromEntries(manifest().files.map((f) => [f, inode(f)]));
+  const series = seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'throughput' });
 
-    await publish({ store: s, docs: docs.slice(10 * JOBS.length) });
-    unlinkSync(join(o, runFiles[0]));
-    const second = await buildSite({ store: s, out: o });
-    const after = manifest().files;
-    // what the build says it wrote, not inode numbers: a file replaced by rename may get a freed inode number back
-    const rewritten = second.written.filter((f) => before[f] !== undefined);
-    assert.ok(rewritten.includes('data/index.js') && rewritten.includes(series), 'the index and a series with new points are rewritten');
-    for (const f of rewritten) assert.ok(after.includes(f), `${f} is in the manifest`);
-    for (const f of runFiles.slice(1)) assert.equal(inode(f), before[f], `${f} of an earlier run is left as it was`);
-    assert.ok(readFileSync(join(o, runFiles[0]), 'utf8').startsWith('__benchlineData('), 'the file removed by hand is written again');
-    assert.equal(after.filter((f) => f.startsWith('data/runs/')).length, runFiles.length + 2);
-    const added = after.filter((f) => before[f] === undefined);
-    assert.equal(second.unchanged, after.length - rewritten.length - added.length, 'unchanged counts every file neither rewritten nor new');
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  await publish({ store: s, docs: docs.slice(10 * JOBS.length) });
+  unlinkSync(join(o, runFiles[0]));
+  const second = await buildSite({ store: s, out: o });
+  const after = manifest().files;
+  // what the build says it wrote, not inode numbers: a file replaced by rename may get a freed inode number back
+  const rewritten = second.written.filter((f) => before[f] !== undefined);
+  assert.ok(rewritten.includes('data/index.js') && rewritten.includes(series), 'the index and a series with new points are rewritten');
+  for (const f of rewritten) assert.ok(after.includes(f), `${f} is in the manifest`);
+  for (const f of runFiles.slice(1)) assert.equal(inode(f), before[f], `${f} of an earlier run is left as it was`);
+  assert.ok(readFileSync(join(o, runFiles[0]), 'utf8').startsWith('__benchlineData('), 'the file removed by hand is written again');
+  assert.equal(after.filter((f) => f.startsWith('data/runs/')).length, runFiles.length + 2);
+  const added = after.filter((f) => before[f] === undefined);
+  assert.equal(second.unchanged, after.length - rewritten.length - added.length, 'unchanged counts every file neither rewritten nor new');
 });
 
 test('a site restored from a cache and rebuilt with verify is byte for byte a fresh build: altered files rewritten, foreign files and links removed', async () => {
-  const d = mkdtempSync(join(tmpdir(), 'benchline-verify-'));
-  try {
-    const s = join(d, 'store');
-    const o = join(d, 'site');
-    const fresh = join(d, 'fresh');
-    await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: 86400e3 })] });
-    await buildSite({ store: s, out: o });
-    const manifest = JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
-    const victim = manifest.files.find((f) => f.startsWith('data/runs/'));
-    const text = readFileSync(join(o, victim), 'utf8');
-    writeFileSync(join(o, victim), text.replace(/\d/, (c) => String((Number(c) + 1) % 10)), 'utf8'); // same size, other content
-    writeFileSync(join(o, 'planted.html'), '<script>alert(1)</script>');
-    const outside = join(d, 'outside.txt');
-    writeFileSync(outside, 'not part of the site\n');
-    unlinkSync(join(o, 'paths.js'));
-    symlinkSync(outside, join(o, 'paths.js'));
+  const d = tempDir('verify');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const fresh = join(d, 'fresh');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: 86400e3 })] });
+  await buildSite({ store: s, out: o });
+  const manifest = JSON.parse(readFileSync(join(o, '.benchline-site.json'), 'utf8'));
+  const victim = manifest.files.find((f) => f.startsWith('data/runs/'));
+  const text = readFileSync(join(o, victim), 'utf8');
+  writeFileSync(join(o, victim), text.replace(/\d/, (c) => String((Number(c) + 1) % 10)), 'utf8'); // same size, other content
+  writeFileSync(join(o, 'planted.html'), '<script>alert(1)</script>');
+  const outside = join(d, 'outside.txt');
+  writeFileSync(outside, 'not part of the site\n');
+  unlinkSync(join(o, 'paths.js'));
+  symlinkSync(outside, join(o, 'paths.js'));
 
-    const trusting = await buildSite({ store: s, out: o });
-    assert.notEqual(readFileSync(join(o, victim), 'utf8'), text, 'without verify an altered file of the same size is kept (the manifest is trusted)');
-    const checked = await buildSite({ store: s, out: o, verify: true });
-    await buildSite({ store: s, out: fresh });
-    assert.equal(readFileSync(join(o, victim), 'utf8'), text);
-    assert.equal(lstatSync(join(o, 'paths.js')).isFile(), true, 'the link is replaced by the real file');
-    assert.equal(readFileSync(outside, 'utf8'), 'not part of the site\n', 'nothing was written through the link');
-    assert.equal(existsSync(join(o, 'planted.html')), false);
-    assert.equal(checked.removed, 1);
-    assert.ok(checked.unchanged >= trusting.pages - 3, 'files that were as the build writes them are left alone');
-    const list = (dir) => JSON.parse(readFileSync(join(dir, '.benchline-site.json'), 'utf8')).files;
-    assert.deepEqual(list(o), list(fresh));
-    for (const f of list(fresh).filter((x) => x !== 'data/index.js' && x !== 'feed.xml')) assert.equal(readFileSync(join(o, f), 'utf8'), readFileSync(join(fresh, f), 'utf8'), f);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
+  const trusting = await buildSite({ store: s, out: o });
+  assert.notEqual(readFileSync(join(o, victim), 'utf8'), text, 'without verify an altered file of the same size is kept (the manifest is trusted)');
+  const checked = await buildSite({ store: s, out: o, verify: true });
+  await buildSite({ store: s, out: fresh });
+  assert.equal(readFileSync(join(o, victim), 'utf8'), text);
+  assert.equal(lstatSync(join(o, 'paths.js')).isFile(), true, 'the link is replaced by the real file');
+  assert.equal(readFileSync(outside, 'utf8'), 'not part of the site\n', 'nothing was written through the link');
+  assert.equal(existsSync(join(o, 'planted.html')), false);
+  assert.equal(checked.removed, 1);
+  assert.ok(checked.unchanged >= trusting.pages - 3, 'files that were as the build writes them are left alone');
+  const list = (dir) => JSON.parse(readFileSync(join(dir, '.benchline-site.json'), 'utf8')).files;
+  assert.deepEqual(list(o), list(fresh));
+  for (const f of list(fresh).filter((x) => x !== 'data/index.js' && x !== 'feed.xml')) assert.equal(readFileSync(join(o, f), 'utf8'), readFileSync(join(fresh, f), 'utf8'), f);
 });

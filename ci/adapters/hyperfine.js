@@ -93,9 +93,9 @@ export function parse(text, opts = {}) {
     }
     // hyperfine writes one exit code per run: an integer, or null for a run a signal ended; anything else would read as a failure
     if (r.exit_codes !== undefined && !Array.isArray(r.exit_codes)) fail(`result ${i + 1} ("${c}") has exit_codes ${shown(r.exit_codes)}, not a list; the file is corrupted`);
-    const odd = (r.exit_codes || []).find((x) => x !== null && !Number.isInteger(x));
+    const codes = r.exit_codes || [];
+    const odd = codes.find((x) => x !== null && !Number.isInteger(x));
     if (odd !== undefined) fail(`result ${i + 1} ("${c}") has exit code ${shown(odd)} in exit_codes, where hyperfine writes a whole number or null; the file is corrupted`);
-    const codes = Array.isArray(r.exit_codes) ? r.exit_codes : [];
     const failed = codes.filter((x) => x !== 0);
     metrics.push(metric('errors', failed.length, { case: c }));
     if (failed.length) {

@@ -5,7 +5,7 @@ import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
-import { SIGNALS, signalExit } from '../live.js';
+import { SIGNALS, sayOnStop, signalExit } from '../live.js';
 
 /** Writes every report of a run into its folder; returns { console, suite } texts for the terminal. */
 export async function writeReports(dir, data) {
@@ -30,8 +30,7 @@ export default async function bench(opts) {
   // is where, and exits as the signal says (the runner's own handlers ended with the run)
   const rel = (p) => relative(process.cwd(), p) || '.';
   const onSignal = (sig) => {
-    const say = (m) => { try { process.stderr.write(m); } catch { /* the terminal that sent SIGHUP is gone */ } };
-    say(`\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`);
+    sayOnStop(`\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`);
     process.exit(signalExit(sig));
   };
   for (const sig of SIGNALS) process.once(sig, onSignal);

@@ -165,12 +165,11 @@ function within(outer, inner) {
 }
 
 /**
- * Why a build must not write into `out`, or null. A build removes the files of `out` it did not write (all of them
- * under --verify), so `out` must be a folder of its own: new, empty, or one a build wrote (it holds the manifest);
- * never the file system's root or the home folder, never in or around the store, and the cache beside it, not in it.
- * contents: false leaves out what the folder holds (looked at once the build holds the folder's lock).
+ * Why a build must not write into `out`, or null, by where it is. A build removes the files of `out` it did not write
+ * (all of them under --verify), so `out` must be a folder of its own: never the file system's root or the home folder,
+ * never in or around the store, and the cache beside it, not in it.
  */
-export function outProblem({ store, out, cache = null }, { contents = true } = {}) {
+function placeProblem({ store, out, cache }) {
   const where = resolve(out);
   if (where === resolve('/') || where === resolve(homedir())) return `--out ${out}: the site needs a folder of its own (a build removes the files there it did not write); give a new folder, e.g. ${join(where, 'site')}`;
   if (within(store, out) || within(out, store)) return `--out ${out}: the site cannot go in the store or around it (${store}); give a folder beside the store, e.g. ${resolve(store)}-site`;
@@ -178,11 +177,18 @@ export function outProblem({ store, out, cache = null }, { contents = true } = {
   // inside the site it would be deployed, and removed as a file no build wrote by --verify
   if (cache && within(out, cache)) return `site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${where}-cache)`;
   if (cache && within(cache, out)) return `--out ${out} is inside the site cache ${cache}; give the site and the cache folders side by side`;
-  if (!contents) return null;
+  return null;
+}
+
+/**
+ * Why a build must not write into `out`, or null, by what it holds: it must be new, empty, or a folder a build wrote
+ * (it holds the manifest). Looked at once the build holds the folder's lock.
+ */
+function contentsProblem(out) {
   let entries = [];
   try {
-    if (!statSync(where).isDirectory()) return `--out ${out}: is a file, not a folder; give a folder for the site`;
-    entries = readdirSync(where);
+    if (!statSync(out).isDirectory()) return `--out ${out}: is a file, not a folder; give a folder for the site`;
+    entries = readdirSync(out);
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
@@ -210,15 +216,15 @@ export function outProblem({ store, out, cache = null }, { contents = true } = {
 export async function buildSite(options = {}) {
   const { store, out, cache = null } = options;
   const t0 = performance.now();
-  const where = outProblem({ store, out, cache }, { contents: false });
-  if (where) throw new StoreError(where);
+  const place = placeProblem({ store, out, cache });
+  if (place) throw new StoreError(place);
   // one build at a time into a folder: two at once would each remove the other's files, or leave them unlisted
   makeDirs(dirname(resolve(out)));
   const release = await lockfile.lock(resolve(out), SITE_LOCK);
   try {
     // what the folder holds is looked at once it is ours: a build that waited finds the manifest the last one wrote
-    const problem = outProblem({ store, out, cache });
-    if (problem) throw new StoreError(problem);
+    const contents = contentsProblem(out);
+    if (contents) throw new StoreError(contents);
     return await build({ ...options, t0 });
   } finally {
     await release().catch(() => { /* taken over as stale meanwhile: nothing left to release */ });
