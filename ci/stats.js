@@ -174,17 +174,91 @@ export function signedRankTest(d) {
 /**
  * Hodges-Lehmann estimate of the pseudo-median of d and its distribution-free confidence interval from the
  * sorted Walsh averages (exact for continuous d symmetric about its centre). Bounds are infinite when n is too
- * small for the level: no interval of n pairs reaches it.
+ * small for the level: no interval of n pairs reaches it. The n(n+1)/2 averages are never all listed: each one needed
+ * is selected by its rank (walshAt), so thousands of rounds cost milliseconds instead of minutes and gigabytes.
  */
 export function walshInterval(d, confidence = 0.95) {
   const n = d.length;
-  const walsh = [];
-  for (let i = 0; i < n; i += 1) for (let j = i; j < n; j += 1) walsh.push((d[i] + d[j]) / 2);
-  walsh.sort((a, b) => a - b);
-  const estimate = walsh.length ? median(walsh) : NaN;
+  const sorted = Float64Array.from(d).sort();
+  const total = (n * (n + 1)) / 2;
+  // the median as simple-statistics takes it of the sorted averages: the middle one, or halfway between the two
+  const lowMiddle = Math.floor((total - 1) / 2);
+  const estimate = !total ? NaN : total % 2 ? walshAt(sorted, lowMiddle + 1) : ((a, b) => a + 0.5 * (b - a))(walshAt(sorted, lowMiddle + 1), walshAt(sorted, lowMiddle + 2));
   const k = signedRankCritical(n, (1 - confidence) / 2);
   if (k < 1) return { estimate, lower: -Infinity, upper: Infinity };
-  return { estimate, lower: walsh[k - 1], upper: walsh[walsh.length - k] };
+  return { estimate, lower: walshAt(sorted, k), upper: walshAt(sorted, total - k + 1) };
+}
+
+/** How many Walsh averages (s[i] + s[j]) / 2, i <= j, of the ascending s are at most x: O(n), both indices only move one way. */
+function walshAtMost(s, x) {
+  let count = 0;
+  let j = s.length - 1;
+  for (let i = 0; i < s.length; i += 1) {
+    while (j >= i && (s[i] + s[j]) / 2 > x) j -= 1;
+    if (j < i) break;
+    count += j - i + 1;
+  }
+  return count;
+}
+
+// doubles as unsigned integers in the same order (negative ones flipped), so the search halves a range of doubles
+const f64 = new Float64Array(1);
+const u64 = new BigUint64Array(f64.buffer);
+const SIGN = 1n << 63n;
+const MASK = (1n << 64n) - 1n;
+const keyOf = (x) => {
+  f64[0] = x;
+  return u64[0] & SIGN ? ~u64[0] & MASK : u64[0] | SIGN;
+};
+const valueOf = (key) => {
+  u64[0] = key & SIGN ? key & ~SIGN : ~key & MASK;
+  return f64[0];
+};
+
+/**
+ * The k-th smallest (1-based) Walsh average of the ascending s, exactly as sorting all of them would give it. Halves
+ * the range of doubles that holds it (counting in O(n) each time, at most 64 times) until few averages lie in it,
+ * then sorts just those. Averages are computed as listing them would, and floating-point sums are monotone, so the
+ * counts agree with a sort of the full list. Non-finite values (an overflowing difference) take the plain way.
+ */
+export function walshAt(s, k) {
+  const n = s.length;
+  if (!s.every(Number.isFinite) || n <= 64) {
+    const all = [];
+    for (let i = 0; i < n; i += 1) for (let j = i; j < n; j += 1) all.push((s[i] + s[j]) / 2);
+    return all.sort((a, b) => a - b)[k - 1];
+  }
+  // invariant: at most lo fewer than k averages, at most hi k or more
+  const min = (s[0] + s[0]) / 2;
+  if (walshAtMost(s, min) >= k) return min;
+  let lo = min;
+  let hi = (s[n - 1] + s[n - 1]) / 2;
+  let below = walshAtMost(s, lo);
+  let upTo = walshAtMost(s, hi);
+  let keyLo = keyOf(lo);
+  let keyHi = keyOf(hi);
+  while (upTo - below > 4 * n && keyHi - keyLo > 1n) {
+    const keyMid = (keyLo + keyHi) / 2n;
+    const mid = valueOf(keyMid);
+    const c = walshAtMost(s, mid);
+    if (c >= k) {
+      [hi, keyHi, upTo] = [mid, keyMid, c];
+    } else {
+      [lo, keyLo, below] = [mid, keyMid, c];
+    }
+  }
+  // only hi lies above lo: it is the one (a zero as the averages hold it, not the -0 the search may have reached)
+  if (keyHi - keyLo <= 1n) return hi === 0 ? 0 : hi;
+  const between = [];
+  let jLo = n - 1;
+  let jHi = n - 1;
+  for (let i = 0; i < n; i += 1) {
+    while (jHi >= i && (s[i] + s[jHi]) / 2 > hi) jHi -= 1;
+    while (jLo >= i && (s[i] + s[jLo]) / 2 > lo) jLo -= 1;
+    if (jHi < i) break;
+    for (let j = Math.max(jLo + 1, i); j <= jHi; j += 1) between.push((s[i] + s[j]) / 2);
+  }
+  return between.sort((a, b) => a - b)[k - below - 1];
 }
 
 /**

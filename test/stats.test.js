@@ -1,7 +1,7 @@
-// Statistics core: the Mann-Whitney U test against known tables, and reproducible bootstrap intervals.
+// Statistics core: the Mann-Whitney U test against known tables, reproducible bootstrap intervals, Walsh averages by rank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mannWhitney, bootstrapInterval, median } from '../ci/stats.js';
+import { mannWhitney, bootstrapInterval, median, rng, signedRankCritical, walshAt, walshInterval } from '../ci/stats.js';
 
 test('Mann-Whitney gives the exact two-sided p for fully separated samples', () => {
   assert.deepEqual(mannWhitney([1, 2, 3], [4, 5, 6]), { u: 0, p: 0.1, method: 'exact' });
@@ -39,4 +39,50 @@ test('a list of levels gives one interval per level from the same resamples, eac
 
 test('one sample gives a zero-width interval', () => {
   assert.deepEqual(bootstrapInterval({ a: [5], stat: median }), { estimate: 5, lower: 5, upper: 5 });
+});
+
+/** The definition: every Walsh average listed and sorted, the estimate their median, the bounds the k-th from each end. */
+function walshByListing(d, confidence) {
+  const all = [];
+  for (let i = 0; i < d.length; i += 1) for (let j = i; j < d.length; j += 1) all.push((d[i] + d[j]) / 2);
+  all.sort((a, b) => a - b);
+  const k = signedRankCritical(d.length, (1 - confidence) / 2);
+  const estimate = all.length ? median(all) : NaN;
+  return k < 1 ? { estimate, lower: -Infinity, upper: Infinity } : { estimate, lower: all[k - 1], upper: all[all.length - k] };
+}
+
+test('Walsh averages picked by rank are the ones listing and sorting all of them gives, ties, signs and wide ranges included', () => {
+  const random = rng(7);
+  const shapes = {
+    // log ratios of a few percent, as rounds give them
+    ratios: (n) => Array.from({ length: n }, () => (random() - 0.45) * 0.1),
+    // few distinct values: many averages tie
+    ties: (n) => Array.from({ length: n }, () => Math.floor(random() * 4) - 1),
+    // a cluster far from zero and one value far off: the search range is wide, the averages dense
+    clustered: (n) => Array.from({ length: n }, (_, i) => (i === 0 ? -1e12 : 1e6 + random() * 1e-3)),
+    constant: (n) => Array.from({ length: n }, () => 0.25),
+    tiny: (n) => Array.from({ length: n }, () => (random() - 0.5) * 1e-300),
+  };
+  let checked = 0;
+  for (const [shape, make] of Object.entries(shapes)) {
+    for (const n of [0, 1, 2, 3, 10, 65, 66, 97, 150, 257]) {
+      const d = make(n);
+      for (const confidence of [0.95, 0.99, 0.5]) {
+        const want = walshByListing(d, confidence);
+        const got = walshInterval(d, confidence);
+        for (const key of ['estimate', 'lower', 'upper']) {
+          assert.ok(Object.is(got[key], want[key]) || got[key] === want[key], `${shape}, n=${n}, ${confidence}: ${key} ${got[key]} !== ${want[key]}`);
+        }
+        checked += 1;
+      }
+    }
+  }
+  assert.equal(checked, 150);
+  // every rank of one array, so each way the search can end is taken
+  const d = shapes.ties(80).map((x, i) => x + (i % 3) * 0.5);
+  const all = [];
+  for (let i = 0; i < d.length; i += 1) for (let j = i; j < d.length; j += 1) all.push((d[i] + d[j]) / 2);
+  all.sort((a, b) => a - b);
+  const s = Float64Array.from(d).sort();
+  for (let k = 1; k <= all.length; k += 1) assert.equal(walshAt(s, k), all[k - 1], `rank ${k}`);
 });
