@@ -33,8 +33,11 @@ function distance(a, b) {
   return row[b.length];
 }
 
-/** ' (did you mean "params"?)' for a key the schema at the error's place does not know but nearly spells; else ''. */
-function didYouMean(e) {
+/**
+ * ' (did you mean "params"?)' for a key the schema at the error's place does not know but nearly spells; else ''.
+ * `e` is an error of an ajv validator compiled with verbose: true.
+ */
+export function didYouMean(e) {
   const key = e.params?.additionalProperty;
   if (key === undefined) return '';
   const known = Object.keys(e.parentSchema?.properties || {});

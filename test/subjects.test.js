@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { freePort, startSubject, substitute } from '../ci/subjects.js';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { tempDir } from './support/temp.js';
 
 const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
@@ -29,6 +29,56 @@ test('a health check that keeps getting an error status says which status it got
     assert.match(e.message, /subject process probe\/server was not healthy within 2 s \(http:\/\/127\.0\.0\.1:\d+\/healthz: it answered HTTP 404; its health check is in .*subject\.yaml processes\.server\)/);
     return true;
   });
+});
+
+/** A checkout under a new temp folder whose subjects/probe/subject.yaml holds `text`. */
+const checkoutWith = (text) => {
+  const root = tempDir('manifest');
+  mkdirSync(join(root, 'subjects', 'probe'), { recursive: true });
+  writeFileSync(join(root, 'subjects', 'probe', 'subject.yaml'), text);
+  return root;
+};
+const MANIFEST = [
+  'name: probe',
+  'ports: [http]',
+  'processes:',
+  '  server:',
+  '    command: ["python3", "server.py"]',
+  '    env: { PORT: "${port.http}" }',
+  '    health: { http: "http://127.0.0.1:${port.http}/health", timeout: 10 }',
+  'target:',
+  '  url: "http://127.0.0.1:${port.http}"',
+  '',
+].join('\n');
+
+test('a misspelt key in subject.yaml is refused with the file, where it is and the key it nearly spells, instead of being ignored', () => {
+  const cases = [
+    ['health:', '/processes/server must NOT have additional properties ("helth") (did you mean "health"?)'],
+    ['timeout: 10', '/processes/server/health must NOT have additional properties ("timout") (did you mean "timeout"?)', 'timout: 10'],
+    ['target:', '/ must NOT have additional properties ("targt") (did you mean "target"?)', 'targt:'],
+  ];
+  for (const [from, message, to = from.replace('health', 'helth')] of cases) {
+    const root = checkoutWith(MANIFEST.replace(from, to));
+    assert.throws(() => loadManifest(root, 'probe'), (e) => {
+      assert.equal(e.name, 'UserError');
+      assert.ok(e.message.startsWith(`${join(root, 'subjects', 'probe', 'subject.yaml')}: does not match the subject manifest schema (docs/config.md`), e.message);
+      assert.ok(e.message.includes(message), e.message);
+      return true;
+    });
+  }
+});
+
+test('a process without a command, or a health check without an address, is refused when the manifest is read, not with a crash at start', () => {
+  assert.throws(() => loadManifest(checkoutWith(MANIFEST.replace('command:', 'cmd:')), 'probe'), /subject\.yaml: does not match the subject manifest schema[^\n]*:\n {2}\/processes\/server must have required property 'command'\n {2}\/processes\/server must NOT have additional properties \("cmd"\)/);
+  assert.throws(() => loadManifest(checkoutWith(MANIFEST.replace('http: "http://127.0.0.1:${port.http}/health", ', '')), 'probe'), /\/processes\/server\/health needs one of http, tcp or grpc/);
+});
+
+test('every subject manifest shipped with benchline and the adoption example passes the manifest check', () => {
+  const root = join(import.meta.dirname, '..');
+  for (const name of readdirSync(join(root, 'subjects'))) assert.equal(loadManifest(root, name).name, name);
+  const doc = readFileSync(join(root, 'docs', 'github-actions.md'), 'utf8');
+  const example = /```yaml file=subjects\/hello\/subject\.yaml\n([\s\S]*?)```/.exec(doc)[1];
+  assert.equal(loadManifest(checkoutWith(example), 'probe').name, 'hello');
 });
 
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
