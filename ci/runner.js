@@ -650,6 +650,10 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
     } catch { /* no readable output: the death alone is the message */ }
     throw new JobFailure(`${job.subject}/${deadAfter.name} (${role}) died during ${which} (exit ${deadAfter.code})${seen}`, logTail(deadAfter.logFile));
   }
+  // a tool that stopped because a command it measures failed: say which and how to fix the job, not "not valid output"
+  const textOf = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  const failed = r.code && adapter.failedRun?.({ exitCode: r.code, params, stdout: textOf(c.files.stdout), stderr: textOf(c.files.stderr) });
+  if (failed) throw new JobFailure(`${job.tool} (${which}, ${role}): ${failed} (${where})`, logTail(c.files.stderr));
   if (!existsSync(rawFile)) {
     const how = adapter.noOutput ? adapter.noOutput({ ...c, exitCode: r.code }) : r.code === 0 && `benchline reads what this makes: ${adapter.produce}`;
     throw new JobFailure(`${job.tool} wrote no output file (${which}, exit ${r.code})${how ? `: ${how}` : ''}`, logTail(c.files.stderr));

@@ -80,6 +80,14 @@ test('carries hyperfine\'s error when a failing command left the JSON file empty
   assert.throws(() => hyperfine.parse(read('failed.json')), { message: /the file is empty: hyperfine wrote no results \(it stops at the first failing command unless run with -i\)/ });
 });
 
+test('a run that stopped at a failing command names that command and the job param that keeps such runs', () => {
+  const ctx = { exitCode: 1, stdout: read('failed.stdout.txt'), stderr: read('failed.stderr') };
+  assert.match(hyperfine.failedRun(ctx), /^the command "sleep 0\.01; exit 3" exited with code 3, so hyperfine stopped .*run the command by hand.* set ignoreFailure: true in the job's params/);
+  assert.equal(hyperfine.failedRun({ ...ctx, params: { ignoreFailure: true } }), undefined, 'with -i the runs are kept and counted');
+  assert.equal(hyperfine.failedRun({ exitCode: 0, stdout: read('ignore-failure.stdout.txt'), stderr: read('ignore-failure.stderr') }), undefined);
+  assert.equal(hyperfine.failedRun({ exitCode: 1, stdout: '', stderr: 'error: unexpected argument' }), undefined, 'another failure is left to the output check');
+});
+
 test('says what is wrong with truncated or foreign input', () => {
   const full = read('several.json');
   assert.throws(() => hyperfine.parse(full.slice(0, full.length / 2)), (e) => e instanceof ParseError && /not valid JSON .*truncated/.test(e.message) && e.hint === hyperfine.produce);

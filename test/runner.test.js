@@ -466,6 +466,18 @@ test('a hyperfine job without commands is refused when the run is planned, namin
   assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be an integer >= 1, got -1');
 });
 
+test('a hyperfine command that exits non-zero fails its job naming the command, the job in the config and ignoreFailure, not as unreadable output', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: ["true", "exit 3"], names: [fine, broken], runs: 2, warmup: 0 } }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /^hyperfine \(trial 1, local\): the command "broken" exited with code 3, so hyperfine stopped .*set ignoreFailure: true in the job's params .* \(bench\.config\.yaml suites\.cli job hyperfine\/s params\)$/);
+  assert.doesNotMatch(run.jobs[0].reason, /not valid/);
+});
+
 test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);

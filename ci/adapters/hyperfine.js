@@ -33,6 +33,20 @@ const stderrReason = (stderr) => {
   return m ? `hyperfine failed: "${m[1].trim()}"` : undefined;
 };
 
+/**
+ * When hyperfine stopped because a command it times exited non-zero: which command (the last "Benchmark N: NAME" it
+ * printed) and how to fix the job; undefined for any other end. hyperfine keeps no output of the command.
+ */
+export function failedRun({ exitCode, stdout, stderr, params } = {}) {
+  if (!exitCode || params?.ignoreFailure === true) return undefined;
+  const m = /Command terminated with non-zero exit code: (-?\d+)/.exec(stderr || '');
+  if (!m) return undefined;
+  const started = [...String(stdout || '').matchAll(/^Benchmark \d+: (.*)$/gm)].pop()?.[1];
+  return `the command ${started ? `${JSON.stringify(started.trim())} ` : ''}exited with code ${m[1]}, so hyperfine stopped `
+    + '(it keeps no output of the command: run the command by hand in the checkout to see why). Fix the command, or set '
+    + 'ignoreFailure: true in the job\'s params to time failing runs too and count them in errors';
+}
+
 /** A case name per result: the command as run (parameters substituted) or its --command-name, made unique. */
 export function caseNames(results) {
   const base = results.map((r) => r.command);

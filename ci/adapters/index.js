@@ -7,6 +7,8 @@
 //   params?    every job parameter command() reads, when that set is closed: `--param` may set these
 //              although the config does not (other keys must appear in the config to be overridden)
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)
+//   failedRun(ctx) -> string  optional: ctx = { exitCode, stdout, stderr, params }; when the tool stopped because
+//              a command it measures failed (not because its output is bad), what failed and how to fix the job
 //   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
 //              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.
