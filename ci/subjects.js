@@ -291,12 +291,23 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       }
       const argv = substituteDeep(spec.command, vars, where);
       const penv = { ...process.env, ...env, ...substituteDeep(spec.env || {}, vars, where) };
+      const check = spec.health && substituteDeep(spec.health, vars, where);
+      // A check that passes before the process runs would pass for whatever answers there (a program on a fixed port
+      // the subject then fails to bind), and the load would go to that program.
+      if (check && (await healthy(check)).ok) {
+        const fixed = !manifest.ports.some((p) => JSON.stringify(spec.health).includes(`\${port.${p}}`));
+        throw new UserError(`subject process ${manifest.name}/${name} was not started: its health check ${check.http || check.tcp || check.grpc} `
+          + 'already answers, so another program (or another copy of this subject: under --base both sides run at once) holds that address '
+          + `and the check would pass for it; ${where}. `
+          + (fixed ? 'Stop what holds it, or let benchline choose a free port: list a name under ports: and write ${port.NAME} in the process\'s env, its health check and target instead of a fixed port'
+            : 'Its port was chosen free a moment ago (address already in use)'));
+      }
       const logFile = join(vars.run, `${name}.log`);
       log(`starting ${manifest.name}/${name}`);
       // Started on every core: pinned to the subject's cores only once all are healthy (below).
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
-      if (spec.health) await waitHealthy(proc, substituteDeep(spec.health, vars, where), `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir });
+      if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir });
     }
     // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
     // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its

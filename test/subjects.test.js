@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
 import { freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { tempDir } from './support/temp.js';
 
@@ -101,6 +103,26 @@ require('http').createServer((q, r) => r.end('ok')).listen(Number(process.argv[1
     assert.ok(said.some((m) => /a port was taken before the subject listened on it; starting again on other ports/.test(m)));
   } finally {
     await live.stop();
+  }
+});
+
+test('a subject on a fixed port that another program already answers on is not started, and the error says to let benchline choose the port', async () => {
+  const dir = tempDir('subjects');
+  const port = await freePort();
+  const other = createServer((q, r) => r.end('ok')).listen(port, '127.0.0.1');
+  await once(other, 'listening');
+  try {
+    // the subject would fail to bind and exit a moment later, after its health check had passed against the other program
+    const server = `require('fs').writeFileSync('started.txt', 'yes'); require('http').createServer((q, r) => r.end('ok')).listen(${port}, '127.0.0.1');`;
+    const manifest = manifestWith(dir, { command: [process.execPath, '-e', server], env: { PORT: String(port) }, health: { http: `http://127.0.0.1:${port}/health`, timeout: 10 } });
+    await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+      assert.equal(e.name, 'UserError');
+      assert.match(e.message, new RegExp(`^subject process probe/server was not started: its health check http://127\\.0\\.0\\.1:${port}/health already answers, so another program .* holds that address .*subject\\.yaml processes\\.server\\. Stop what holds it, or let benchline choose a free port: .*\\$\\{port\\.NAME\\}`));
+      return true;
+    });
+    assert.ok(!existsSync(join(dir, 'started.txt')), 'the subject\'s process never ran');
+  } finally {
+    other.close();
   }
 });
 
