@@ -141,7 +141,10 @@ test('the overview links each suite with a report module to its report page and 
   }
   const explain = await page.locator('details.explain').innerText();
   assert.match(explain, /Recent regressions.*found in the history.*at least 5 runs/s);
-  assert.match(explain, /pull request's verdict.*base and head measured in turn/s);
+  // the PR rule as the README states it (paired rounds, signed-rank), not the unpaired test that Compare uses for two runs
+  assert.match(explain, /pull request's verdict.*base and head measured in paired rounds on one runner.*Wilcoxon signed-rank.*Hodges-Lehmann/s);
+  assert.match(explain, /Compare judges any two runs of this history .*cannot be paired, so it uses the Mann-Whitney U test/s);
+  assert.doesNotMatch(explain, /measured in turn/);
   assert.match(await page.locator('.suite[data-suite="orders-api"] h3').innerText(), /^Recent regressions in the history \(0\)$/);
   await shot('overview');
 });

@@ -25,8 +25,8 @@ export async function overview(el, { index }) {
   el.append(h('details', { class: 'explain', open: true }, h('summary', {}, 'Regressions here and verdicts on pull requests'),
     h('p', {}, h('strong', {}, 'Recent regressions'), ' and change points are found in the history, after the fact: a series of runs on main stepped to a worse (or better) level and stayed there for at least ',
       String(rule.minSegment), ' runs (E-divisive means, p < ', String(rule.maxPValue), ', at least the metric\'s minimum effect). The commit named is where the new level starts; the step may come from that commit, from several small ones adding up, or from a change of runner.'),
-    h('p', {}, 'A ', h('strong', {}, 'pull request\'s verdict'), ' is decided before merging, in its own job: base and head measured in turn on one runner, compared metric by metric (Mann-Whitney U and a bootstrap interval of the change), and posted as the PR\'s comment. A PR can pass and its effect still show here later, and a step here need not have been flagged on any PR. ',
-      h('a', { href: '#/compare' }, 'Compare'), ' applies the PR rule to any two runs of this history.')));
+    h('p', {}, 'A ', h('strong', {}, 'pull request\'s verdict'), ' is decided before merging, in its own job: base and head measured in paired rounds on one runner (one trial of each per round, at the same time in duet rounds), compared metric by metric (Wilcoxon signed-rank test of the rounds\' ratios, the Hodges-Lehmann change and its interval, two one-sided tests for "no change"), and posted as the PR\'s comment. A PR can pass and its effect still show here later, and a step here need not have been flagged on any PR. ',
+      h('a', { href: '#/compare' }, 'Compare'), ' judges any two runs of this history with the same minimum effects; two runs cannot be paired, so it uses the Mann-Whitney U test and a bootstrap interval of the change.')));
   if (index.problems.length) {
     el.append(h('div', { class: 'problems' }, h('strong', {}, `${index.problems.length} file(s) in the store were skipped:`), h('ul', {}, index.problems.map((p) => h('li', { class: 'problem' }, p.message)))));
   }
