@@ -22,13 +22,17 @@ export const ROUNDS = Object.freeze({ looks: [8, 16, 32], weights: [0.25, 0.25, 
 /** Seconds an A/B run may spend: per job, and for the whole run. */
 export const BUDGET = Object.freeze({ job: 240, run: 540 });
 
-/** Edit distance of two short strings (insertions, deletions, substitutions). */
+/** Edit distance of two short strings (insertions, deletions, substitutions, and two neighbours swapped: jugde, judge). */
 function distance(a, b) {
+  let before = [];
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const next = [i];
-    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
+    for (let j = 1; j <= b.length; j += 1) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
+    }
+    [before, row] = [row, next];
   }
   return row[b.length];
 }

@@ -141,9 +141,12 @@ test('duet is the tool\'s default unless compare.duet is never or a job sets its
   assert.throws(() => parseConfig(yaml.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        duet: yes please'), 'x.yaml'), /\/suites\/api\/jobs\/0\/duet must be boolean/s);
 });
 
-test('a misspelt config key is named with the key it nearly spells; a key like none gets no guess', () => {
+test('a misspelt config key, two swapped letters included, is named with the key it nearly spells; a key like none gets no guess', () => {
   const at = (yaml) => { try { parseConfig(yaml); } catch (e) { return e.message; } return 'accepted'; };
   assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, parms: {} }]\n'), /\/suites\/a\/jobs\/0 must NOT have additional properties \("parms"\) \(did you mean "params"\?\)$/);
   assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    varients: {}\n    jobs: [{ tool: wrk, scenario: s }]\n'), /\("varients"\) \(did you mean "variants"\?\)$/);
+  // two letters swapped is one slip, as in a quick "judge"
+  assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, jugde: [throughput] }]\n'), /\("jugde"\) \(did you mean "judge"\?\)$/);
+  assert.match(at('version: 1\nprofiles:\n  quick: { trails: 3 }\nsuites: {}\n'), /\("trails"\) \(did you mean "trials"\?\)$/);
   assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, zzzzzz: 1 }]\n'), /\("zzzzzz"\)$/);
 });
