@@ -478,7 +478,7 @@ test('a hyperfine command that exits non-zero fails its job naming the command, 
   assert.doesNotMatch(run.jobs[0].reason, /not valid/);
 });
 
-test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary', async () => {
+test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary, with an import of the helpers that works from the script', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
   writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
@@ -488,4 +488,10 @@ test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY 
   const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /^k6 wrote no output file \(trial 1, exit 0\): the script .*no-summary\.js must export a handleSummary\(data\) that writes JSON\.stringify\(data\) to the file named by __ENV\.BENCHLINE_SUMMARY/);
+  // the import it suggests works from where the script is, as written
+  const from = /export \{ handleSummary \} from '([^']+)'/.exec(run.jobs[0].reason)[1];
+  assert.ok(from.startsWith('../'), from);
+  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), `// A script that takes handleSummary from benchline's helpers.\nexport const options = { iterations: 1 };\nexport default function () {}\nexport { handleSummary } from '${from}';\n`);
+  const again = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(again.run.jobs[0].status, 'ok', again.run.jobs[0].reason);
 });

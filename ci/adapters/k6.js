@@ -27,6 +27,8 @@
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, shown } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
 
@@ -381,8 +383,16 @@ export function noOutput(ctx = {}) {
   if (ctx.exitCode !== undefined && ctx.exitCode !== 0 && ctx.exitCode !== 99) return undefined;
   if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
   return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `
-    + '__ENV.BENCHLINE_SUMMARY (return { [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) }, or export { handleSummary } from loadtests/k6/lib/index.js), '
+    + `__ENV.BENCHLINE_SUMMARY (return { [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) }, or export { handleSummary } from '${libImport(ctx.script)}'), `
     + "or set the job param summary: export to use k6's --summary-export";
+}
+
+/** How a script at `script` imports benchline's k6 helpers: a path from its folder (into node_modules/benchline where benchline is a dependency). */
+export function libImport(script) {
+  const lib = fileURLToPath(new URL('../../loadtests/k6/lib/index.js', import.meta.url));
+  if (!script) return lib;
+  const path = relative(dirname(script), lib);
+  return path.startsWith('.') ? path : `./${path}`;
 }
 
 /** UPPER_SNAKE name of a job parameter: maxVus -> MAX_VUS, p95Ms -> P95_MS. */
