@@ -192,3 +192,18 @@ test('benchline export takes a folder of normalized documents, as compare does',
   assert.equal(exportCommand({ args: [join(root, 'single-shot.json')], format: 'bmf', output: file }), 0, 'one document also works');
   assert.throws(() => exportCommand({ args: [join(root, 'nothing')], format: 'bmf' }), /nothing: no such file or folder/);
 });
+
+test('an export with no metric of its direction writes [] and says on stderr that github-action-benchmark fails on such a file', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'hyperfine', 'test/fixtures/hyperfine/several.json'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  writeFileSync(join(root, 'several.json'), r.stdout);
+  const bigger = spawnSync(process.execPath, ['ci/cli.js', 'export', root, '--format', 'gab-bigger'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(bigger.status, 0, bigger.stderr);
+  assert.deepEqual(JSON.parse(bigger.stdout), []);
+  assert.match(bigger.stderr, /no metric of this run is higher-is-better.*github-action-benchmark fails on such a file \("No benchmark result was found"\): skip its call/);
+  const smaller = spawnSync(process.execPath, ['ci/cli.js', 'export', root, '--format', 'gab-smaller'], { cwd: ROOT, encoding: 'utf8' });
+  assert.ok(JSON.parse(smaller.stdout).length > 0);
+  assert.equal(smaller.stderr, '');
+});

@@ -188,6 +188,35 @@ test('bench-publish.yml records the measured commit, never lets the action push 
   assert.ok(cfg.commentOnAlert || cfg.failOnAlert, 'the shipped alert settings alert on main');
 });
 
+test('bench-publish.yml skips a github-action-benchmark call whose export has no entry, which the action would fail on', () => {
+  const wf = load('bench-publish.yml');
+  const exportStep = wf.jobs.build.steps.find((s) => s.name === 'Export for github-action-benchmark');
+  // a run of hyperfine jobs alone (a real hyperfine output, normalized): no metric is higher-is-better
+  const dir = tempDir('gab-empty');
+  for (const f of ['ci', '.github', 'node_modules', 'package.json', 'bench.config.yaml']) symlinkSync(join(ROOT, f), join(dir, f));
+  mkdirSync(join(dir, 'results', 'run-1'), { recursive: true });
+  mkdirSync(join(dir, 'handover', 'gab'), { recursive: true });
+  const doc = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'hyperfine', 'test/fixtures/hyperfine/several.json'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(doc.status, 0, doc.stderr);
+  writeFileSync(join(dir, 'results', 'run-1', 'hyperfine.json'), doc.stdout);
+  const output = join(dir, 'github-output');
+  writeFileSync(output, '');
+  const r = spawnSync('bash', ['-e', '-c', exportStep.run], { cwd: dir, encoding: 'utf8', env: { ...process.env, GITHUB_OUTPUT: output } });
+  assert.equal(r.status, 0, r.stderr);
+  const outputs = Object.fromEntries(readFileSync(output, 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  assert.equal(JSON.parse(readFileSync(join(dir, 'handover/gab/bigger.json'), 'utf8')).length, 0);
+  assert.equal(outputs['gab-bigger'], '0');
+  assert.equal(outputs['gab-smaller'], String(JSON.parse(readFileSync(join(dir, 'handover/gab/smaller.json'), 'utf8')).length));
+  assert.ok(Number(outputs['gab-smaller']) > 0);
+  assert.equal(wf.jobs.build.outputs['gab-smaller'], '${{ steps.settings.outputs.gab-smaller }}');
+  assert.equal(wf.jobs.build.outputs['gab-bigger'], '${{ steps.settings.outputs.gab-bigger }}');
+  const calls = Object.fromEntries(wf.jobs.record.steps.filter((s) => s.uses?.startsWith('benchmark-action/')).map((s) => [s.with.tool, s]));
+  assert.equal(calls.customSmallerIsBetter.with['output-file-path'], 'handover/gab/smaller.json');
+  assert.match(calls.customSmallerIsBetter.if, /needs\.build\.outputs\.gab-smaller != '0'/);
+  assert.equal(calls.customBiggerIsBetter.with['output-file-path'], 'handover/gab/bigger.json');
+  assert.match(calls.customBiggerIsBetter.if, /needs\.build\.outputs\.gab-bigger != '0'/);
+});
+
 test('the PR path skips GitHub-only actions under act and runs a local step in their place', () => {
   for (const f of ['bench.yml', 'bench-job.yml']) {
     const wf = load(f);

@@ -1,6 +1,6 @@
 // `benchline export <path> --format gab-smaller|gab-bigger|bmf|bencher-measures`: results in another tool's format.
 import { loadDocuments, primaryRole } from '../results-dir.js';
-import { renderExport } from '../reports/exports.js';
+import { FORMATS, renderExport } from '../reports/exports.js';
 import { UserError } from '../errors.js';
 import { writeOutput } from './report.js';
 
@@ -10,7 +10,11 @@ export default function exportCommand(opts) {
   const { byRole } = loadDocuments(path);
   const role = primaryRole(byRole);
   if (!role) throw new UserError(`${path}: the run has no result documents (every job failed or was skipped); nothing to export`);
-  writeOutput(opts.output, renderExport(byRole[role], opts.format));
+  const text = renderExport(byRole[role], opts.format);
+  writeOutput(opts.output, text);
+  if (FORMATS[opts.format] && text.trim() === '[]') {
+    process.stderr.write(`benchline export: no metric of this run is ${FORMATS[opts.format]}-is-better, so the file holds no entry; github-action-benchmark fails on such a file ("No benchmark result was found"): skip its call for it\n`);
+  }
   const duets = byRole[role].filter((d) => d.duet).length;
   if (duets) process.stderr.write(`benchline export: left out ${duets} result${duets === 1 ? '' : 's'} measured as duets (an A/B run: each side beside the other, about half of a run alone); export a run without --base for those jobs\n`);
   return 0;
