@@ -18,7 +18,7 @@ const values = (r) => Object.fromEntries(r.metrics.map((m) => [m.name, m.value])
 const byName = (r, n) => r.metrics.find((m) => m.name === n);
 const sortByName = (xs = []) => [...xs].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-const CASES = ['zero', 'one', 'many', 'failed-down', 'failed-thresholds', 'latency', 'throughput', 'custom-trends', 'custom-metrics'];
+const CASES = ['zero', 'one', 'many', 'failed-down', 'failed-thresholds', 'latency', 'throughput', 'custom-trends', 'custom-metrics', 'two-scenarios'];
 
 const RUN = { id: 'fixture-run', startedAt: '2026-11-22T03:26:08.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'fixture', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'fixture', memoryBytes: 0, labels: [] };
@@ -172,6 +172,22 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'requests').value, 5091);
     assert.equal(r.metrics.some((m) => m.name.includes('dropped')), false);
     assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise the job params vus/maxVus, which reach the script as VUS/MAX_VUS and must set its scenario\'s preAllocatedVUs/maxVUs, or lower rate)']);
+  });
+  test('another scenario\'s failed requests are not counted as errors of scenario bench when k6 reports its requests but not its failures', () => {
+    const raw = json('two-scenarios.json').metrics;
+    assert.equal(raw['http_reqs{scenario:bench}'].values.count, 41);
+    assert.equal(raw['http_req_failed{scenario:bench}'], undefined, 'no threshold names it, so k6 leaves it out');
+    assert.deepEqual([raw.http_req_failed.values.passes, raw.http_reqs.values.count], [20, 61], 'the 404s of scenario browse');
+    assert.equal(raw.checks.values.rate, 1, 'every request of scenario bench was answered 200');
+    const r = parse('two-scenarios.json');
+    const v = values(r);
+    assert.equal(v.requests, 41);
+    assert.equal(v.errors, undefined);
+    assert.equal(v.error_rate, undefined);
+    assert.equal(byName(r, 'latency.p50').value, 452228);
+    assert.deepEqual(r.notes, ['k6 reports http_req_failed for the whole test only: 20 of its 61 requests failed, not all of them maybe in scenario bench (41 requests), '
+      + 'so errors and error_rate are left out; a threshold on http_req_failed{scenario:bench} (such as [\'rate<=1\']) makes k6 report the scenario\'s own']);
+    assert.deepEqual([values(parse('many.json')).errors, values(parse('failed-down.json')).errors > 0], [0, true], 'with the scenario\'s own http_req_failed, errors are counted as before');
   });
 });
 

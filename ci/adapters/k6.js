@@ -11,7 +11,9 @@
 //
 // Submetrics: when the summary holds `<metric>{scenario:bench}` (loadtests/k6/lib sets thresholds
 // on them), those are used instead of the whole-test metric, so requests made by setup() (the
-// readiness probe) are not measured. opts.k6Scenario names another scenario.
+// readiness probe) are not measured. opts.k6Scenario names another scenario. Failed requests count only
+// from the scenario's own http_req_failed when its http_reqs is used: with the whole test's failures alone
+// (any of them), errors and error_rate are left out with a note.
 //
 // Custom metrics: every metric a script defines (anything that is not one of k6's built-in
 // metrics) is kept under the name k6 gives it; a `bl_` prefix is dropped (`bl_traversal` ->
@@ -298,7 +300,13 @@ export function parse(text, opts = {}) {
     out.push(metric('requests', requests));
     out.push(metric('throughput', reqs.rate ?? (durationMs > 0 ? requests / (durationMs / 1000) : 0)));
     const failed = pick('http_req_failed')?.values;
-    if (failed) {
+    // requests of the scenario alone beside failures of the whole test would count another scenario's (or setup's)
+    // failed requests against this one's: without the scenario's own http_req_failed, only "none failed" can be said
+    const wholeTestFailures = all.has(`http_reqs{scenario:${scenario}}`) && !all.has(`http_req_failed{scenario:${scenario}}`) && failed?.hits > 0;
+    if (wholeTestFailures) {
+      notes.push(`k6 reports http_req_failed for the whole test only: ${failed.hits} of its ${failed.total} requests failed, not all of them maybe in scenario ${scenario} `
+        + `(${requests} requests), so errors and error_rate are left out; a threshold on http_req_failed{scenario:${scenario}} (such as ['rate<=1']) makes k6 report the scenario's own`);
+    } else if (failed) {
       errors = failed.hits ?? 0;
       out.push(metric('errors', errors));
       if (failed.total > 0) out.push(metric('error_rate', failed.rate));
