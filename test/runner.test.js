@@ -439,13 +439,18 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
-test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
+/** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing; returns the run. */
+async function runHyperfineJob(params) {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "${HOME}/x", runs: 1 } }\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params} }\n`);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  return (await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false })).run;
+}
+
+test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
+  const run = await runHyperfineJob('{ commands: "${HOME}/x", runs: 1 }');
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
 });
@@ -467,12 +472,7 @@ test('a hyperfine job without commands is refused when the run is planned, namin
 });
 
 test('a hyperfine command that exits non-zero fails its job naming the command, the job in the config and ignoreFailure, not as unreadable output', async () => {
-  const repo = out();
-  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
-  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: ["true", "exit 3"], names: [fine, broken], runs: 2, warmup: 0 } }\n');
-  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  const run = await runHyperfineJob('{ commands: ["true", "exit 3"], names: [fine, broken], runs: 2, warmup: 0 }');
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /^hyperfine \(trial 1, local\): the command "broken" exited with code 3, so hyperfine stopped .*set ignoreFailure: true in the job's params .* \(bench\.config\.yaml suites\.cli job hyperfine\/s params\)$/);
   assert.doesNotMatch(run.jobs[0].reason, /not valid/);
