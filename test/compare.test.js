@@ -237,6 +237,18 @@ test('zero errors on both sides is no change; errors appearing in every round ar
   assert.match(appear.reason, /^base median is zero, head is not \(p=0\.00\d+, a discovery in the family\)$/);
 });
 
+test('tied samples get exact p-values: errors from zero in 5 rounds and constant sides of 3 trials in two runs are never a discovery', () => {
+  const five = compare(...pair({ base: { error_rate: [0, 0, 0, 0, 0] }, head: { error_rate: [0.02, 0.02, 0.02, 0.02, 0.02] } }, { sequential: ONE_LOOK(5) }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(five.p, 0.0625, 'the floor of 5 rounds, not the normal approximation\'s 0.037');
+  assert.equal(five.verdict, 'inconclusive');
+  const b = doc({ run: 'a', role: 'base', metrics: { 'latency.p50': [10, 10, 10] } });
+  const h = doc({ run: 'b', metrics: { 'latency.p50': [11, 11, 11] } });
+  const three = compare([b], [h], CFG).comparisons[0];
+  assert.equal(three.method, 'unpaired');
+  assert.equal(three.p, 0.1, 'Mann-Whitney of 3 + 3 is at least 0.1, ties or not');
+  assert.equal(three.verdict, 'inconclusive');
+});
+
 test('picks minEffect by exact name first, then the most specific glob, then the default', () => {
   const cfg = { minEffect: 0.03, metrics: { 'latency.*': 0.1, 'latency.p9*': 0.15, 'latency.p99': 0.2, '*': 0.05 } };
   assert.equal(minEffectFor('latency.p99', cfg), 0.2);

@@ -1,7 +1,7 @@
 // Statistics core: the Mann-Whitney U test against known tables, reproducible bootstrap intervals, Walsh averages by rank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mannWhitney, bootstrapInterval, median, rng, signedRankCritical, walshAt, walshInterval } from '../ci/stats.js';
+import { mannWhitney, bootstrapInterval, median, rng, signedRankCritical, signedRankTest, walshAt, walshInterval } from '../ci/stats.js';
 
 test('Mann-Whitney gives the exact two-sided p for fully separated samples', () => {
   assert.deepEqual(mannWhitney([1, 2, 3], [4, 5, 6]), { u: 0, p: 0.1, method: 'exact' });
@@ -13,10 +13,24 @@ test('Mann-Whitney gives p = 1 for interleaved samples and is symmetric', () => 
   assert.equal(mannWhitney([1, 5, 2, 8], [3, 4, 6, 7]).p, mannWhitney([3, 4, 6, 7], [1, 5, 2, 8]).p);
 });
 
-test('Mann-Whitney falls back to the normal approximation with ties', () => {
+test('Mann-Whitney gives the exact permutation p with ties at small samples, and the normal approximation beyond 40 values', () => {
   const r = mannWhitney([1, 1, 2, 2, 3], [3, 4, 4, 5, 5]);
-  assert.equal(r.method, 'normal');
-  assert.ok(r.p > 0.005 && r.p < 0.02, `p=${r.p}`);
+  assert.equal(r.method, 'exact');
+  assert.equal(r.p, 4 / 252, 'the 2 of 252 splits as far out as this one, on each side');
+  const big = mannWhitney([...Array(21).keys()].map((i) => i % 5), [...Array(21).keys()].map((i) => (i % 5) + 1));
+  assert.equal(big.method, 'normal');
+});
+
+test('constant samples three a side are never a discovery: their exact p is 0.1, not the normal approximation\'s 0.047', () => {
+  assert.deepEqual(mannWhitney([11, 11, 11], [10, 10, 10]), { u: 9, p: 0.1, method: 'exact' });
+  assert.equal(mannWhitney([5, 5, 5], [5, 5, 5]).p, 1);
+});
+
+test('the signed-rank p of tied differences is exact: five equal ratios give 2/2^5, the floor of five rounds', () => {
+  assert.deepEqual(signedRankTest([0.1, 0.1, 0.1, 0.1, 0.1]), { w: 15, n: 5, p: 0.0625, method: 'exact' });
+  assert.equal(signedRankTest([1, 1, -1]).p, 1);
+  // two tied pairs among eight: 6 of the 256 sign patterns lie as far from the mean as this one
+  assert.equal(signedRankTest([0.1, 0.2, 0.2, 0.3, -0.1, 0.4, 0.4, 0.5]).p, 6 / 256);
 });
 
 test('a bootstrap interval is reproducible for a seed and brackets the estimate', () => {
