@@ -122,6 +122,9 @@ export async function runJobs(jobs, opts) {
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;
+  // tools are installed before the run folder is made: a run stopped meanwhile (no handler yet) leaves no empty folder
+  const runnable = jobs.filter((j) => !j.skip);
+  const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
   makeDirs(dir);
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
@@ -129,8 +132,6 @@ export async function runJobs(jobs, opts) {
   const head = commitInfo(root);
   const runDoc = { schema: 'benchline/run@1', id: runId, startedAt: startedAt.toISOString(), config: relative(root, config.file), profile: jobs[0]?.profile, order: opts.base ? opts.order : undefined, head: { commit: head.commit, dirty: head.dirty }, jobs: [] };
 
-  const runnable = jobs.filter((j) => !j.skip);
-  const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
   const checkouts = { head: root, local: root, main: root };
   let worktree;
   const entries = new Map();

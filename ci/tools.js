@@ -110,6 +110,17 @@ export function aptRunner(uid = process.getuid?.()) {
   return null;
 }
 
+// An installer ends when benchline does. spawnSync blocks Node's signal handlers, and a SIGTERM or kill -9 meanwhile ends
+// benchline at once: go, apt-get (holding the dpkg lock the next run needs) or pip would go on alone. So each runs under
+// a shell that, in a process group of its own, checks every 0.2 s that benchline ($1) is still there and otherwise
+// stops the group; the installer's exit status is the shell's.
+const GUARD = 'p=$1; shift; "$@" & c=$!; while kill -0 "$c" 2>/dev/null; do kill -0 "$p" 2>/dev/null || { kill -TERM 0; exit 143; }; sleep 0.2; done; wait "$c"';
+
+/** spawnSync of an installer that is stopped, with its children, when this process ends first (GUARD). */
+export function installStep(command, args, options = {}) {
+  return spawnSync('sh', ['-c', GUARD, 'sh', String(process.pid), command, ...args], { ...options, detached: true });
+}
+
 let aptUpdated = false;
 function aptInstall(pkgs, log) {
   const [command, ...prefix] = aptRunner() || [];
@@ -117,7 +128,7 @@ function aptInstall(pkgs, log) {
     throw new Error(`missing Debian packages: ${pkgs.join(' ')}. Install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args, stdio) => spawnSync(command, [...prefix, ...args], { env, stdio, encoding: 'utf8' });
+  const apt = (args, stdio) => installStep(command, [...prefix, ...args], { env, stdio, encoding: 'utf8' });
   const install = () => apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs], ['ignore', 'pipe', 'pipe']);
   log(`installing ${pkgs.join(' ')} with ${command === 'sudo' ? 'sudo ' : ''}apt-get`);
   let r = install();
@@ -135,7 +146,7 @@ function goInstall(name, t, log) {
   const dir = goBinDir(name, t);
   mkdirSync(dir, { recursive: true });
   log(`building ${name} ${t.version} with go install (first time only, takes a few minutes)`);
-  const r = spawnSync(go, ['install', `${t.module}@${t.version}`], { env: { ...process.env, GOBIN: dir, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = installStep(go, ['install', `${t.module}@${t.version}`], { env: { ...process.env, GOBIN: dir, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`go install ${t.module}@${t.version} failed:\n${(r.stderr || '').slice(-2000)}`);
 }
 
@@ -144,8 +155,8 @@ function pipInstall(name, t, log) {
   if (!py) throw new Error(`${name} needs python3 (pip install ${t.pkg}==${t.version}); install Python 3.9+ and retry`);
   const dir = venvDir(name, t);
   log(`installing ${t.pkg} ${t.version} into ${dir}`);
-  let r = spawnSync(py, ['-m', 'venv', dir], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  if (r.status === 0) r = spawnSync(join(dir, 'bin', 'pip'), ['install', '-q', `${t.pkg}==${t.version}`], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  let r = installStep(py, ['-m', 'venv', dir], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (r.status === 0) r = installStep(join(dir, 'bin', 'pip'), ['install', '-q', `${t.pkg}==${t.version}`], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`pip install ${t.pkg}==${t.version} failed:\n${(r.stderr || '').slice(-2000)}`);
 }
 

@@ -1,7 +1,7 @@
 // SIGINT, SIGTERM and SIGHUP during `benchline run`: every process stopped, the port free, the finished trials kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -98,4 +98,60 @@ test('kill -9 of benchline mid-run: its watchdog stops the subject and the load 
   while (procs.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left, the watchdog included');
   assert.equal(await portFree(port), true, `port ${port} is free again`);
+});
+
+/** A folder with a stand-in installer `name` that writes its PID to `pidFile` and waits, and the commands benchline needs beside it. */
+function fakeInstaller(name, pidFile) {
+  const bin = tempDir(`fake-${name}`);
+  writeFileSync(join(bin, name), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
+  chmodSync(join(bin, name), 0o755);
+  for (const tool of ['sh', 'sleep', 'git']) {
+    const real = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    symlinkSync(real, join(bin, tool));
+  }
+  return bin;
+}
+
+/** Waits until `file` holds a PID (the stand-in started), up to 20 s. */
+async function pidIn(file) {
+  const deadline = Date.now() + 20000;
+  while (Date.now() < deadline) {
+    try {
+      const pid = Number(readFileSync(file, 'utf8'));
+      if (pid) return pid;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
+test('SIGTERM while go builds a tool stops the build as well: no installer is left running once benchline is gone', async () => {
+  const pidFile = join(tempDir('go-pid'), 'pid');
+  const bin = fakeInstaller('go', pidFile);
+  const script = `import { ensureTools } from ${JSON.stringify(join(ROOT, 'ci', 'tools.js'))}; ensureTools(['grpcurl'], { log: () => {} });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BENCHLINE_TOOLS: tempDir('tools') }, stdio: 'ignore' });
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s)));
+  const pid = await pidIn(pidFile);
+  assert.ok(pid, 'the stand-in go started');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 'SIGTERM');
+  const deadline = Date.now() + 3000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(isAlive(pid), false, 'the go build benchline started is stopped with it');
+});
+
+test('a run stopped while apt-get installs its load tool leaves no empty run folder and no apt-get holding the dpkg lock', { skip: process.getuid?.() !== 0 && 'apt-get is run only as root (or through sudo -n)' }, async () => {
+  const pidFile = join(tempDir('apt-pid'), 'pid');
+  const bin = fakeInstaller('apt-get', pidFile); // and no wrk on PATH: benchline installs it
+  const results = tempDir('install-stop');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--out', results, '--no-progress'], { cwd: ROOT, env: { ...process.env, PATH: bin }, stdio: 'ignore' });
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s)));
+  const pid = await pidIn(pidFile);
+  assert.ok(pid, 'the stand-in apt-get started');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 'SIGTERM');
+  const deadline = Date.now() + 3000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(isAlive(pid), false, 'apt-get is stopped with benchline');
+  assert.deepEqual(readdirSync(results), [], 'no run folder was made before the tools were there');
 });
