@@ -1,7 +1,9 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { publish } from '../ci/store/store.js';
@@ -274,4 +276,44 @@ test('a build that waits for another build of its folder looks at the folder onl
   await release();
   const r = await waiting;
   assert.ok(r.pages > 0);
+});
+
+test('a first build stopped outright half-way leaves a folder the next build takes up, once its lock is abandoned', async () => {
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 40, jobs: JOBS })] });
+  const out = join(d, 'site');
+  const cli = fileURLToPath(new URL('../ci/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, 'site', '--store', s, '--out', out], { stdio: 'ignore' });
+  const exited = new Promise((res) => child.on('exit', (c, sig) => res(sig || c)));
+  // killed once the build has written into the folder, before it ends
+  while (!(existsSync(out) && readdirSync(out).some((f) => f !== '.benchline-site.json'))) await new Promise((r) => setTimeout(r, 2));
+  child.kill('SIGKILL');
+  assert.equal(await exited, 'SIGKILL');
+  assert.ok(existsSync(join(out, '.benchline-site.json')), 'the folder is marked as the site\'s before anything goes in');
+  // its lock is taken over as abandoned two minutes after its last refresh
+  const old = new Date(Date.now() - 180000);
+  utimesSync(`${out}.lock`, old, old);
+  const rebuilt = await buildSite({ store: s, out });
+  assert.ok(rebuilt.pages > 0);
+  const clean = await buildSite({ store: s, out: join(d, 'clean') });
+  assert.deepEqual(manifest(out).files, manifest(join(d, 'clean')).files);
+  assert.equal(clean.pages, rebuilt.pages);
+});
+
+test('a build that finds its folder locked says what it waits for and how to go on at once', async () => {
+  const { default: lockfile } = await import('proper-lockfile');
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
+  const out = join(d, 'site');
+  mkdirSync(out);
+  const release = await lockfile.lock(out, { realpath: false });
+  const said = [];
+  const waiting = buildSite({ store: s, out, log: (m) => said.push(m) });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(said.length, 1, said.join('\n'));
+  assert.match(said[0], /^waiting for the build that holds .*site\.lock: another site build into .*, or one stopped outright \(kill -9\), whose lock is taken over 2 minutes after its last refresh; remove .*site\.lock to go on at once if no build is running$/);
+  await release();
+  assert.ok((await waiting).pages > 0);
 });

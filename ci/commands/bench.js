@@ -59,7 +59,7 @@ async function afterRun(opts, { dir, run, config, rel }) {
       const { buildSite } = await import('../store/site.js');
       const { repoUrlFrom } = await import('./site.js');
       const out = join(dirname(store), 'site'); // beside the history: .benchline/site by default
-      const s = await buildSite({ store, out, basePath: './', config, repoUrl: repoUrlFrom(process.env) });
+      const s = await buildSite({ store, out, basePath: './', config, repoUrl: repoUrlFrom(process.env), log: (m) => process.stderr.write(`benchline: site: ${m}\n`) });
       process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
     }
   }

@@ -220,7 +220,7 @@ export async function buildSite(options = {}) {
   if (place) throw new StoreError(place);
   // one build at a time into a folder: two at once would each remove the other's files, or leave them unlisted
   makeDirs(dirname(resolve(out)));
-  const release = await lockfile.lock(resolve(out), SITE_LOCK);
+  const release = await lockSite(resolve(out), options.log || (() => {}));
   try {
     // what the folder holds is looked at once it is ours: a build that waited finds the manifest the last one wrote
     const contents = contentsProblem(out);
@@ -244,6 +244,17 @@ const SITE_LOCK = Object.freeze({
   onCompromised: () => {},
 });
 
+/** Takes the site folder's lock, saying so when another build holds it (or a build killed outright left it). */
+async function lockSite(out, log) {
+  try {
+    return await lockfile.lock(out, { ...SITE_LOCK, retries: 0 });
+  } catch (e) {
+    if (e.code !== 'ELOCKED') throw e;
+  }
+  log(`waiting for the build that holds ${out}.lock: another site build into ${out}, or one stopped outright (kill -9), whose lock is taken over ${SITE_LOCK.stale / 60000} minutes after its last refresh; remove ${out}.lock to go on at once if no build is running`);
+  return lockfile.lock(out, SITE_LOCK);
+}
+
 async function build({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 }) {
   const readCache = cache ? openCache(cache, builderKey()) : null;
   const contents = readStore(store, { cache: readCache });
@@ -254,6 +265,9 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
   for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
   const previous = previousBuild(out);
+  // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
+  // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
+  if (!existsSync(join(out, MANIFEST))) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, files: [], hashes: {} })}\n`);
   const sha1 = (text) => createHash('sha1').update(text).digest('hex');
   // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
   // content is at hand, which spares hashing it)
