@@ -25,6 +25,13 @@ const pathName = (what) => (text) => {
   if (problem) throw new InvalidArgumentError(`Use letters, digits, ".", "_", "-", starting with a letter or digit, at most 64.`);
   return text;
 };
+/** A file or folder given on the command line: an empty one would resolve to the current folder (a store made in the checkout). */
+const path = (text) => {
+  if (!String(text).trim()) throw new InvalidArgumentError('Give a path; an empty one would mean the current folder.');
+  return text;
+};
+/** path() for each value of a variadic argument. */
+const paths = (text, list = []) => [...list, path(text)];
 /** A repeatable option whose values must be among `choices` (commander's choices() does not combine with collecting). */
 const collectChoice = (choices) => (value, list) => {
   if (!choices.includes(value)) throw new InvalidArgumentError(`Choose one of: ${choices.join(', ')}.`);
@@ -68,7 +75,7 @@ const verb = (name) => async (...args) => {
 
 /** Options shared by the verbs that select jobs from bench.config.yaml. */
 const selecting = (c) => c
-  .option('-c, --config <file>', 'configuration file', 'bench.config.yaml')
+  .option('-c, --config <file>', 'configuration file', path, 'bench.config.yaml')
   .option('-s, --suite <name>', 'suite to run (repeatable; default: defaults.suites)', collect, [])
   .option('--variant <name>', 'only these variants (repeatable)', collect, [])
   .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collectChoice(TOOL_NAMES)).default([]))
@@ -89,7 +96,7 @@ program.command('doctor').description('list every tool, its version and where it
 program.command('normalize')
   .description('turn one raw tool output into a result document (printed as JSON)')
   .addOption(new Option('-t, --tool <name>', 'tool that wrote the file').choices(TOOL_NAMES).makeOptionMandatory())
-  .argument('<raw-file>', 'the tool output')
+  .argument('<raw-file>', 'the tool output', path)
   .option('--suite <name>', 'suite name for the document', pathName('suite'), 'adhoc')
   .option('--variant <name>', 'variant name for the document', pathName('variant'), 'default')
   .option('--scenario <name>', 'scenario name for the document', pathName('scenario'))
@@ -100,7 +107,7 @@ selecting(program.command('plan').description('print the job matrix as JSON (the
   .action(verb('plan'));
 
 const running = (c) => selecting(c)
-  .option('-o, --out <dir>', 'results folder (default: defaults.results)')
+  .option('-o, --out <dir>', 'results folder (default: defaults.results)', path)
   .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree')
   .addOption(new Option('--order <order>', 'order of base and head within each round: random (a seeded coin per round) or abab (base first)').choices(['abab', 'random']).default('random'))
   .option('--budget <seconds>', 'A/B runs: seconds the whole run may spend adding rounds (compare.budget.run)', (v) => {
@@ -117,53 +124,53 @@ running(program.command('run').description('run the selected jobs and write raw 
 running(program.command('bench').description('the main job: run, compare against --base, report, publish locally, build the site'))
   .option('--no-publish', 'do not append to the local history')
   .option('--no-site', 'do not build the site')
-  .option('--history <dir>', 'history store folder (default: defaults.history)')
+  .option('--history <dir>', 'history store folder (default: defaults.history)', path)
   .option('--fail-on-regression', 'exit 1 when any metric regressed')
   .action(verb('bench'));
 
 program.command('compare')
   .description('compare base and head result documents and print verdicts as JSON')
-  .argument('<base>', 'folder or result file of the base')
-  .argument('[head]', 'folder or result file of the head (default: same folder, role head)')
-  .option('-c, --config <file>', 'configuration file (thresholds)', 'bench.config.yaml')
+  .argument('<base>', 'folder or result file of the base', path)
+  .argument('[head]', 'folder or result file of the head (default: same folder, role head)', path)
+  .option('-c, --config <file>', 'configuration file (thresholds)', path, 'bench.config.yaml')
   .option('--fail-on-regression', 'exit 1 when any metric regressed')
   .action(verb('compare'));
 
 program.command('report')
   .description('render a report of a results folder')
-  .argument('<results-dir>', 'a folder written by run or bench')
+  .argument('<results-dir>', 'a folder written by run or bench', path)
   .addOption(new Option('-f, --format <format>', 'report format').choices(['console', 'comment', 'summary', 'suite']).default('console'))
-  .option('-c, --config <file>', 'configuration file', 'bench.config.yaml')
-  .option('-o, --output <file>', 'write here instead of stdout')
+  .option('-c, --config <file>', 'configuration file', path, 'bench.config.yaml')
+  .option('-o, --output <file>', 'write here instead of stdout', path)
   .action(verb('report'));
 
 program.command('export')
   .description('export result documents for other tools')
-  .argument('<path>', 'a folder written by run or bench, a folder of result documents, or one document')
+  .argument('<path>', 'a folder written by run or bench, a folder of result documents, or one document', path)
   .addOption(new Option('-f, --format <format>', 'export format').choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory())
-  .option('-o, --output <file>', 'write here instead of stdout')
+  .option('-o, --output <file>', 'write here instead of stdout', path)
   .action(verb('export'));
 
 program.command('publish')
   .description('append result documents to the history store (atomic, idempotent)')
-  .argument('<paths...>', 'result files or results folders')
-  .option('--store <dir>', 'history store folder', '.benchline/history')
+  .argument('<paths...>', 'result files or results folders', paths)
+  .option('--store <dir>', 'history store folder', path, '.benchline/history')
   .action(verb('publish'));
 
 program.command('site')
   .description('build the static history site from the store')
-  .option('--store <dir>', 'history store folder', '.benchline/history')
-  .option('-o, --out <dir>', 'site folder', '.benchline/site')
+  .option('--store <dir>', 'history store folder', path, '.benchline/history')
+  .option('-o, --out <dir>', 'site folder', path, '.benchline/site')
   .option('--base-path <path>', 'URL path the site is served under (e.g. /repo/)', './')
   .option('--verify', 'the out folder came from elsewhere (a CI cache): check every kept file\'s content, remove files no build wrote')
-  .option('--cache <dir>', 'keep a parsed copy of the store here (outside --out), so a rebuild reads only new runs')
+  .option('--cache <dir>', 'keep a parsed copy of the store here (outside --out), so a rebuild reads only new runs', path)
   .action(verb('site'));
 
 program.command('comment')
   .description('post or update the sticky PR comment with a rendered body')
   .requiredOption('--repo <owner/name>', 'repository')
   .requiredOption('--pr <number>', 'pull request number', wholeNumber(1))
-  .requiredOption('--body-file <file>', 'markdown body')
+  .requiredOption('--body-file <file>', 'markdown body', path)
   .option('--api-url <url>', 'GitHub API base URL', process.env.GITHUB_API_URL || 'https://api.github.com')
   .action(verb('comment'));
 

@@ -1,8 +1,8 @@
 // Bad invocations of the CLI, table-driven: each exits 2 with one line that says what to change, and starts nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
@@ -120,6 +120,18 @@ const CASES = [
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site')], /no-store: no history store here/],
   [['comment', '--repo', 'a/b', '--pr', 'abc', '--body-file', WRK], /--pr .* 'abc' is invalid\. Give a whole number of at least 1/],
   [['comment', '--repo', 'a/b', '--pr', '0', '--body-file', WRK], /'0' is invalid/],
+  // an empty path is refused, not taken as the current folder (a folder walk into node_modules, or a store made there)
+  [['compare', ''], /^benchline: command-argument value '' is invalid for argument 'base'\. Give a path; an empty one would mean the current folder/],
+  [['compare', DOC, ''], /argument 'head'\. Give a path/],
+  [['export', '', '--format', 'bmf'], /argument 'path'\. Give a path/],
+  [['report', ''], /argument 'results-dir'\. Give a path/],
+  [['normalize', '--tool', 'wrk', ''], /argument 'raw-file'\. Give a path/],
+  [['publish', DOC, ''], /argument 'paths'\. Give a path/],
+  [['export', DOC, '--format', 'bmf', '-o', ''], /^benchline: option '-o, --output <file>' argument '' is invalid\. Give a path/],
+  [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site'), '--cache', ''], /option '--cache <dir>' argument '' is invalid/],
+  [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],
+  [['bench', '--history', '', '--job', 'none'], /option '--history <dir>' argument '' is invalid/],
+  [['plan', '--config', ''], /option '-c, --config <file>' argument '' is invalid/],
 ];
 
 /** Runs the CLI; resolves { code, stdout, stderr }. */
@@ -155,6 +167,14 @@ test(`${CASES.length} bad invocations each exit 2 with one line saying what to c
   // nothing was written by the refused runs (a base that is no commit leaves no empty run folder either)
   assert.equal(existsSync(join(TMP, 'site')), false);
   assert.equal(existsSync(join(TMP, 'base-out')), false);
+});
+
+test('publish --store with an empty value is refused instead of making a history store in the current folder', async () => {
+  const cwd = tempDir('empty-store');
+  const r = spawnSync(process.execPath, [CLI, 'publish', '--store', '', DOC], { cwd, encoding: 'utf8' });
+  assert.equal(r.status, 2, r.stdout);
+  assert.match(r.stderr, /^benchline: option '--store <dir>' argument '' is invalid\. Give a path; an empty one would mean the current folder\. \(see --help\)\n$/);
+  assert.deepEqual(readdirSync(cwd), [], 'no store.json or runs/ in the folder it was run from');
 });
 
 test('the benchline command in a checkout whose packages are not installed says to run npm ci there, not a module-resolution trace', async () => {
