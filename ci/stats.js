@@ -29,6 +29,8 @@ export function bootstrapInterval({ a, b, stat, confidence = 0.95, iterations = 
     values[i] = b ? stat(resample(a, random), resample(b, random)) : stat(resample(a, random));
   }
   const sorted = Array.from(values).filter(Number.isFinite).sort((x, y) => x - y);
+  // a ratio past the largest double (a base of 1e-305 ns) is Infinity on every resample: the interval is the estimate
+  if (!sorted.length) return at(() => ({ estimate, lower: estimate, upper: estimate }));
   return at((level) => {
     const tail = (1 - level) / 2;
     return { estimate, lower: quantileSorted(sorted, tail), upper: quantileSorted(sorted, 1 - tail) };

@@ -435,3 +435,12 @@ test('a more-rounds hint counts rounds up to 200 and past that says the machine 
   assert.equal(moreRoundsHint(200), 'about 200 more rounds would likely settle it');
   assert.equal(moreRoundsHint(76122), 'more than 200 more rounds would be needed: too noisy here');
 });
+
+test('a base latency of 1e-305 ns against a normal head is judged a regression, not a crash of the bootstrap', () => {
+  const b = doc({ run: 'a', role: 'base', metrics: { 'latency.p50': [1e-305, 1e-305, 1e-305, 1e-305, 1e-305] } });
+  const h = doc({ run: 'b', metrics: { 'latency.p50': [5.8e6, 6.1e6, 5.3e6, 5.6e6, 5.4e6] } });
+  const c = compare([b], [h], CFG).comparisons[0];
+  assert.equal(c.method, 'unpaired');
+  assert.equal(c.verdict, 'regression');
+  assert.equal(c.upper, Infinity);
+});

@@ -100,3 +100,8 @@ test('Walsh averages picked by rank are the ones listing and sorting all of them
   const s = Float64Array.from(d).sort();
   for (let k = 1; k <= all.length; k += 1) assert.equal(walshAt(s, k), all[k - 1], `rank ${k}`);
 });
+
+test('a ratio past the largest double on every resample gives an infinite interval instead of failing', () => {
+  const r = bootstrapInterval({ a: [5e6, 6e6, 5.5e6], b: [1e-305, 1e-305, 1e-305], stat: (x, y) => median(x) / median(y), confidence: [0.95, 0.9] });
+  assert.deepEqual(r, [{ estimate: Infinity, lower: Infinity, upper: Infinity }, { estimate: Infinity, lower: Infinity, upper: Infinity }]);
+});
