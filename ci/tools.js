@@ -110,15 +110,26 @@ export function aptRunner(uid = process.getuid?.()) {
   return null;
 }
 
-// An installer ends when benchline does. spawnSync blocks Node's signal handlers, and a SIGTERM or kill -9 meanwhile ends
-// benchline at once: go, apt-get (holding the dpkg lock the next run needs) or pip would go on alone. So each runs under
-// a shell that, in a process group of its own, checks every 0.2 s that benchline ($1) is still there and otherwise
-// stops the group; the installer's exit status is the shell's.
-const GUARD = 'p=$1; shift; "$@" & c=$!; while kill -0 "$c" 2>/dev/null; do kill -0 "$p" 2>/dev/null || { kill -TERM 0; exit 143; }; sleep 0.2; done; wait "$c"';
+// An installer ends when benchline does, and with a Ctrl-C. spawnSync holds Node's own signal handlers until it returns,
+// and a SIGTERM or kill -9 meanwhile ends benchline at once: go, apt-get (holding the dpkg lock the next run needs) or pip
+// would go on alone. So each runs under a shell that starts it in a process group of its own (setsid, where there is
+// one), checks every 0.2 s that benchline ($1) is still there and otherwise stops that group, and stops it too on a
+// SIGINT, SIGTERM or SIGHUP of its own (a Ctrl-C reaches the shell with benchline; the handlers then run at once). The
+// installer's exit status is the shell's.
+const GUARD = [
+  'p=$1; shift',
+  'if command -v setsid >/dev/null 2>&1; then setsid "$@" & else "$@" & fi',
+  'c=$!',
+  'stop() { kill -TERM -- "-$c" 2>/dev/null || kill -TERM "$c" 2>/dev/null; }',
+  "trap 'stop; exit 130' INT",
+  "trap 'stop; exit 143' TERM HUP",
+  'while kill -0 "$c" 2>/dev/null; do kill -0 "$p" 2>/dev/null || { stop; exit 143; }; sleep 0.2; done',
+  'wait "$c"',
+].join('\n');
 
-/** spawnSync of an installer that is stopped, with its children, when this process ends first (GUARD). */
+/** spawnSync of an installer that is stopped, with its children, when this process ends or is interrupted (GUARD). */
 export function installStep(command, args, options = {}) {
-  return spawnSync('sh', ['-c', GUARD, 'sh', String(process.pid), command, ...args], { ...options, detached: true });
+  return spawnSync('sh', ['-c', GUARD, 'sh', String(process.pid), command, ...args], options);
 }
 
 let aptUpdated = false;

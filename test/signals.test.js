@@ -100,10 +100,10 @@ test('kill -9 of benchline mid-run: its watchdog stops the subject and the load 
   assert.equal(await portFree(port), true, `port ${port} is free again`);
 });
 
-/** A folder with a stand-in installer `name` that writes its PID to `pidFile` and waits, and the commands benchline needs beside it. */
-function fakeInstaller(name, pidFile) {
+/** A folder with a stand-in installer `name` that writes its PID to `pidFile` and waits `seconds`, and the commands benchline needs beside it. */
+function fakeInstaller(name, pidFile, seconds = 60) {
   const bin = tempDir(`fake-${name}`);
-  writeFileSync(join(bin, name), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
+  writeFileSync(join(bin, name), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep ${seconds}\n`);
   chmodSync(join(bin, name), 0o755);
   for (const tool of ['sh', 'sleep', 'git']) {
     const real = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
@@ -154,4 +154,25 @@ test('a run stopped while apt-get installs its load tool leaves no empty run fol
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(isAlive(pid), false, 'apt-get is stopped with benchline');
   assert.deepEqual(readdirSync(results), [], 'no run folder was made before the tools were there');
+});
+
+test('a Ctrl-C while go builds a tool stops the build and reaches benchline\'s own handler at once, not when the build is done', { timeout: 60000 }, async () => {
+  const pidFile = join(tempDir('go-pid'), 'pid');
+  // a build far longer than the test may take: only a stopped build lets the handler run in time
+  const bin = fakeInstaller('go', pidFile, 600);
+  // as the runner has it while it installs a subject's tools: a handler of its own for SIGINT
+  const script = `import { ensureTools } from ${JSON.stringify(join(ROOT, 'ci', 'tools.js'))};
+process.on('SIGINT', () => process.exit(130));
+try { ensureTools(['grpcurl'], { log: () => {} }); } catch { /* the build was stopped */ }
+setTimeout(() => process.exit(0), 100);`;
+  // a group of its own, as a terminal's foreground job: the Ctrl-C goes to every process in it
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BENCHLINE_TOOLS: tempDir('tools') }, stdio: 'ignore', detached: true });
+  const exited = new Promise((res) => child.on('exit', (c) => res(c)));
+  const pid = await pidIn(pidFile);
+  assert.ok(pid, 'the stand-in go started');
+  process.kill(-child.pid, 'SIGINT');
+  assert.equal(await exited, 130);
+  const deadline = Date.now() + 3000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(isAlive(pid), false, 'the go build benchline started is stopped with it');
 });
