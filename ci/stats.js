@@ -28,13 +28,25 @@ export function bootstrapInterval({ a, b, stat, confidence = 0.95, iterations = 
   for (let i = 0; i < iterations; i += 1) {
     values[i] = b ? stat(resample(a, random), resample(b, random)) : stat(resample(a, random));
   }
-  const sorted = Array.from(values).filter(Number.isFinite).sort((x, y) => x - y);
-  // a ratio past the largest double (a base of 1e-305 ns) is Infinity on every resample: the interval is the estimate
+  // A resample whose ratio is infinite (its base median 0, or past the largest double) stays in: leaving it out would pull
+  // the upper end down and could claim "no change" where the change is unbounded. Only 0/0 (NaN) says nothing.
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort();
   if (!sorted.length) return at(() => ({ estimate, lower: estimate, upper: estimate }));
   return at((level) => {
     const tail = (1 - level) / 2;
-    return { estimate, lower: quantileSorted(sorted, tail), upper: quantileSorted(sorted, 1 - tail) };
+    return { estimate, lower: quantileOf(sorted, tail), upper: quantileOf(sorted, 1 - tail) };
   });
+}
+
+/** simple-statistics' quantileSorted (type 7) that also takes infinite values, where interpolating would give NaN. */
+function quantileOf(sorted, p) {
+  const idx = (sorted.length - 1) * p;
+  const lo = sorted[Math.floor(idx)];
+  const hi = sorted[Math.ceil(idx)];
+  const fraction = idx - Math.floor(idx);
+  if (lo === hi || fraction === 0) return lo;
+  if (lo === -Infinity) return -Infinity;
+  return quantileSorted([lo, hi], fraction);
 }
 
 /** Number of ways to reach each rank sum, for the exact null distribution of U (no ties). */

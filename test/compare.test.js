@@ -444,3 +444,13 @@ test('a base latency of 1e-305 ns against a normal head is judged a regression, 
   assert.equal(c.verdict, 'regression');
   assert.equal(c.upper, Infinity);
 });
+
+test('a base whose trials are sometimes 0 leaves the change open above: two runs a percent apart are not called "no change"', () => {
+  // base trials 0, 0, 100, 101, 102: a third of the bootstrap's base medians are 0 and their ratios infinite
+  const b = doc({ run: 'a', role: 'base', metrics: { 'latency.p50': [0, 0, 100, 101, 102] } });
+  const h = doc({ run: 'b', role: 'head', metrics: { 'latency.p50': [100, 100, 101, 101, 102] } });
+  const c = compare([b], [h], { ...CFG, minEffect: 0.05 }).comparisons[0];
+  assert.equal(c.method, 'unpaired');
+  assert.equal(c.upper, Infinity);
+  assert.notEqual(c.verdict, 'no change');
+});

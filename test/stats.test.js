@@ -105,3 +105,10 @@ test('a ratio past the largest double on every resample gives an infinite interv
   const r = bootstrapInterval({ a: [5e6, 6e6, 5.5e6], b: [1e-305, 1e-305, 1e-305], stat: (x, y) => median(x) / median(y), confidence: [0.95, 0.9] });
   assert.deepEqual(r, [{ estimate: Infinity, lower: Infinity, upper: Infinity }, { estimate: Infinity, lower: Infinity, upper: Infinity }]);
 });
+
+test('resamples whose base median is 0 keep the interval open above instead of being left out of it', () => {
+  // a third of the base resamples have a median of 0, so a third of the ratios are infinite
+  const r = bootstrapInterval({ a: [5, 5, 6, 6, 7], b: [0, 0, 1, 2, 3], stat: (x, y) => median(x) / median(y), confidence: 0.95 });
+  assert.equal(r.upper, Infinity);
+  assert.ok(Number.isFinite(r.lower) && r.lower > 1, `lower ${r.lower}`);
+});
