@@ -30,6 +30,11 @@ const path = (text) => {
   if (!String(text).trim()) throw new InvalidArgumentError('Give a path; an empty one would mean the current folder.');
   return text;
 };
+/** A profile name: an empty one would quietly mean defaults.profile. */
+const profileName = (text) => {
+  if (!String(text).trim()) throw new InvalidArgumentError('Give a profile from the config (profiles:), or leave the option out for defaults.profile.');
+  return text;
+};
 /** path() for each value of a variadic argument. */
 const paths = (text, list = []) => [...list, path(text)];
 /** A repeatable option whose values must be among `choices` (commander's choices() does not combine with collecting). */
@@ -80,7 +85,7 @@ const selecting = (c) => c
   .option('--variant <name>', 'only these variants (repeatable)', collect, [])
   .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collectChoice(TOOL_NAMES)).default([]))
   .option('--scenario <name>', 'only these scenarios (repeatable)', collect, [])
-  .option('-p, --profile <name>', 'profile from the config (quick, full, ...)')
+  .option('-p, --profile <name>', 'profile from the config (quick, full, ...)', profileName)
   .option('--param <key=value>', 'override a job parameter (repeatable)', collect, [])
   .option('--trials <n>', `trials per job and side, overriding the profile (1 to ${MAX_TRIALS})`, wholeNumber(1, MAX_TRIALS));
 

@@ -132,6 +132,7 @@ const CASES = [
   [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],
   [['bench', '--history', '', '--job', 'none'], /option '--history <dir>' argument '' is invalid/],
   [['plan', '--config', ''], /option '-c, --config <file>' argument '' is invalid/],
+  [['plan', '--profile', ''], /option '-p, --profile <name>' argument '' is invalid\. Give a profile from the config/],
 ];
 
 /** Runs the CLI; resolves { code, stdout, stderr }. */
