@@ -51,9 +51,14 @@ export function seriesPath(key) {
  */
 export const seriesPartPath = (path, k) => `${path.replace(/\.js$/, '')}/${k}.js`;
 
-/** Site-relative path of one run's detail file; grouped by month so no folder grows without bound. */
+/**
+ * Site-relative path of one run's detail file; grouped by month so no folder grows without bound. The month is the
+ * UTC one, as the store files the run and as the page finds it from the run table's time: a start written with an
+ * offset (2025-03-01T01:00:00+02:00) belongs to February.
+ */
 export function runPath(run) {
-  const month = /^(\d{4})-(\d{2})/.exec(run.startedAt || '');
+  const t = Date.parse(run.startedAt || '');
+  const month = Number.isFinite(t) ? /^(\d{4})-(\d{2})/.exec(new Date(t).toISOString()) : null;
   return `data/runs/${month ? `${month[1]}/${month[2]}` : 'undated'}/${segment(run.id)}.js`;
 }
 

@@ -1,0 +1,70 @@
+// The history site as a daily reader meets it: runs of any start time, metrics that restate the run, empty states and narrow windows.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { publish } from '../ci/store/store.js';
+import { buildSite } from '../ci/store/site.js';
+import { runPath } from '../ci/store/paths.js';
+import { syntheticDocs } from '../ci/store/synthetic.js';
+import { launchChromium } from '../ci/store/browser.js';
+import { tempDir } from './support/temp.js';
+
+const JOBS = [
+  { suite: 'orders-api', variant: 'cache-off', tool: 'ab', scenario: 'keepalive', scale: 1 },
+  { suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', scale: 2 },
+];
+const METRICS = [['throughput', 12000], ['latency.p50', 3.8e6], ['body_bytes_received', 6e7], ['errors', 0]];
+const CONFIG = { suites: { 'orders-api': { variants: { 'cache-off': {}, 'cache-on': {} } }, gateways: { variants: { nginx: {}, envoy: {} } } } };
+// the first run started at 01:00 on 1 February in UTC+2, which is 31 January in UTC
+const OFFSET_START = '2025-02-01T01:00:00+02:00';
+const FAILED_RUN = '20250301T000000Z-fail01';
+
+let dir;
+let out;
+let docs;
+let browser;
+let page;
+const errors = [];
+
+before(async () => {
+  dir = tempDir('site-views');
+  out = join(dir, 'site');
+  docs = [...syntheticDocs({ runs: 12, jobs: JOBS, metrics: METRICS, start: Date.UTC(2025, 1, 1), every: 86400e3, distributions: false })]
+    .map((d, i) => (i < JOBS.length ? { ...d, run: { ...d.run, startedAt: OFFSET_START } } : d));
+  await publish({ store: join(dir, 'store'), docs });
+  // a run of a suite whose every job failed or was skipped: the suite was never measured
+  const results = join(dir, 'results', FAILED_RUN);
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: FAILED_RUN, startedAt: '2025-03-01T00:00:00.000Z', finishedAt: '2025-03-01T00:01:00.000Z', config: 'bench.config.yaml', profile: 'quick', head: { commit: 'a'.repeat(40), dirty: false }, jobs: [
+    { id: 'gateways.nginx.wrk.peak', suite: 'gateways', subject: 'gateways', variant: 'nginx', tool: 'wrk', scenario: 'peak', status: 'failed', reason: 'nginx not found', docs: {} },
+    { id: 'gateways.envoy.wrk.peak', suite: 'gateways', subject: 'gateways', variant: 'envoy', tool: 'wrk', scenario: 'peak', status: 'skipped', reason: 'needs root', docs: {} },
+  ] }));
+  await publish({ store: join(dir, 'store'), files: [results] });
+  await buildSite({ store: join(dir, 'store'), out, config: CONFIG });
+  browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+  page = await browser.context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const ready = () => page.waitForSelector('#view[data-ready="1"]', { timeout: 15000 });
+async function open(hash) {
+  await page.goto(`${pathToFileURL(join(out, 'index.html')).href}${hash}`);
+  await ready();
+}
+
+test('a run whose start time was written with an offset into the month before opens from the runs list', async () => {
+  const id = docs[0].run.id;
+  assert.equal(runPath({ id, startedAt: OFFSET_START }), `data/runs/2025/01/${id}.js`);
+  await open('#/runs');
+  await page.locator(`tr.run[data-run="${id}"] td a`).first().click();
+  await ready();
+  assert.equal(await page.locator('h1').innerText(), `Run ${id}`);
+  assert.equal(await page.locator('section.job').count(), JOBS.length);
+  assert.equal(await page.locator('#view .error').count(), 0);
+});
