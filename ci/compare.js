@@ -42,8 +42,11 @@ import { bottleneck } from './cpuset.js';
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
 export const MIN_TRIALS = 3;
 
-/** Metrics that restate a run's parameters (a fixed duration, count or payload): more of them is not better or worse. */
-export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'bytes_received', 'bytes_sent', 'items', 'pages']);
+/**
+ * Metrics that restate a run's parameters (a fixed duration, count or payload): more of them is not better or worse.
+ * ab's body_bytes_received ("HTML transferred") is its requests times the document length, like bytes_received.
+ */
+export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'bytes_received', 'body_bytes_received', 'bytes_sent', 'items', 'pages']);
 
 const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
 

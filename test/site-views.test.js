@@ -9,6 +9,7 @@ import { buildSite } from '../ci/store/site.js';
 import { runPath } from '../ci/store/paths.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { launchChromium } from '../ci/store/browser.js';
+import { toGab } from '../ci/reports/exports.js';
 import { tempDir } from './support/temp.js';
 
 const JOBS = [
@@ -67,4 +68,15 @@ test('a run whose start time was written with an offset into the month before op
   assert.equal(await page.locator('h1').innerText(), `Run ${id}`);
   assert.equal(await page.locator('section.job').count(), JOBS.length);
   assert.equal(await page.locator('#view .error').count(), 0);
+});
+
+test("ab's body bytes received restate the run like bytes received: never starred in the variant table nor exported as a smaller-is-better benchmark", async () => {
+  await open('#/variants/orders-api');
+  const row = page.locator('tr.row[data-metric="body_bytes_received"]');
+  assert.match(await row.getAttribute('class'), /\bunranked\b/);
+  assert.equal(await row.locator('td.best').count(), 0);
+  assert.equal(await row.locator('.better, .worse').count(), 0, 'its change relative to the first column is not coloured as better or worse');
+  assert.equal(await page.locator('tr.row[data-metric="throughput"] td.best').getAttribute('data-variant'), 'cache-on');
+  const exported = toGab(docs.slice(-JOBS.length), 'lower').map((e) => e.name);
+  assert.ok(exported.some((n) => n.endsWith('/latency.p50')) && !exported.some((n) => n.endsWith('/body_bytes_received')), exported.join(', '));
 });
