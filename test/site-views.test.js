@@ -32,7 +32,7 @@ const errors = [];
 before(async () => {
   dir = tempDir('site-views');
   out = join(dir, 'site');
-  docs = [...syntheticDocs({ runs: 12, jobs: JOBS, metrics: METRICS, start: Date.UTC(2025, 1, 1), every: 86400e3, distributions: false })]
+  docs = [...syntheticDocs({ runs: 12, jobs: JOBS, metrics: METRICS, start: Date.UTC(2025, 1, 1), every: 86400e3, distributions: false, steps: [{ from: 6, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }] })]
     .map((d, i) => (i < JOBS.length ? { ...d, run: { ...d.run, startedAt: OFFSET_START } } : d));
   await publish({ store: join(dir, 'store'), docs });
   // a run of a suite whose every job failed or was skipped: the suite was never measured
@@ -79,4 +79,24 @@ test("ab's body bytes received restate the run like bytes received: never starre
   assert.equal(await page.locator('tr.row[data-metric="throughput"] td.best').getAttribute('data-variant'), 'cache-on');
   const exported = toGab(docs.slice(-JOBS.length), 'lower').map((e) => e.name);
   assert.ok(exported.some((n) => n.endsWith('/latency.p50')) && !exported.some((n) => n.endsWith('/body_bytes_received')), exported.join(', '));
+});
+
+test('in a 390-pixel window no view is wider than the window: wide tables scroll sideways on their own', async () => {
+  const id = docs.at(-1).run.id;
+  const views = ['#/', '#/runs', `#/run/${id}`, '#/compare', `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`, '#/variants/orders-api'];
+  await page.setViewportSize({ width: 390, height: 800 });
+  try {
+    for (const hash of views) {
+      await open(hash);
+      const { scroll, client, tables } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+        tables: [...document.querySelectorAll('#view table')].map((t) => t.scrollWidth > t.clientWidth),
+      }));
+      assert.ok(scroll <= client, `${hash}: the page is ${scroll} px wide in a ${client}-px window`);
+      assert.ok(tables.length > 0, `${hash} has a table`);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 });
