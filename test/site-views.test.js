@@ -100,3 +100,18 @@ test('in a 390-pixel window no view is wider than the window: wide tables scroll
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 });
+
+test('a suite whose every job failed or was skipped says so on the overview and in its variant view, instead of an empty table', async () => {
+  await open('#/');
+  const badge = page.locator('.suite[data-suite="gateways"] .badge').first();
+  assert.equal(await badge.innerText(), '1 failed, 1 skipped, 0 ok');
+  assert.equal(await page.locator('.suite[data-suite="orders-api"] .badge').first().innerText(), '2 ok');
+  await open('#/variants/gateways');
+  const text = await page.locator('#view').innerText();
+  assert.doesNotMatch(text, /undefined/);
+  assert.equal(await page.locator('#view table').count(), 0);
+  assert.match(await page.locator('#view .empty').innerText(), /^No job of gateways has a measurement in this history: every one failed or was skipped\. Its latest run 20250301T000000Z-fail01 says why\.$/);
+  await page.locator('#view .empty a').click();
+  await ready();
+  assert.equal(await page.locator('section.job .reason').allInnerTexts().then((r) => r.sort().join(' | ')), 'needs root | nginx not found');
+});

@@ -12,6 +12,12 @@ function changeRow(c, index) {
     h('td', {}, commitLink(c.run.commit, index.repoUrl, c.run.id)));
 }
 
+/** A suite's latest run as a badge: failed and skipped jobs named beside the ok ones, red when any failed, amber when any was skipped. */
+function statusBadge({ ok, failed, skipped = 0 }) {
+  const text = [failed ? `${failed} failed` : null, skipped ? `${skipped} skipped` : null, `${ok} ok`].filter(Boolean).join(', ');
+  return h('span', { class: `badge ${failed ? 'failed' : skipped ? 'skipped' : 'ok'}`, dataset: { ok: String(ok), failed: String(failed), skipped: String(skipped) } }, text);
+}
+
 const changeHeaders = ['When', 'Series', 'Kind', 'Before', 'After', 'Change', 'Commit'];
 
 export async function overview(el, { index }) {
@@ -31,7 +37,7 @@ export async function overview(el, { index }) {
     el.append(h('div', { class: 'problems' }, h('strong', {}, `${index.problems.length} file(s) in the store were skipped:`), h('ul', {}, index.problems.map((p) => h('li', { class: 'problem' }, p.message)))));
   }
   el.append(h('div', { class: 'cards' }, index.suites.map((s) => h('section', { class: 'card suite', dataset: { suite: s.name } },
-    h('h2', {}, s.name, ' ', h('span', { class: `badge ${s.status.failed ? 'failed' : 'ok'}`, dataset: { ok: String(s.status.ok), failed: String(s.status.failed) } }, s.status.failed ? `${s.status.failed} failed, ${s.status.ok} ok` : `${s.status.ok} ok`)),
+    h('h2', {}, s.name, ' ', statusBadge(s.status)),
     s.description ? h('p', { class: 'muted' }, s.description) : null,
     h('p', {}, 'Latest run ', runLink(s.latest.id), ` · ${date(s.latest.startedAt)} · `, commitLink(s.latest.commit, index.repoUrl, s.latest.id)),
     s.failures.length ? h('ul', { class: 'failures' }, s.failures.map((f) => h('li', { class: 'error' }, h('code', {}, f.job), `: ${f.status}: ${f.reason}`))) : null,

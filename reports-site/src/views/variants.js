@@ -16,6 +16,11 @@ export async function variants(el, { index, params: [name] }) {
   el.append(h('h1', {}, `${suite.name}: variants`));
   if (suite.description) el.append(h('p', { class: 'muted' }, suite.description));
   if (suite.page?.path) el.append(h('p', {}, h('a', { href: `#/report/${encodeURIComponent(suite.name)}`, class: 'report-link' }, `${suite.name} report of the newest run`), ' (the seed\'s sections, written by the suite\'s own report)'));
+  if (!cols.length) {
+    // every job of every run of the suite failed or was skipped: there is nothing to set side by side
+    el.append(h('p', { class: 'muted empty' }, `No job of ${suite.name} has a measurement in this history: every one failed or was skipped. Its latest run `, runLink(suite.latest.id), ' says why.'));
+    return;
+  }
   el.append(h('p', { class: 'muted' }, `Newest measurement of each job. Relative columns compare with ${cols[0]} (as a change, or a multiple from twice on). ★ marks the best of a row (none where all are equal); rows marked "not ranked" restate the run's parameters (its duration, requests sent, bytes received), so no variant wins them. Point at a value for its run and interval.`));
   const head = h('tr', {}, h('th', {}, 'Tool · scenario'), h('th', {}, 'Metric'), cols.map((v) => h('th', { class: 'num', dataset: { column: v } }, v)), cols.slice(1).map((v) => h('th', { class: 'num' }, `vs ${cols[0]}: ${v}`)));
   const body = rows.map((r) => {
