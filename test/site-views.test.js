@@ -115,3 +115,23 @@ test('a suite whose every job failed or was skipped says so on the overview and 
   await ready();
   assert.equal(await page.locator('section.job .reason').allInnerTexts().then((r) => r.sort().join(' | ')), 'needs root | nginx not found');
 });
+
+test('every number column of the overview, trend, run and compare tables is explained under its table', async () => {
+  const id = docs.at(-1).run.id;
+  const views = {
+    '#/': ['Before, After', 'Change'],
+    [`#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`]: ['Before, After', 'Change', 'p', 'Points', 'Value', 'Interval', 'Runs'],
+    [`#/run/${id}`]: ['Value', 'Interval', 'Samples'],
+    [`#/compare/${docs[0].run.id}/${id}`]: ['Base, Head', 'Change', 'Interval', 'Verdict'],
+  };
+  for (const [hash, columns] of Object.entries(views)) {
+    await open(hash);
+    const explained = await page.$$eval('#view .note.columns strong', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(columns.filter((c) => !explained.includes(c)), [], `${hash} explains ${explained.join(', ')}`);
+    const headers = await page.$$eval('#view table th.num', (ths) => [...new Set(ths.map((th) => th.textContent))]);
+    const unexplained = headers.filter((th) => !explained.some((e) => e.split(', ').includes(th)) && !/^vs /.test(th));
+    assert.deepEqual(unexplained, [], `${hash}: number columns without a note`);
+  }
+  await open(`#/run/${id}`);
+  assert.match(await page.locator('#view .note.columns').innerText(), /bootstrap confidence interval at 95%/);
+});

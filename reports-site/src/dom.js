@@ -46,6 +46,9 @@ export function intervalCell(lo, hi, unit) {
 /** The clamp note as a paragraph when any interval under `el` was cut at 0, else an empty text. */
 export const clampNote = (el) => (el.querySelector('.clamped') ? h('p', { class: 'muted note clamp-note' }, CLAMP_NOTE) : '');
 
+/** What a table's columns mean, below it: [[column, meaning], ...] as one muted paragraph. */
+export const columnsNote = (items) => h('p', { class: 'muted note columns' }, items.flatMap(([k, v], i) => [i ? ' ' : '', h('strong', {}, k), `: ${v}`]));
+
 /** Link to a commit on the forge when its URL is known, else to the run that measured it. */
 export function commitLink(commit, repoUrl, runId) {
   if (commit && repoUrl) return h('a', { href: `${repoUrl.replace(/\/$/, '')}/commit/${commit}`, class: 'mono commit', target: '_blank', rel: 'noopener' }, shortSha(commit));

@@ -1,5 +1,5 @@
 // Overview: every suite with its latest status and failures, recent regressions and change points, store problems.
-import { h, pct, date, commitLink, runLink, trendLink, metricLabel, table, fmt } from '../dom.js';
+import { h, pct, date, commitLink, runLink, trendLink, metricLabel, table, fmt, columnsNote } from '../dom.js';
 
 function changeRow(c, index) {
   return h('tr', { class: `change ${c.kind}`, dataset: { series: c.series, run: c.run.id } },
@@ -52,7 +52,12 @@ export async function overview(el, { index }) {
     h('details', {}, h('summary', {}, `Trend charts (${s.charts.length})`), h('ul', {}, s.charts.map((id) => h('li', {}, trendLink(id, id.split('/').slice(1).join(' · ')))))),
   ))));
   el.append(h('h2', {}, 'Recent change points'));
-  el.append(index.changes.length
-    ? table(changeHeaders, index.changes.slice(0, 30).map((c) => changeRow(c, index)), { class: 'changes' })
-    : h('p', { class: 'muted' }, 'No change points found in any series.'));
+  el.append(...(index.changes.length
+    ? [table(changeHeaders, index.changes.slice(0, 30).map((c) => changeRow(c, index)), { class: 'changes' }),
+      columnsNote([
+        ['When, Commit', 'the run where the new level starts.'],
+        ['Before, After', 'the mean of the series on the level before the step and on the level from it on.'],
+        ['Change', 'After / Before − 1; the kind and colour say whether that is worse (regression) or better for the metric, whichever way it is measured.'],
+      ])]
+    : [h('p', { class: 'muted' }, 'No change points found in any series.')]));
 }

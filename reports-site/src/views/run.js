@@ -1,6 +1,6 @@
 // One run: its commit, runner and every job's parameters, metrics, failures and latency distribution.
 import { loadRun, loadRuns } from '../data.js';
-import { h, fmt, date, commitLink, numCell, intervalCell, clampNote, table, metricLabel } from '../dom.js';
+import { h, fmt, date, commitLink, numCell, intervalCell, clampNote, table, metricLabel, columnsNote } from '../dom.js';
 import { percentileChart } from '../charts.js';
 
 const kv = (pairs) => h('dl', { class: 'kv' }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', { dataset: { key: k } }, v)]));
@@ -30,6 +30,18 @@ export async function runView(el, { index, params: [id] }) {
   el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(runs.id[i - 1])}/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run'),
     reported.length ? [' · Suite reports of this run: ', reported.flatMap((s, k) => [k ? ', ' : '', h('a', { href: `#/report/${encodeURIComponent(s.name)}`, class: 'report-link' }, s.name)])] : null));
 
+  const measured = run.jobs.filter((j) => j.status === 'ok');
+  if (measured.length) {
+    const levels = [...new Set(measured.flatMap((j) => j.metrics.map((m) => m.confidence)).filter((c) => c !== undefined))].map((c) => `${+(c * 100).toFixed(2)}%`);
+    el.append(columnsNote(run.archived
+      ? [['Value', 'the median over the job\'s trials; an archived run keeps that value alone, without its interval or the trials\' values.']]
+      : [
+        ['Value', 'the median over the job\'s trials.'],
+        ['Interval', `where that median could lie: its bootstrap confidence interval${levels.length ? ` at ${levels.join(', ')}` : ''}, the level the result document records; a job of one trial shows the tool's own interval (JMH: the mean ± its 99.9% error).`],
+        ['Samples', 'each trial\'s value, in the order the trials ran.'],
+      ]));
+  }
+
   const dists = [];
   for (const job of run.jobs) {
     const section = h('section', { class: `job ${job.status}`, dataset: { job: job.id, role: job.role } });
@@ -55,7 +67,7 @@ export async function runView(el, { index, params: [id] }) {
   }
 
   if (dists.length) {
-    el.append(h('h2', {}, dists.every((x) => x.d.unit === 'ns') ? 'Latency distribution' : 'Distributions'), h('p', { class: 'muted' }, 'Values on a log scale, percentiles spaced as HdrHistogram does (90%, 99%, 99.9% equally apart).'));
+    el.append(h('h2', {}, dists.every((x) => x.d.unit === 'ns') ? 'Latency distribution' : 'Distributions'), h('p', { class: 'muted' }, 'Values on a log scale, percentiles spaced as HdrHistogram does (90%, 99%, 99.9% equally apart). Each percentile is the median of that percentile over the job\'s trials.'));
     // one chart per tool, scenario and unit: variants of one job side by side, never a JMH curve beside an ab one
     const groups = [...new Set(dists.map(({ job, d }) => `${job.tool}\u0000${job.scenario}\u0000${d.unit}`))];
     for (const g of groups) {

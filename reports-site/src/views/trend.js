@@ -1,6 +1,6 @@
 // Trend of one metric: every variant as a line with its interval band, change points marked, values and commits listed.
 import { loadRuns, loadSeries } from '../data.js';
-import { h, pct, date, commitLink, runLink, intervalCell, clampNote, numCell, table, metricLabel } from '../dom.js';
+import { h, pct, date, commitLink, runLink, intervalCell, clampNote, numCell, table, metricLabel, columnsNote } from '../dom.js';
 import { bandLow } from '../intervals.js';
 import { trendChart, COLORS } from '../charts.js';
 
@@ -50,15 +50,23 @@ export async function trend(el, { index, params: [id] }) {
     h('td', { class: `num ${c.kind === 'regression' ? 'worse' : 'better'}`, dataset: { v: String(c.change) } }, pct(c.change)),
     h('td', { class: 'num' }, c.pvalue.toPrecision(2)),
     h('td', {}, h('span', { class: `badge ${c.kind}` }, c.kind)))));
-  el.append(changeRows.length
-    ? table(['Variant', 'When', 'Run', 'Commit', 'Before', 'After', 'Change', 'p', 'Kind'], changeRows, { class: 'changes' })
-    : h('p', { class: 'muted' }, 'No change points: every variant is on one level (E-divisive, p < 0.001).'));
+  const rule = index.changeRule || { minSegment: 5, maxPValue: 0.001 };
+  el.append(...(changeRows.length
+    ? [table(['Variant', 'When', 'Run', 'Commit', 'Before', 'After', 'Change', 'p', 'Kind'], changeRows, { class: 'changes' }),
+      columnsNote([
+        ['When, Run, Commit', 'where the new level starts.'],
+        ['Before, After', 'the mean of the variant\'s points on the level before the step and on the level from it on.'],
+        ['Change', `After / Before − 1, red when the step went the bad way for this metric (${chart.better} is better).`],
+        ['p', `the step's p-value (E-divisive means; a step counts at p < ${rule.maxPValue}, held for ${rule.minSegment} points or more).`],
+      ])]
+    : [h('p', { class: 'muted' }, `No change points: every variant is on one level (E-divisive means, p < ${rule.maxPValue}).`)]));
 
   el.append(h('h2', {}, 'Latest values'));
   el.append(table(['Variant', 'Run', 'Commit', 'Value', 'Interval', 'Points'], files.map((f) => {
     const i = f.v.length - 1;
     return h('tr', { class: 'latest', dataset: { variant: f.key.variant } }, h('td', {}, f.key.variant), ...runCells(f.run[i]), numCell(f.v[i], chart.unit), intervalCell(f.lo[i], f.hi[i], chart.unit), h('td', { class: 'num' }, String(f.v.length)));
   }), { class: 'latest-values' }));
+  el.append(columnsNote([['Points', 'how many points the variant\'s line has: one per run, and one per commit in archived months.']]));
 
   el.append(h('h2', {}, `Last ${LAST} points`));
   for (const f of files) {
@@ -69,5 +77,10 @@ export async function trend(el, { index, params: [id] }) {
     }
     el.append(h('h3', {}, f.key.variant), table(['When', 'Run', 'Commit', 'Value', 'Interval', 'Runs'], rows, { class: 'points', dataset: { variant: f.key.variant } }));
   }
+  el.append(columnsNote([
+    ['Value', 'the run\'s median over its trials, as on its run page;'],
+    ['Interval', 'that median\'s confidence interval.'],
+    ['Runs', 'how many runs the point stands for: a point of an archived month is the median of its commit\'s runs, and its interval then spans their lowest to highest value.'],
+  ]));
   el.append(clampNote(el));
 }
