@@ -135,3 +135,12 @@ test('every number column of the overview, trend, run and compare tables is expl
   await open(`#/run/${id}`);
   assert.match(await page.locator('#view .note.columns').innerText(), /bootstrap confidence interval at 95%/);
 });
+
+test('a runs page past the last one says there is no such page and links the last page, instead of an empty table', async () => {
+  await open('#/runs/5');
+  assert.equal(await page.locator('tr.run').count(), 0);
+  assert.equal(await page.locator('#view .error').innerText(), 'No page 6: the history has 1 page(s) of 100 runs.');
+  await page.locator('#view a', { hasText: 'Go to the last page' }).click();
+  await ready();
+  assert.equal(await page.locator('tr.run').count(), docs.length / JOBS.length + 1);
+});

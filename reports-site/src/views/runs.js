@@ -8,6 +8,12 @@ export async function runsView(el, { index, params: [page = '0'] }) {
   const runs = await loadRuns();
   const n = runs.id.length;
   const p = Math.max(0, Number(page) || 0);
+  const pages = Math.ceil(n / PAGE);
+  if (p > 0 && p >= pages) {
+    // a link kept from when the history was longer, or a page number typed by hand
+    el.append(h('h1', {}, `Runs (${n})`), h('p', { class: 'error' }, `No page ${p + 1}: the history has ${Math.max(1, pages)} page(s) of ${PAGE} runs.`), h('a', { href: pages > 1 ? `#/runs/${pages - 1}` : '#/runs' }, 'Go to the last page'));
+    return;
+  }
   const from = n - 1 - p * PAGE;
   const rows = [];
   for (let i = from; i > from - PAGE && i >= 0; i -= 1) {
@@ -17,7 +23,6 @@ export async function runsView(el, { index, params: [page = '0'] }) {
       h('td', { class: 'num' }, String(runs.ok[i])), h('td', { class: `num ${runs.failed[i] ? 'worse' : ''}` }, String(runs.failed[i])),
       h('td', { class: 'muted' }, runs.archived[i] ? 'archived' : '')));
   }
-  const pages = Math.ceil(n / PAGE);
   el.append(h('h1', {}, `Runs (${n})`));
   el.append(table(['Started', 'Run', 'Commit', 'Ref', 'Role', 'Runner', 'OK', 'Failed/skipped', ''], rows, { class: 'runs-table' }));
   el.append(h('div', { class: 'pager' },
