@@ -144,3 +144,20 @@ test('a runs page past the last one says there is no such page and links the las
   await ready();
   assert.equal(await page.locator('tr.run').count(), docs.length / JOBS.length + 1);
 });
+
+test('a trend chart read in Tokyo gives the times in UTC, as its tables and run ids do', async () => {
+  const tokyo = await launchChromium({ viewport: { width: 1280, height: 900 }, timezoneId: 'Asia/Tokyo' });
+  try {
+    const p = await tokyo.context.newPage();
+    await p.goto(`${pathToFileURL(join(out, 'index.html')).href}#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`);
+    await p.waitForSelector('#view[data-ready="1"]');
+    assert.equal(await p.evaluate(() => new Date(0).getTimezoneOffset()), -540, 'the page runs in UTC+9');
+    const box = await p.locator('#trend-chart .u-over').boundingBox();
+    await p.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+    const last = docs.at(-1).run;
+    assert.match(await p.locator('.chart-info').innerText(), new RegExp(`^${last.startedAt.slice(0, 16).replace('T', ' ')} · run ${last.id}`));
+    assert.equal(await p.locator('.u-legend .u-series').first().locator('.u-value').innerText(), '2025-02-12 12:00am');
+  } finally {
+    await tokyo.close();
+  }
+});

@@ -74,6 +74,8 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
   const opts = {
     width: width(el),
     height: 320,
+    // the axis and the legend in UTC, as every time in the tables and run ids is, whatever the reader's time zone
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
     scales: { x: { time: true } },
     series,
     bands,

@@ -12,7 +12,7 @@ export async function trend(el, { index, params: [id] }) {
   const [runs, ...files] = await Promise.all([loadRuns(), ...chart.series.map((s) => loadSeries(s.path))]);
   const xOf = (r) => runs.t[r] / 1000;
   el.append(h('h1', {}, `${chart.suite} · ${chart.tool} · ${chart.scenario} · ${metricLabel(chart)}`));
-  el.append(h('p', { class: 'muted' }, `${chart.unit}, ${chart.better} is better. ${files.length} variant(s). Drag to zoom, double-click to reset; click a point to open its run.`));
+  el.append(h('p', { class: 'muted' }, `${chart.unit}, ${chart.better} is better. ${files.length} variant(s). Times in UTC. Drag to zoom, double-click to reset; click a point to open its run.`));
 
   const lines = files.map((f, k) => ({
     label: f.key.variant,
