@@ -161,3 +161,17 @@ test('a trend chart read in Tokyo gives the times in UTC, as its tables and run 
     await tokyo.close();
   }
 });
+
+test('the trend chart of a history with one run shows its point in the middle of a day, not at the left end of a 1,000-day axis', async () => {
+  const one = join(dir, 'one');
+  await publish({ store: join(one, 'store'), docs: docs.slice(0, JOBS.length) });
+  await buildSite({ store: join(one, 'store'), out: join(one, 'site'), config: CONFIG });
+  await page.goto(`${pathToFileURL(join(one, 'site', 'index.html')).href}#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`);
+  await ready();
+  const box = await page.locator('#trend-chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const xs = await page.$$eval('#trend-chart .u-cursor-pt', (els) => els.filter((e) => e.style.display !== 'none').map((e) => e.getBoundingClientRect().x + e.getBoundingClientRect().width / 2));
+  assert.ok(xs.length > 0);
+  for (const x of xs) assert.ok(Math.abs(x - (box.x + box.width / 2)) < box.width * 0.02, `point at ${x - box.x} px of ${box.width}`);
+  assert.match(await page.locator('.chart-info').innerText(), new RegExp(`run ${docs[0].run.id}`));
+});

@@ -76,7 +76,8 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
     height: 320,
     // the axis and the legend in UTC, as every time in the tables and run ids is, whatever the reader's time zone
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
-    scales: { x: { time: true } },
+    // one time only (a single run): uPlot would stretch the axis over 1,000 days to its right; a day around it instead
+    scales: { x: { time: true, ...(xs.length === 1 ? { range: () => [xs[0] - 43200, xs[0] + 43200] } : {}) } },
     series,
     bands,
     axes: [{}, { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit)) }],
