@@ -175,3 +175,25 @@ test('the trend chart of a history with one run shows its point in the middle of
   for (const x of xs) assert.ok(Math.abs(x - (box.x + box.width / 2)) < box.width * 0.02, `point at ${x - box.x} px of ${box.width}`);
   assert.match(await page.locator('.chart-info').innerText(), new RegExp(`run ${docs[0].run.id}`));
 });
+
+test('on a trend, a double click resets the zoom and stays on the chart; a single click opens the run of the point', async () => {
+  const hash = `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`;
+  await open(hash);
+  const markers = () => page.evaluate(() => window.__benchlineCharts.at(-1).markers);
+  assert.equal(await markers(), 1);
+  const box = await page.locator('#trend-chart .u-over').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 2, box.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForTimeout(500);
+  assert.equal(await markers(), 0, 'zoomed past the step');
+  await page.mouse.dblclick(box.x + box.width / 2, box.y + 40);
+  await page.waitForTimeout(600);
+  assert.equal(new URL(page.url()).hash, hash);
+  assert.equal(await markers(), 1, 'the whole history again');
+  await page.mouse.click(box.x + box.width - 2, box.y + 40);
+  await page.waitForFunction(() => location.hash.startsWith('#/run/'));
+  await ready();
+  assert.equal(await page.locator('h1').innerText(), `Run ${docs.at(-1).run.id}`);
+});

@@ -5,6 +5,9 @@ import { fmt } from './dom.js';
 export const COLORS = ['#1849a9', '#c4320a', '#067647', '#6941c6', '#b54708', '#0e7090', '#c11574', '#4e5ba6'];
 const alpha = (hex, a) => `${hex}${Math.round(a * 255).toString(16).padStart(2, '0')}`;
 
+/** How long a click on a trend waits for a second click (a double click resets the zoom) before it opens the run. */
+const PICK_DELAY_MS = 300;
+
 /** What the last charts drew, for tests and for the timing script. */
 const registry = (window.__benchlineCharts = window.__benchlineCharts || []);
 
@@ -92,7 +95,17 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
   const plot = new uPlot(opts, data, el);
   // legend rows of the band edges add nothing for a reader
   [...el.querySelectorAll('.u-legend .u-series')].forEach((row, i) => { if (i > 0 && (i - 1) % 3 !== 0) row.style.display = 'none'; });
-  if (onPick) plot.over.addEventListener('click', () => { if (plot.cursor.idx !== null && plot.cursor.idx !== undefined) onPick(xs[plot.cursor.idx]); });
+  if (onPick) {
+    // a double click resets the zoom: its first click must not open a run, so a click waits to see whether a second follows
+    let pending = null;
+    plot.over.addEventListener('click', (e) => {
+      clearTimeout(pending);
+      const idx = plot.cursor.idx;
+      if (e.detail > 1 || idx === null || idx === undefined) return;
+      pending = setTimeout(() => { if (el.isConnected) onPick(xs[idx]); }, PICK_DELAY_MS);
+    });
+    plot.over.addEventListener('dblclick', () => clearTimeout(pending));
+  }
   registry.push(entry);
   return plot;
 }
