@@ -197,3 +197,9 @@ test('on a trend, a double click resets the zoom and stays on the chart; a singl
   await ready();
   assert.equal(await page.locator('h1').innerText(), `Run ${docs.at(-1).run.id}`);
 });
+
+test('a link cut inside a percent escape is no such page, with a way back, rather than "URI malformed"', async () => {
+  await open('#/trend/orders-api%2Fab%2');
+  assert.equal(await page.locator('#view .error').innerText(), 'No such page: #/trend/orders-api%2Fab%2');
+  assert.equal(await page.locator('#view a').getAttribute('href'), '#/');
+});

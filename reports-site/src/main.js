@@ -23,9 +23,20 @@ const root = document.getElementById('view');
 let index;
 let current = 0;
 
+/** A route's parts as text, or null when one is not valid percent-encoding (a link cut short, a hand-typed %). */
+function decodeParams(match) {
+  try {
+    return match.slice(1).map((p) => (p === undefined ? undefined : decodeURIComponent(p)));
+  } catch {
+    return null;
+  }
+}
+
 async function route() {
   const hash = location.hash || '#/';
-  const found = ROUTES.map(([re, name, view]) => [re.exec(hash), name, view]).find(([m]) => m);
+  let found = ROUTES.map(([re, name, view]) => [re.exec(hash), name, view]).find(([m]) => m);
+  const params = found && decodeParams(found[0]);
+  if (!params) found = undefined;
   const ticket = ++current;
   root.dataset.ready = '0';
   document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', found && a.dataset.nav === found[1]));
@@ -34,11 +45,11 @@ async function route() {
     root.dataset.ready = '1';
     return;
   }
-  const [match, name, view] = found;
+  const [, name, view] = found;
   document.body.dataset.view = name;
   const el = h('div', { class: `view view-${name}` });
   try {
-    await view()(el, { index, params: match.slice(1).map((p) => (p === undefined ? undefined : decodeURIComponent(p))) });
+    await view()(el, { index, params });
   } catch (e) {
     el.replaceChildren(h('p', { class: 'error' }, e.message));
   }
