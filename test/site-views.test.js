@@ -203,3 +203,27 @@ test('a link cut inside a percent escape is no such page, with a way back, rathe
   assert.equal(await page.locator('#view .error').innerText(), 'No such page: #/trend/orders-api%2Fab%2');
   assert.equal(await page.locator('#view a').getAttribute('href'), '#/');
 });
+
+test('every table header sits aligned with its column: right over numbers, left over text', async () => {
+  const id = docs.at(-1).run.id;
+  const withDistributions = [...syntheticDocs({ runs: 2, jobs: JOBS, start: Date.UTC(2025, 5, 1) })];
+  const d = join(dir, 'dist');
+  await publish({ store: join(d, 'store'), docs: withDistributions });
+  await buildSite({ store: join(d, 'store'), out: join(d, 'site'), config: CONFIG });
+  const pages = [
+    ...['#/', '#/runs', `#/run/${id}`, `#/compare/${docs[0].run.id}/${id}`, `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`, '#/variants/orders-api'].map((hash) => `${pathToFileURL(join(out, 'index.html')).href}${hash}`),
+    `${pathToFileURL(join(d, 'site', 'index.html')).href}#/run/${withDistributions.at(-1).run.id}`,
+  ];
+  for (const url of pages) {
+    await page.goto(url);
+    await ready();
+    const misaligned = await page.$$eval('#view table', (tables) => tables.flatMap((t) => {
+      const row = t.querySelector('tbody tr');
+      if (!row) return [];
+      return [...t.querySelectorAll('thead th')].map((th, i) => [th.textContent, getComputedStyle(th).textAlign, row.children[i] && getComputedStyle(row.children[i]).textAlign])
+        .filter(([, a, b]) => b && (a === 'right') !== (b === 'right'));
+    }));
+    assert.deepEqual(misaligned, [], url.split('#')[1]);
+  }
+  assert.ok(await page.locator('table.percentile-table').count() > 0, 'the last page has a percentile table');
+});

@@ -59,6 +59,12 @@ export const runLink = (id) => h('a', { href: `#/run/${encodeURIComponent(id)}`,
 export const trendLink = (chart, text) => h('a', { href: `#/trend/${encodeURIComponent(chart)}` }, text);
 export const metricLabel = (x) => (x.case ? `${x.case} · ${x.name}` : x.name);
 
+/**
+ * A table with a header row. A header sits right-aligned over a column of numbers: the column's cells say so (class
+ * num) in the first row; a table without rows goes by the header's name.
+ */
 export function table(headers, rows, attrs = {}) {
-  return h('table', attrs, h('thead', {}, h('tr', {}, headers.map((x) => (x instanceof Node ? x : h('th', { class: /^(value|change|before|after|p|interval|n|trials|points|ok|failed|vs )/i.test(x) ? 'num' : '' }, x))))), h('tbody', {}, rows));
+  const first = rows.find((r) => r instanceof Element);
+  const numeric = (x, i) => (first ? Boolean(first.children[i]?.classList.contains('num')) : /^(value|change|before|after|p|interval|trials|points|ok|failed)$/i.test(x));
+  return h('table', attrs, h('thead', {}, h('tr', {}, headers.map((x, i) => (x instanceof Node ? x : h('th', { class: numeric(x, i) ? 'num' : '' }, x))))), h('tbody', {}, rows));
 }
