@@ -227,3 +227,12 @@ test('every table header sits aligned with its column: right over numbers, left 
   }
   assert.ok(await page.locator('table.percentile-table').count() > 0, 'the last page has a percentile table');
 });
+
+test('a trend of a latency says it is a time where lower is better, not "ns" above values read in ms', async () => {
+  await open(`#/trend/${encodeURIComponent('orders-api/ab/keepalive/latency.p50')}`);
+  const subtitle = await page.locator('#view h1 + p').innerText();
+  assert.match(subtitle, /^A time: lower is better\. 2 variant\(s\)\./);
+  assert.match(await page.locator('tr.latest td.num[data-v]').first().innerText(), / ms$/);
+  await open(`#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`);
+  assert.match(await page.locator('#view h1 + p').innerText(), /^A rate per second: higher is better\./);
+});

@@ -6,13 +6,16 @@ import { trendChart, COLORS } from '../charts.js';
 
 const LAST = 20;
 
+/** What a canonical unit measures, as the page says it: values are shown in the unit that fits (ns as µs, ms, s). */
+const QUANTITY = { ns: 'A time', bytes: 'A size', 'bytes/s': 'Bytes per second', 'ops/s': 'A rate per second', count: 'A count', ratio: 'A share, in %' };
+
 export async function trend(el, { index, params: [id] }) {
   const chart = index.charts.find((c) => c.id === id);
   if (!chart) throw new Error(`No trend chart "${id}" in this build`);
   const [runs, ...files] = await Promise.all([loadRuns(), ...chart.series.map((s) => loadSeries(s.path))]);
   const xOf = (r) => runs.t[r] / 1000;
   el.append(h('h1', {}, `${chart.suite} · ${chart.tool} · ${chart.scenario} · ${metricLabel(chart)}`));
-  el.append(h('p', { class: 'muted' }, `${chart.unit}, ${chart.better} is better. ${files.length} variant(s). Times in UTC. Drag to zoom, double-click to reset; click a point to open its run.`));
+  el.append(h('p', { class: 'muted' }, `${QUANTITY[chart.unit] || `In ${chart.unit}`}: ${chart.better} is better. ${files.length} variant(s). Times in UTC. Drag to zoom, double-click to reset; click a point to open its run.`));
 
   const lines = files.map((f, k) => ({
     label: f.key.variant,
