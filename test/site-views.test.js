@@ -236,3 +236,17 @@ test('a trend of a latency says it is a time where lower is better, not "ns" abo
   await open(`#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`);
   assert.match(await page.locator('#view h1 + p').innerText(), /^A rate per second: higher is better\./);
 });
+
+test("Compare's run pickers keep the keyboard's focus: each arrow key press moves the base one run further back", async () => {
+  const ids = docs.filter((d) => d.variant === 'cache-off').map((d) => d.run.id);
+  await open('#/compare');
+  await page.focus('#compare-base');
+  assert.equal(await page.$eval('#compare-base', (s) => s.value), ids.at(-1));
+  for (const expected of [ids.at(-2), ids.at(-3), ids.at(-4)]) {
+    await page.evaluate(() => { document.getElementById('view').dataset.ready = '0'; });
+    await page.keyboard.press('ArrowDown');
+    await ready();
+    assert.equal(decodeURIComponent(new URL(page.url()).hash), `#/compare/${expected}/${FAILED_RUN}`);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'compare-base');
+  }
+});

@@ -54,7 +54,10 @@ async function route() {
     el.replaceChildren(h('p', { class: 'error' }, e.message));
   }
   if (ticket !== current) return; // a newer navigation won
+  // a control that navigated (Compare's run pickers, changed with the arrow keys) keeps the keyboard's focus in the new view
+  const focused = root.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
   root.replaceChildren(el);
+  if (focused) document.getElementById(focused)?.focus();
   // views draw charts into detached elements; uPlot sizes need the element in the page, so views may finish here
   for (const fn of el.__afterMount || []) fn();
   root.dataset.ready = '1';
