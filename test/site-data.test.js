@@ -31,3 +31,14 @@ test('the feed stays XML when a failure reason holds a terminal\'s control codes
   assert.doesNotMatch(feed, /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|[\ud800-\udfff]/, 'no character XML 1.0 forbids');
   assert.match(feed, /orders-api\.cache-on\.wrk\.peak: x\ufffd\[2J\ufffdy &lt;b&gt;\ufffd<\/summary>/);
 });
+
+test('the feed announces a suite\'s failed jobs, not the ones skipped in every run (a variant that needs root)', () => {
+  const latest = { id: 'r1', startedAt: '2025-01-01T00:00:00.000Z' };
+  const feed = (failures) => atomFeed({ index: { title: 'history' }, changes: [], generatedAt: latest.startedAt, basePath: './', repoUrl: null, suites: [{ name: 'gateways', latest, failures }] });
+  const skipped = { job: 'gateways.envoy.wrk.peak', status: 'skipped', reason: 'needs root' };
+  const failed = { job: 'gateways.nginx.wrk.peak', status: 'failed', reason: 'nginx not found' };
+  assert.doesNotMatch(feed([skipped]), /<entry>/);
+  const both = feed([skipped, failed]);
+  assert.match(both, /<title>Failed jobs: gateways \(1\) in run r1<\/title>/);
+  assert.match(both, /<summary>gateways\.nginx\.wrk\.peak: nginx not found<\/summary>/);
+});

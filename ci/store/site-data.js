@@ -267,13 +267,15 @@ export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedA
     });
   }
   for (const s of suites) {
-    if (!s.failures.length) continue;
+    // a skipped job (a variant that needs root, say) is skipped in every run: announcing it each run would be noise
+    const failed = s.failures.filter((f) => f.status !== 'skipped');
+    if (!failed.length) continue;
     entries.push({
       id: `urn:benchline:failures:${s.name}:${s.latest.id}`,
-      title: `Failed jobs: ${s.name} (${s.failures.length}) in run ${s.latest.id}`,
+      title: `Failed jobs: ${s.name} (${failed.length}) in run ${s.latest.id}`,
       updated: s.latest.startedAt,
       link: siteLink(basePath, `#/run/${encodeURIComponent(s.latest.id)}`),
-      summary: s.failures.map((f) => `${f.job}: ${f.reason}`).join('\n'),
+      summary: failed.map((f) => `${f.job}: ${f.reason}`).join('\n'),
     });
   }
   entries.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0));
