@@ -10,6 +10,7 @@ import { runPath } from '../ci/store/paths.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { launchChromium } from '../ci/store/browser.js';
 import { toGab } from '../ci/reports/exports.js';
+import { serveStatic } from '../ci/store/serve.js';
 import { tempDir } from './support/temp.js';
 
 const JOBS = [
@@ -248,5 +249,21 @@ test("Compare's run pickers keep the keyboard's focus: each arrow key press move
     await ready();
     assert.equal(decodeURIComponent(new URL(page.url()).hash), `#/compare/${expected}/${FAILED_RUN}`);
     assert.equal(await page.evaluate(() => document.activeElement.id), 'compare-base');
+  }
+});
+
+test('the local server sends the sub-path without its slash to the sub-path with it, so the page finds app.js as on GitHub Pages', async () => {
+  const server = await serveStatic(out, { prefix: '/benchline/' });
+  try {
+    const bare = server.url.replace(/\/$/, '');
+    const res = await fetch(bare, { redirect: 'manual' });
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.get('location'), '/benchline/');
+    await page.goto(`${bare}#/runs`);
+    await ready();
+    assert.equal(await page.locator('tr.run').count(), docs.length / JOBS.length + 1);
+    assert.equal(new URL(page.url()).pathname, '/benchline/');
+  } finally {
+    await server.close();
   }
 });

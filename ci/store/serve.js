@@ -14,7 +14,12 @@ export function serveStatic(dir, { prefix = '/', port = 0 } = {}) {
   const base = prefix.endsWith('/') ? prefix : `${prefix}/`;
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-    if (!path.startsWith(base) && `${path}/` !== base) {
+    if (`${path}/` === base && base !== '/') {
+      // as GitHub Pages does: the page's relative links (app.js, data/) only resolve under the folder's own URL
+      res.writeHead(301, { location: base }).end();
+      return;
+    }
+    if (!path.startsWith(base)) {
       res.writeHead(404).end('not found');
       return;
     }
