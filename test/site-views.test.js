@@ -267,3 +267,19 @@ test('the local server sends the sub-path without its slash to the sub-path with
     await server.close();
   }
 });
+
+test("a pull request's run, which measured head and base, names each distribution curve and column by its side", async () => {
+  const pr = (role, factor) => [...syntheticDocs({ runs: 1, jobs: JOBS, seed: 7, role, start: Date.UTC(2025, 5, 1) })].map((d) => ({
+    ...d,
+    run: { ...d.run, trigger: 'pull_request', pr: 12, ref: 'feature' },
+    distributions: d.distributions.map((x) => ({ ...x, percentiles: x.percentiles.map((q) => ({ ...q, value: q.value * factor })) })),
+  }));
+  const docsPr = [...pr('head', 1), ...pr('base', 1.1)];
+  const d = join(dir, 'pr');
+  await publish({ store: join(d, 'store'), docs: docsPr });
+  await buildSite({ store: join(d, 'store'), out: join(d, 'site'), config: CONFIG });
+  await page.goto(`${pathToFileURL(join(d, 'site', 'index.html')).href}#/run/${docsPr[0].run.id}`);
+  await ready();
+  const headers = await page.$$eval('table.percentile-table thead th', (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual([...headers].sort(), ['Percentile', 'cache-off · base', 'cache-off · head', 'cache-on · base', 'cache-on · head']);
+});

@@ -74,9 +74,10 @@ export async function runView(el, { index, params: [id] }) {
       const mine = dists.filter(({ job, d }) => `${job.tool}\u0000${job.scenario}\u0000${d.unit}` === g);
       const { unit } = mine[0].d;
       el.append(h('h3', {}, `${mine[0].job.tool} · ${mine[0].job.scenario}${unit === 'ns' ? '' : ` (${unit})`}`));
-      // name each curve by what tells it apart within the chart: variant, case (JMH method), distribution name
+      // name each curve by what tells it apart within the chart: variant, case (JMH method), distribution name, and
+      // the side (head, base) in a run that measured both
       const differs = (f) => new Set(mine.map(f)).size > 1;
-      const parts = [differs(({ job }) => job.variant) && (({ job }) => job.variant), differs(({ d }) => d.case) && (({ d }) => d.case), differs(({ d }) => d.name) && (({ d }) => d.name)].filter(Boolean);
+      const parts = [differs(({ job }) => job.variant) && (({ job }) => job.variant), differs(({ d }) => d.case) && (({ d }) => d.case), differs(({ d }) => d.name) && (({ d }) => d.name), differs(({ job }) => job.role) && (({ job }) => job.role)].filter(Boolean);
       const label = (x) => (parts.length ? parts.map((f) => f(x)).filter(Boolean).join(' · ') : x.job.variant);
       const holder = h('div', { class: 'chart percentiles' });
       el.append(holder);
