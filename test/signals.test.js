@@ -125,19 +125,29 @@ async function pidIn(file) {
   return null;
 }
 
+/**
+ * Waits for the stand-in installer to start, sends `stop` (a function of the child), and then gives the child's exit
+ * (its signal, or its code) and whether the stand-in is still alive 3 s later.
+ */
+async function stopDuringInstall(child, pidFile, stop) {
+  const exited = new Promise((res) => child.on('exit', (c, sig) => res(sig || c)));
+  const pid = await pidIn(pidFile);
+  assert.ok(pid, 'the stand-in installer started');
+  stop(child);
+  const exit = await exited;
+  const deadline = Date.now() + 3000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return { exit, installerAlive: isAlive(pid) };
+}
+
 test('SIGTERM while go builds a tool stops the build as well: no installer is left running once benchline is gone', async () => {
   const pidFile = join(tempDir('go-pid'), 'pid');
   const bin = fakeInstaller('go', pidFile);
   const script = `import { ensureTools } from ${JSON.stringify(join(ROOT, 'ci', 'tools.js'))}; ensureTools(['grpcurl'], { log: () => {} });`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BENCHLINE_TOOLS: tempDir('tools') }, stdio: 'ignore' });
-  const exited = new Promise((res) => child.on('exit', (c, s) => res(s)));
-  const pid = await pidIn(pidFile);
-  assert.ok(pid, 'the stand-in go started');
-  child.kill('SIGTERM');
-  assert.equal(await exited, 'SIGTERM');
-  const deadline = Date.now() + 3000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(isAlive(pid), false, 'the go build benchline started is stopped with it');
+  const { exit, installerAlive } = await stopDuringInstall(child, pidFile, (c) => c.kill('SIGTERM'));
+  assert.equal(exit, 'SIGTERM');
+  assert.equal(installerAlive, false, 'the go build benchline started is stopped with it');
 });
 
 test('a run stopped while apt-get installs its load tool leaves no empty run folder and no apt-get holding the dpkg lock', { skip: process.getuid?.() !== 0 && 'apt-get is run only as root (or through sudo -n)' }, async () => {
@@ -145,14 +155,9 @@ test('a run stopped while apt-get installs its load tool leaves no empty run fol
   const bin = fakeInstaller('apt-get', pidFile); // and no wrk on PATH: benchline installs it
   const results = tempDir('install-stop');
   const child = spawn(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--out', results, '--no-progress'], { cwd: ROOT, env: { ...process.env, PATH: bin }, stdio: 'ignore' });
-  const exited = new Promise((res) => child.on('exit', (c, s) => res(s)));
-  const pid = await pidIn(pidFile);
-  assert.ok(pid, 'the stand-in apt-get started');
-  child.kill('SIGTERM');
-  assert.equal(await exited, 'SIGTERM');
-  const deadline = Date.now() + 3000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(isAlive(pid), false, 'apt-get is stopped with benchline');
+  const { exit, installerAlive } = await stopDuringInstall(child, pidFile, (c) => c.kill('SIGTERM'));
+  assert.equal(exit, 'SIGTERM');
+  assert.equal(installerAlive, false, 'apt-get is stopped with benchline');
   assert.deepEqual(readdirSync(results), [], 'no run folder was made before the tools were there');
 });
 
@@ -167,12 +172,7 @@ try { ensureTools(['grpcurl'], { log: () => {} }); } catch { /* the build was st
 setTimeout(() => process.exit(0), 100);`;
   // a group of its own, as a terminal's foreground job: the Ctrl-C goes to every process in it
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, BENCHLINE_TOOLS: tempDir('tools') }, stdio: 'ignore', detached: true });
-  const exited = new Promise((res) => child.on('exit', (c) => res(c)));
-  const pid = await pidIn(pidFile);
-  assert.ok(pid, 'the stand-in go started');
-  process.kill(-child.pid, 'SIGINT');
-  assert.equal(await exited, 130);
-  const deadline = Date.now() + 3000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(isAlive(pid), false, 'the go build benchline started is stopped with it');
+  const { exit, installerAlive } = await stopDuringInstall(child, pidFile, (c) => process.kill(-c.pid, 'SIGINT'));
+  assert.equal(exit, 130);
+  assert.equal(installerAlive, false, 'the go build benchline started is stopped with it');
 });

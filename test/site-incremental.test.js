@@ -260,15 +260,20 @@ test('two builds into one site folder at once take turns: the folder ends as one
   assert.equal(existsSync(`${out}.lock`), false, 'the lock is gone');
 });
 
-test('a build that waits for another build of its folder looks at the folder only once it holds it: the files half-written then are no reason to refuse', async () => {
+/** A store of three runs and a site folder whose lock another build holds: { s, out, release }. */
+async function lockedSite() {
   const { default: lockfile } = await import('proper-lockfile');
   const d = tempDir('incremental');
   const s = join(d, 's');
   await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
   const out = join(d, 'site');
-  // another build holds the folder and has written a file, but not its manifest yet
   mkdirSync(out);
-  const release = await lockfile.lock(out, { realpath: false });
+  return { s, out, release: await lockfile.lock(out, { realpath: false }) };
+}
+
+test('a build that waits for another build of its folder looks at the folder only once it holds it: the files half-written then are no reason to refuse', async () => {
+  // another build holds the folder and has written a file, but not its manifest yet
+  const { s, out, release } = await lockedSite();
   writeFileSync(join(out, 'app.js'), '// half a build\n');
   const waiting = buildSite({ store: s, out });
   await new Promise((r) => setTimeout(r, 300));
@@ -302,13 +307,7 @@ test('a first build stopped outright half-way leaves a folder the next build tak
 });
 
 test('a build that finds its folder locked says what it waits for and how to go on at once', async () => {
-  const { default: lockfile } = await import('proper-lockfile');
-  const d = tempDir('incremental');
-  const s = join(d, 's');
-  await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
-  const out = join(d, 'site');
-  mkdirSync(out);
-  const release = await lockfile.lock(out, { realpath: false });
+  const { s, out, release } = await lockedSite();
   const said = [];
   const waiting = buildSite({ store: s, out, log: (m) => said.push(m) });
   await new Promise((r) => setTimeout(r, 300));
