@@ -25,16 +25,21 @@ export function parseSize(text) {
 
 const round = (v, digits = 3) => {
   const a = Math.abs(v);
+  // a value too small for three decimals keeps two significant digits: a share of 0.00004% is not "0 %"
+  if (a > 0 && a < 0.0005) return Number(v.toPrecision(2)).toString();
   const d = a >= 100 ? 1 : a >= 10 ? 2 : digits;
   return Number(v.toFixed(d)).toString();
 };
 
-/** Human-readable value in the best-fitting unit, e.g. 1530000 ns -> "1.53 ms". */
-export function formatValue(value, unit) {
+/**
+ * Human-readable value in the best-fitting unit, e.g. 1530000 ns -> "1.53 ms". reference: the value whose unit fits,
+ * when several values share one (a chart's axis: 0 reads "0 ms" beside "5 ms", not "0 ns").
+ */
+export function formatValue(value, unit, reference = value) {
   if (value === undefined || value === null || Number.isNaN(value)) return '–';
   switch (unit) {
     case 'ns': {
-      const a = Math.abs(value);
+      const a = Math.abs(reference);
       if (a >= 1e9) return `${round(value / 1e9)} s`;
       if (a >= 1e6) return `${round(value / 1e6)} ms`;
       if (a >= 1e3) return `${round(value / 1e3)} µs`;
@@ -42,7 +47,7 @@ export function formatValue(value, unit) {
     }
     case 'bytes': case 'bytes/s': {
       const suffix = unit === 'bytes/s' ? '/s' : '';
-      const a = Math.abs(value);
+      const a = Math.abs(reference);
       if (a >= 1024 ** 3) return `${round(value / 1024 ** 3)} GiB${suffix}`;
       if (a >= 1024 ** 2) return `${round(value / 1024 ** 2)} MiB${suffix}`;
       if (a >= 1024) return `${round(value / 1024)} KiB${suffix}`;

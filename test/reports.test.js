@@ -580,6 +580,14 @@ test('counts read with thousands separators, also when averaged over trials into
   );
 });
 
+test('a share too small for three decimals keeps two significant digits instead of reading 0 %, and values given a reference share its unit', () => {
+  assert.deepEqual([4e-7, 1e-6, 0.05, 0].map((v) => formatValue(v, 'ratio')), ['0.00004 %', '0.0001 %', '5 %', '0 %']);
+  // a chart's axis: every tick in the unit of its largest
+  assert.deepEqual([0, 5e5, 1e7].map((v) => formatValue(v, 'ns', 1e7)), ['0 ms', '0.5 ms', '10 ms']);
+  assert.deepEqual([0, 512, 2048].map((v) => formatValue(v, 'bytes', 2048)), ['0 KiB', '0.5 KiB', '2 KiB']);
+  assert.equal(formatValue(1530000, 'ns'), '1.53 ms');
+});
+
 test('the comment says the check fails on a regression when compare.failOnRegression is on, and nothing of it when off', () => {
   const { base, head } = pr();
   const result = compare(base, head, { minEffect: 0.03, confidence: 0.95, metrics: {} }, { seed: 1 });

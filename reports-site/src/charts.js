@@ -83,7 +83,8 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
     scales: { x: { time: true, ...(xs.length === 1 ? { range: () => [xs[0] - 43200, xs[0] + 43200] } : {}) } },
     series,
     bands,
-    axes: [{}, { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit)) }],
+    // every tick in the unit of the largest: 0 ms, 5 ms, 10 ms rather than 0 ns, 5 ms, 10 ms
+    axes: [{}, { size: 80, values: (u, splits) => splits.map((v) => fmt(v, unit, Math.max(...splits.map(Math.abs)))) }],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
     hooks: {

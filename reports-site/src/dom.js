@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-export const fmt = (v, unit) => formatValue(v, unit);
+export const fmt = (v, unit, reference) => formatValue(v, unit, reference);
 export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 export const shortSha = (c) => (c ? c.slice(0, 10) : '–');
 export const date = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 16) : '–');
