@@ -96,7 +96,9 @@ const program = new Command('benchline')
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`benchline: ${text.replace(/^error: /, '').replace(/\s+/g, ' ').trim()} (see --help)\n`) });
 
-program.command('doctor').description('list every tool, its version and where it came from').action(verb('doctor'));
+program.command('doctor').description('list every tool, its version, where it came from and whether the config needs it')
+  .option('-c, --config <file>', 'configuration file', path, 'bench.config.yaml')
+  .action(verb('doctor'));
 
 program.command('normalize')
   .description('turn one raw tool output into a result document (printed as JSON)')

@@ -2,11 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resultProblems } from '../ci/schema/index.js';
 import { doctorRows, locate } from '../ci/tools.js';
 import { tempDir } from './support/temp.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 test('bench runs a suite, prints the variant and seed reports, writes every report and export, publishes and builds the site', () => {
   const tmp = tempDir('bench');
@@ -37,12 +40,33 @@ test('bench runs a suite, prints the variant and seed reports, writes every repo
   assert.match(again.stdout + again.stderr, /0 added/, 'publishing the same run twice stores it once');
 });
 
-test('doctor lists every known tool with its version and where it came from', () => {
+test('doctor lists every known tool with its version and where it came from, those the config needs first', () => {
   const r = spawnSync(process.execPath, ['ci/cli.js', 'doctor'], { encoding: 'utf8' });
   assert.equal(r.status, 0);
   for (const row of doctorRows()) assert.ok(r.stdout.includes(row.tool), row.tool);
-  assert.match(r.stdout, /k6\s*│ 1\.8\.1\s*│ go install go\.k6\.io\/k6@v1\.8\.1/);
-  assert.match(r.stdout, /wrk\s*│ 4\.1\.0/);
+  assert.match(r.stdout, /k6\s*│ yes\s*│ 1\.8\.1\s*│ go install go\.k6\.io\/k6@v1\.8\.1/);
+  assert.match(r.stdout, /wrk\s*│ yes\s*│ 4\.1\.0/);
+  // the shipped suites need their load tools and their subjects' servers, not the tools of benchline's own checks
+  assert.match(r.stdout, /bun\s*│ yes/);
+  assert.match(r.stdout, /actionlint\s*│\s+│/);
+  const tools = [...r.stdout.matchAll(/^│ (\S+)\s*│ (yes|)\s*│/gm)].map((m) => m[2]);
+  assert.equal(tools.indexOf(''), tools.lastIndexOf('yes') + 1, 'every needed tool comes before the others');
+});
+
+test('doctor marks as needed only the tools of the project\'s own jobs and subjects, and lists all when the config cannot be read', () => {
+  const dir = tempDir('doctor');
+  mkdirSync(join(dir, 'subjects', 'cli'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'cli', 'subject.yaml'), 'name: cli\nprocesses: {}\n');
+  writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true" } }\n');
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'doctor'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /hyperfine\s*│ yes/);
+  assert.match(r.stdout, /k6\s*│\s+│/);
+  assert.match(r.stdout, /\(1 of \d+\)/);
+  const broken = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'doctor', '--config', join(dir, 'none.yaml')], { cwd: dir, encoding: 'utf8' });
+  assert.equal(broken.status, 0);
+  assert.match(broken.stdout, /k6\s*│ \?/);
+  assert.match(broken.stdout, /needed: not known, .*none\.yaml could not be read/);
 });
 
 test('a tool path from BENCHLINE_<TOOL> wins, and a missing one counts as not installed', () => {
