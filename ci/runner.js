@@ -136,7 +136,13 @@ export async function runJobs(jobs, opts) {
   let worktree;
   const entries = new Map();
   const ctx = {};
+  let stopping = false;
   const onSignal = (sig) => {
+    // a second signal while this one is handled (npm passing on a Ctrl-C that reached it too, a second Ctrl-C) is
+    // ignored: the handler stays installed, since with none the signal's default action would end benchline before
+    // run.json is written
+    if (stopping) return;
+    stopping = true;
     sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);
     killAllNow();
     keepFinishedTrials(runDoc, entries, ctx, sig);
@@ -147,7 +153,7 @@ export async function runJobs(jobs, opts) {
     sayOnStop(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
     process.exit(signalExit(sig));
   };
-  for (const sig of SIGNALS) process.once(sig, onSignal);
+  for (const sig of SIGNALS) process.on(sig, onSignal);
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };

@@ -176,3 +176,28 @@ setTimeout(() => process.exit(0), 100);`;
   assert.equal(exit, 130);
   assert.equal(installerAlive, false, 'the go build benchline started is stopped with it');
 });
+
+test('SIGINT sent again while the first is handled (npm passing on a Ctrl-C) still ends the run with 130 and run.json marked interrupted', async () => {
+  const results = tempDir('sigint-twice');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '3', '--out', results, '--no-progress'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const firstTrial = new Promise((res) => child.stderr.on('data', (d) => { stderr += d; if (/\[1\/3\]/.test(stderr)) res(); }));
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s || c)));
+  await Promise.race([firstTrial, exited, new Promise((r) => setTimeout(r, 60000))]);
+  assert.match(stderr, /\[1\/3\]/, `the first trial finished: ${stderr}`);
+  const procs = descendants(child.pid);
+  // a burst, as a terminal's Ctrl-C reaching npm and benchline and npm sending it on lands while the first is handled
+  child.kill('SIGINT');
+  const burst = setInterval(() => { try { child.kill('SIGINT'); } catch { /* gone */ } }, 1);
+  const exit = await exited;
+  clearInterval(burst);
+  assert.equal(exit, 130, `benchline ended by its handler, not by the signal's default action: ${stderr}`);
+  const [runId] = readdirSync(results).filter((d) => d !== 'latest');
+  const run = JSON.parse(readFileSync(join(results, runId, 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+  assert.equal(run.interrupted, 'SIGINT');
+  assert.equal(readlinkSync(join(results, 'latest')), runId);
+  const deadline = Date.now() + 5000;
+  while (procs.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left');
+});

@@ -29,11 +29,14 @@ export default async function bench(opts) {
   // the run is over and written; a signal from here on stops the reports, publish or site build it interrupts, says what
   // is where, and exits as the signal says (the runner's own handlers ended with the run)
   const rel = (p) => relative(process.cwd(), p) || '.';
+  let stopping = false;
   const onSignal = (sig) => {
+    if (stopping) return; // a second signal (npm passing on the same Ctrl-C) must not meet the default action mid-exit
+    stopping = true;
     sayOnStop(`\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`);
     process.exit(signalExit(sig));
   };
-  for (const sig of SIGNALS) process.once(sig, onSignal);
+  for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
     return await afterRun(opts, { dir, run, config, rel });
   } finally {
