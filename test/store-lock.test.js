@@ -49,3 +49,33 @@ test('a publisher killed with -9 while holding the store lock delays the next pu
   assert.ok(took - baseline < 5000, `the stale lock held the next publisher ${Math.round(took - baseline)} ms`);
   assert.equal(existsSync(join(store, 'store.json.lock')), false, 'the lock is released afterwards');
 });
+
+const SITE_MODULE = fileURLToPath(new URL('../ci/store/site.js', import.meta.url));
+
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  test(`${sig} handled while a site build takes its folder's lock leaves no site.lock, so the next build does not wait two minutes`, async () => {
+    const store = tempDir('site-lock-store');
+    await ensureStore(store);
+    await publish({ store, docs: [doc('run-a')] });
+    const out = join(tempDir('site-lock-out'), 'site');
+    // as bench does: a handler that exits; the signal arrives once the lock folder exists, before the lock is fully taken
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      import { existsSync } from 'node:fs';
+      import { buildSite } from ${JSON.stringify(SITE_MODULE)};
+      process.on(${JSON.stringify(sig)}, () => process.exit(${code}));
+      buildSite({ store: ${JSON.stringify(store)}, out: ${JSON.stringify(out)} });
+      const deadline = Date.now() + 10000;
+      while (!existsSync(${JSON.stringify(`${out}.lock`)}) && Date.now() < deadline) { /* the folder is being made */ }
+      process.kill(process.pid, ${JSON.stringify(sig)});
+    `], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const [exit] = await once(child, 'exit');
+    assert.equal(exit, code);
+    assert.equal(existsSync(`${out}.lock`), false, 'the lock folder went with the build');
+    const { buildSite } = await import('../ci/store/site.js');
+    const t0 = performance.now();
+    const waits = [];
+    await buildSite({ store, out, log: (m) => waits.push(m) });
+    assert.deepEqual(waits.filter((m) => /waiting for/.test(m)), [], 'the next build did not wait for a lock');
+    assert.ok(performance.now() - t0 < 60000);
+  });
+}

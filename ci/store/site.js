@@ -13,7 +13,7 @@ import { buildModel } from './model.js';
 import { dataScriptFromJson, siteData } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { INDEX_PATH, RUNS_PATH } from './paths.js';
-import lockfile from 'proper-lockfile';
+import { lock } from './lock.js';
 import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -247,12 +247,12 @@ const SITE_LOCK = Object.freeze({
 /** Takes the site folder's lock, saying so when another build holds it (or a build killed outright left it). */
 async function lockSite(out, log) {
   try {
-    return await lockfile.lock(out, { ...SITE_LOCK, retries: 0 });
+    return await lock(out, { ...SITE_LOCK, retries: 0 });
   } catch (e) {
     if (e.code !== 'ELOCKED') throw e;
   }
   log(`waiting for the build that holds ${out}.lock: another site build into ${out}, or one stopped outright (kill -9), whose lock is taken over ${SITE_LOCK.stale / 60000} minutes after its last refresh; remove ${out}.lock to go on at once if no build is running`);
-  return lockfile.lock(out, SITE_LOCK);
+  return lock(out, SITE_LOCK);
 }
 
 async function build({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 }) {

@@ -10,7 +10,7 @@
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
 import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
+import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { loadResultsDir, primaryRole, readResultFile, resolveRunDir, runFilePath } from '../results-dir.js';
 import { UserError } from '../errors.js';
@@ -109,7 +109,7 @@ export const LOCK_OPTIONS = Object.freeze({
 
 /** Runs fn while holding the store's lock; waits for other holders (compactions elsewhere) with retries. */
 async function withLock(store, fn) {
-  const release = await lockfile.lock(storeFile(store), LOCK_OPTIONS);
+  const release = await lock(storeFile(store), LOCK_OPTIONS);
   try {
     return await fn();
   } finally {
