@@ -111,7 +111,7 @@ function availableTools(names) {
 
 /**
  * Runs `jobs` and writes the results folder. Returns { dir, run } (run = run.json's content).
- * opts: { config, base (git ref), order, seed, out, progress, role }.
+ * opts: { config, base (git ref), order, seed, out, progress, role, onSignalAfter (a signal handler that takes over once the run is written) }.
  */
 export async function runJobs(jobs, opts) {
   const { config } = opts;
@@ -257,7 +257,12 @@ export async function runJobs(jobs, opts) {
   } finally {
     progress.stop();
     worktree?.remove();
-    for (const sig of SIGNALS) process.off(sig, onSignal);
+    // the caller's handler (bench's) goes on before this one goes: a signal that came during the synchronous end of
+    // the run is still pending, and removing a signal's last listener drops it, so the run would go on as if none came
+    for (const sig of SIGNALS) {
+      if (opts.onSignalAfter) process.on(sig, opts.onSignalAfter);
+      process.off(sig, onSignal);
+    }
     runDoc.finishedAt = new Date().toISOString();
     writeJsonAtomic(join(dir, 'run.json'), runDoc);
     pointLatest(resultsRoot, runId);

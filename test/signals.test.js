@@ -201,3 +201,22 @@ test('SIGINT sent again while the first is handled (npm passing on a Ctrl-C) sti
   while (procs.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left');
 });
+
+test('SIGTERM that arrives while the run writes its last results is not lost: bench stops with 143 instead of publishing and building the site', async () => {
+  const tmp = tempDir('sigterm-run-end');
+  // benchline sends itself SIGTERM as it writes the result document of the run's last job: the signal is pending
+  // through the synchronous end of the run, when the run's handler gives way to bench's
+  const preload = join(tmp, 'signal-on-doc.cjs');
+  writeFileSync(preload, `const fs = require('fs');
+const rename = fs.renameSync;
+fs.renameSync = function (from, to, ...rest) {
+  const r = rename.call(this, from, to, ...rest);
+  if (String(to).includes('/docs/') && !globalThis.sent) { globalThis.sent = true; process.kill(process.pid, 'SIGTERM'); }
+  return r;
+};
+`);
+  const r = spawnSync(process.execPath, ['--require', preload, CLI, 'bench', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '1', '--out', join(tmp, 'results'), '--history', join(tmp, 'history'), '--no-progress'], { cwd: ROOT, encoding: 'utf8', timeout: 120000 });
+  assert.equal(r.status, 143, `bench stopped on the signal: ${r.stdout.slice(-800)}${r.stderr.slice(-800)}`);
+  assert.match(r.stderr, /benchline: SIGTERM: stopped after the run; its results are in /);
+  assert.doesNotMatch(r.stdout, /^site: /m, 'no site was built after the signal');
+});

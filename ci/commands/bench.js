@@ -25,20 +25,23 @@ export async function writeReports(dir, data) {
 }
 
 export default async function bench(opts) {
-  const { dir, run, config } = await runSelected(opts);
-  // the run is over and written; a signal from here on stops the reports, publish or site build it interrupts, says what
-  // is where, and exits as the signal says (the runner's own handlers ended with the run)
+  // once the run is written, a signal stops the reports, publish or site build it interrupts, says what is where, and
+  // exits as the signal says; the runner hands its signals over to this handler as it ends, so none is lost between
   const rel = (p) => relative(process.cwd(), p) || '.';
+  let dir;
   let stopping = false;
   const onSignal = (sig) => {
     if (stopping) return; // a second signal (npm passing on the same Ctrl-C) must not meet the default action mid-exit
     stopping = true;
-    sayOnStop(`\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`);
+    sayOnStop(dir
+      ? `\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`
+      : `\nbenchline: ${sig}: stopped\n`);
     process.exit(signalExit(sig));
   };
-  for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
-    return await afterRun(opts, { dir, run, config, rel });
+    const ran = await runSelected({ ...opts, onSignalAfter: onSignal });
+    dir = ran.dir;
+    return await afterRun(opts, { ...ran, rel });
   } finally {
     for (const sig of SIGNALS) process.off(sig, onSignal);
   }

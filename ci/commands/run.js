@@ -7,7 +7,7 @@ import { runJobs } from '../runner.js';
 export async function runSelected(opts) {
   const config = loadConfig(opts.config);
   const jobs = planJobs(config, opts);
-  const result = await runJobs(jobs, { config, base: opts.base, order: opts.order, seed: opts.seed, out: opts.out, progress: opts.progress, budget: opts.budget });
+  const result = await runJobs(jobs, { config, base: opts.base, order: opts.order, seed: opts.seed, out: opts.out, progress: opts.progress, budget: opts.budget, onSignalAfter: opts.onSignalAfter });
   return { ...result, config };
 }
 
