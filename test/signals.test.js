@@ -220,3 +220,16 @@ fs.renameSync = function (from, to, ...rest) {
   assert.match(r.stderr, /benchline: SIGTERM: stopped after the run; its results are in /);
   assert.doesNotMatch(r.stdout, /^site: /m, 'no site was built after the signal');
 });
+
+test('a run folder that kill -9 left without run.json is named as such, with the result documents its finished jobs left', async () => {
+  const { mkdirSync } = await import('node:fs');
+  const { resolveRunDir } = await import('../ci/results-dir.js');
+  const dir = join(tempDir('killed-run'), '20261126T122916Z-a0d271');
+  mkdirSync(join(dir, 'raw', 'local'), { recursive: true });
+  assert.throws(() => resolveRunDir(dir), /stopped outright \(kill -9, out of memory\) before it ended: it has no run\.json.*No job of it finished; run the benchmark again/);
+  mkdirSync(join(dir, 'docs', 'local'), { recursive: true });
+  writeFileSync(join(dir, 'docs', 'local', 'a.json'), '{}');
+  assert.throws(() => resolveRunDir(dir), /left 1 result document\(s\) in .*docs: pass those files to publish/);
+  // a folder no run wrote is still told apart
+  assert.throws(() => resolveRunDir(tempDir('not-a-run')), /no run\.json here and no `latest` run inside/);
+});
