@@ -38,12 +38,12 @@ const noting = {
 };
 
 /**
- * lockfile.lock(file, options) (options.realpath false), whose lock folder is gone once this process exits, however far
+ * lockfile.lock(file, options) (always with realpath: false, so the folder is `<file>.lock` as resolved), whose lock folder is gone once this process exits, however far
  * the taking got. A lock released, or lost to another process as stale, is no longer this process's to remove.
  */
 export async function lock(file, options) {
   const dir = options.lockfilePath || `${resolve(file)}.lock`;
   const onCompromised = (e) => { made.delete(dir); (options.onCompromised || ((err) => { throw err; }))(e); };
-  const release = await lockfile.lock(file, { ...options, onCompromised, fs: noting });
+  const release = await lockfile.lock(file, { ...options, realpath: false, onCompromised, fs: noting });
   return () => release().finally(() => made.delete(dir));
 }
