@@ -249,6 +249,15 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     assert.ok(text.includes('Using caching decreased throughput from 5,240.66 r/s to 1,807.73 r/s (~65% decrease) and increased total test time from 0.954s to 2.766s (~190% increase). Median latency rose from 20ms to 50ms (~150% increase) and mean time per request rose from 19.082ms to 55.318ms (~190% increase).'), text);
   });
 
+  test('says how long each ab run lasted: a fixed time (-t) as seconds, a request count (-n) as requests', () => {
+    const timed = (variant) => ({ ...abDoc(variant, ['time-limit.txt']), params: { path: ITEMS, duration: 1, concurrency: 10, keepalive: false } });
+    const text = render({ suite: 'orders-api', docs: [timed('cache-off'), timed('cache-on')], config: CONFIG });
+    assert.match(text, /^ApacheBench 2\.3, a new connection per request \(1 s, concurrency 10\), one trial per figure:$/m);
+    assert.doesNotMatch(text, /\? requests/);
+    const counted = render({ suite: 'orders-api', docs: [abDoc('cache-off', ['orders-api-cache-off-1.txt']), abDoc('cache-on', ['orders-api-cache-on-1.txt'])], config: CONFIG });
+    assert.match(counted, /^ApacheBench 2\.3, a new connection per request \(5,000 requests, concurrency 100\), one trial per figure:$/m);
+  });
+
   const five = (name) => [1, 2, 3, 4, 5].map((i) => `orders-api-${name}-${i}.txt`);
 
   test('shows every ab line of the seed\'s output: transferred bytes, transfer rate, time per request across all requests, Connection Times', () => {

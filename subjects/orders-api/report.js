@@ -190,7 +190,7 @@ const rel = (a, b) => {
 
 function abKeepAliveLine(b, a) {
   const p = (a || b).params || {};
-  return `ab with keep-alive (-k, ${p.duration != null ? `${String(p.duration).replace(/s$/, '')} s` : `${p.requests ?? '?'} requests`}, concurrency ${p.concurrency ?? '?'}): `
+  return `ab with keep-alive (-k, ${abLength(p)}, concurrency ${p.concurrency ?? '?'}): `
     + `${rate(valueOf(b, 'throughput'))} -> ${rate(valueOf(a, 'throughput'))}${rel(valueOf(b, 'throughput'), valueOf(a, 'throughput'))}; `
     + `mean ${ms(valueOf(b, 'latency.mean'))} -> ${ms(valueOf(a, 'latency.mean'))}`;
 }
@@ -295,6 +295,12 @@ function percentileRows(m) {
   });
 }
 
+/** How long one ab run lasted: "2 s" for a time-limited run (-t), else "5,000 requests" (-n). */
+function abLength(p = {}) {
+  if (p.duration != null) return `${String(p.duration).replace(/s$/, '')} s`;
+  return p.requests == null ? '? requests' : `${Number(p.requests).toLocaleString('en-US')} requests`;
+}
+
 function trialsNote(m) {
   const t = [m.ab[m.before]?.trials, m.ab[m.after]?.trials].filter(Boolean);
   if (!t.length) return '';
@@ -311,7 +317,7 @@ export function render(ctx) {
   if (m.description) out.push(m.description);
   const doc = m.ab[m.after] || m.ab[m.before];
   if (doc) {
-    out.push('', `ApacheBench ${doc.tool.version}, a new connection per request (${doc.params?.requests ?? '?'} requests, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
+    out.push('', `ApacheBench ${doc.tool.version}, a new connection per request (${abLength(doc.params)}, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
     out.push('', textTable(['', label(m.before, 'Before'), label(m.after, 'After')], tableRows(m)));
     for (const [side, which] of [[m.before, 'before'], [m.after, 'after']]) {
       if (m.figures[which]) out.push('', `  Connection Times (ms), ${side}`, textTable(CONNECTION_HEAD, connectionRows(m.figures[which])));
