@@ -295,6 +295,19 @@ describe('the grpc-streaming report', () => {
     assert.match(said[1], /^Over the veth pair the seed's Docker finding does not reproduce: the Helidon server keeps 38% or more of the Netty server's rate .*the seed saw 4-9 MB\/s/);
   });
 
+  test('does not claim the Netty server leads every loopback pairing when the seed\'s own Helidon lead (Helidon client, 500 KB) reproduces too', () => {
+    // The captured Helidon server with TCP_NODELAY (35.7 MB/s) stands as the Helidon server's cell for the Helidon
+    // client at 500 KB, ahead of the Netty server (22.6 MB/s) as in the seed; the other three pairings are the captures.
+    const fast = cellDoc('nodelay', 'helidon', 'helidon', '500kb');
+    const docs = [...matrix('loopback').filter((d) => !(d.variant === 'server-helidon' && d.scenario === 'helidon-500kb')),
+      { ...fast, variant: 'server-helidon' }];
+    const m = model({ suite: 'grpc-streaming', docs, config });
+    assert.deepEqual(m.findings.map((f) => f.verdict), ['same direction', 'same direction', 'same direction', 'same direction']);
+    const said = conclusions(m);
+    assert.match(said[0], /^Loopback: the seed's ordering \(Netty server ahead, except Helidon client at 500 KB\) holds in every pairing here: .*helidon client 500 KB: 22\.6 vs 35\.7 MB\/s \(0\.63x; seed 0\.90x\)/);
+    assert.doesNotMatch(said[0], /Netty server is ahead of the Helidon server in every pairing/);
+  });
+
   test('shows the Helidon server with TCP_NODELAY apart from the seed matrix, and what it changes', () => {
     const docs = [...matrix('loopback'), ...matrix('nodelay')];
     const text = render({ suite: 'grpc-streaming', docs, config });
