@@ -283,6 +283,17 @@ describe('the gateways report', () => {
     assert.equal(rankTiers([g('A', [5, 6, 7]), g('B', [1, 2, 3])]).length, 1, 'three trials a side can never reach p < 0.05');
   });
 
+  test('render() gives no lower medal to a gateway the trials cannot tell apart from one ranked above it (five trials of each gateway from one quick run)', () => {
+    const five = (v) => [1, 2, 3, 4, 5].map((i) => `gateways-tiers-${v}-${i}`);
+    const docs = ['nginx', 'haproxy', 'bun', 'envoy'].map((v) => docFrom(v, five(v)));
+    const m = model({ suite: 'gateways', docs, config });
+    // HAProxy leads; Nginx is within reach of HAProxy, and the Bun gateway of Nginx, so neither starts a lower tier.
+    assert.deepEqual(m.ranking.map((g) => [g.label, g.medal]), [['HAProxy', '🏆'], ['Nginx', '🏆'], ['Bun gateway', '🏆'], ['Envoy', '🏆']]);
+    const text = render({ suite: 'gateways', docs, config });
+    assert.doesNotMatch(text, /🥈/);
+    assert.match(text, /\nNo winner: HAProxy, Nginx, Bun gateway and Envoy cannot be ranked: each is within what the trials can tell apart of one ranked above it \(Mann-Whitney against HAProxy: Nginx p = 0\.15; against Nginx: Bun gateway p = 0\.22; against Bun gateway: Envoy p = 0\.06; significant below 0\.05\), though HAProxy is ahead of Bun gateway \(p = 0\.032\), HAProxy is ahead of Envoy \(p = 0\.008\), Nginx is ahead of Envoy \(p = 0\.008\)\.\n/);
+  });
+
   test('render() names the winner when the first gateway is significantly ahead and says which ones are tied below it', () => {
     const five = (base) => [0, 1, 2, 3, 4].map((i) => base + i * 10);
     const docs = ['nginx', 'haproxy', 'bun'].map((v, i) => {

@@ -164,31 +164,40 @@ export function model({ suite = 'gateways', docs = [], comparisons, run, config 
   };
 }
 
+/** Two-sided Mann-Whitney over two gateways' per-trial throughputs: { p, untestable } (too few trials for any p below alpha). */
+function throughputTest(a, b, alpha) {
+  const x = a.throughputMetric?.samples || [];
+  const y = b.throughputMetric?.samples || [];
+  const untestable = x.length < MIN_TRIALS || y.length < MIN_TRIALS || smallestP(x.length, y.length) >= alpha;
+  return { p: untestable ? undefined : mannWhitney(x, y).p, untestable };
+}
+
 /**
  * Gateways (sorted by median throughput, best first) grouped into tiers that the trials can tell apart: a gateway
- * joins the tier of the one above it unless its throughput is significantly lower than the tier's leader's
- * (two-sided Mann-Whitney over the per-trial throughputs, p < alpha). With fewer than 3 trials a side, or too few
+ * starts a new tier only when its throughput is significantly lower than that of every gateway in the tier above
+ * (two-sided Mann-Whitney over the per-trial throughputs, p < alpha); one it cannot be told apart from keeps it in
+ * that tier, so no medal orders two gateways the trials cannot separate. With fewer than 3 trials a side, or too few
  * for any p below alpha (3 + 3 trials: 0.1), nothing is significant and everyone shares one tier.
- * Returns [{ members, p, untestable }], where p is the test against the leader of the tier above (undefined for the first).
+ * Returns [{ members, p, ties, apart }]: p is the largest p against the tier above (undefined for the first); ties
+ * say which member each joiner could not be told apart from; apart lists pairs inside the tier that do differ.
  */
 export function rankTiers(sorted, { alpha = ALPHA } = {}) {
   const tiers = [];
   for (const g of sorted) {
     const tier = tiers[tiers.length - 1];
     if (!tier) {
-      tiers.push({ members: [g] });
+      tiers.push({ members: [g], apart: [] });
       continue;
     }
-    const lead = tier.members[0];
-    const a = lead.throughputMetric?.samples || [];
-    const b = g.throughputMetric?.samples || [];
-    const untestable = a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= alpha;
-    const p = untestable ? undefined : mannWhitney(a, b).p;
-    if (untestable || !(p < alpha)) {
+    const tests = tier.members.map((m) => ({ m, ...throughputTest(m, g, alpha) }));
+    const close = tests.filter((t) => t.untestable || !(t.p < alpha));
+    if (close.length) {
+      const nearest = close.find((t) => t.untestable) || close.reduce((a, b) => (b.p > a.p ? b : a));
+      tier.ties = [...(tier.ties || []), { with: g.label, against: nearest.m.label, p: nearest.p, untestable: nearest.untestable }];
+      for (const t of tests.filter((x) => !close.includes(x))) tier.apart.push({ ahead: t.m.label, behind: g.label, p: t.p });
       tier.members.push(g);
-      tier.ties = [...(tier.ties || []), { with: g.label, p, untestable }];
     } else {
-      tiers.push({ members: [g], p });
+      tiers.push({ members: [g], p: Math.max(...tests.map((t) => t.p)), apart: [] });
     }
   }
   return tiers;
@@ -247,11 +256,15 @@ function rankingLines(m, esc = (s) => s) {
   for (const tier of m.tiers.filter((t) => t.members.length > 1)) {
     const names = andList(tier.members.map((g) => esc(g.label)));
     const untestable = tier.ties.some((t) => t.untestable);
-    const ps = tier.ties.filter((t) => t.p !== undefined).map((t) => `${esc(t.with)} p = ${t.p.toFixed(2)}`);
+    const against = [...new Set(tier.ties.map((t) => t.against))];
+    const ps = against.map((a) => `against ${esc(a)}: ${tier.ties.filter((t) => t.against === a && t.p !== undefined).map((t) => `${esc(t.with)} p = ${t.p.toFixed(2)}`).join(', ')}`);
     const why = untestable
       ? `${Math.min(...tier.members.map((g) => g.throughputMetric?.samples.length ?? 0))} trials a gateway cannot show a significant difference; run 4 or more`
-      : `their throughputs differ by less than the trials can tell apart (Mann-Whitney against ${esc(tier.members[0].label)}: ${ps.join(', ')}; significant below ${m.alpha})`;
-    lines.push(`${tier === m.tiers[0] ? 'No winner: ' : ''}${names} are tied: ${why}.`);
+      : tier.apart.length
+        ? `each is within what the trials can tell apart of one ranked above it (Mann-Whitney ${ps.join('; ')}; significant below ${m.alpha}), `
+          + `though ${tier.apart.map((x) => `${esc(x.ahead)} is ahead of ${esc(x.behind)} (p = ${x.p.toFixed(3)})`).join(', ')}`
+        : `their throughputs differ by less than the trials can tell apart (Mann-Whitney ${ps.join('; ')}; significant below ${m.alpha})`;
+    lines.push(`${tier === m.tiers[0] ? 'No winner: ' : ''}${names} ${tier.apart.length && !untestable ? 'cannot be ranked' : 'are tied'}: ${why}.`);
   }
   return lines;
 }
