@@ -253,6 +253,48 @@ export function summaryRows(rows) {
   return { head: codecs.map((c) => c.label), rows: out };
 }
 
+/** The seed's percentile rows its HDR finding ("better performance across all percentiles") is read over. */
+const PERCENTILE_ROWS = [['P50', 'p50'], ['P90', 'p90'], ['P99', 'p99'], ['P99.9', 'p999']];
+
+/**
+ * The seed's percentile findings, per operation: whether the reference codec (SBE when present) is faster than each
+ * other codec at every percentile (P50, P90, P99, P99.9), and whose latency is more consistent (the smaller gap from
+ * P50 to P99.9, as a ratio). Directions follow the data.
+ */
+export function percentileFindings(blocks) {
+  const plain = blocks.filter((b) => b.codec && !b.rest);
+  const out = [];
+  for (const op of OPS) {
+    const byCodec = plain.filter((b) => b.op === op).sort((a, b) => codecRank(a.codec) - codecRank(b.codec) || a.codec.localeCompare(b.codec));
+    const [ref, ...others] = byCodec;
+    if (!ref) continue;
+    const word = OP_WORD[op] || op;
+    for (const other of others) {
+      const rows = PERCENTILE_ROWS.filter(([, k]) => ref[k] !== undefined && other[k] !== undefined);
+      if (!rows.length) continue;
+      const nums = rows.map(([label, k]) => `${label} ${nsCell(ref[k])} vs ${nsCell(other[k])}`).join(', ');
+      const ahead = rows.filter(([, k]) => ref[k] < other[k]).map(([label]) => label);
+      const behind = rows.filter(([, k]) => ref[k] > other[k]).map(([label]) => label);
+      const a = codecLabel(ref.codec);
+      const b = codecLabel(other.codec);
+      let text;
+      if (ahead.length === rows.length) text = `${a} is faster than ${b} at every percentile for ${word} (${nums})`;
+      else if (behind.length === rows.length) text = `${a} is slower than ${b} at every percentile for ${word} (${nums})`;
+      else text = `${a} is faster than ${b} for ${word} at ${ahead.join(', ') || 'no percentile'} but not at ${rows.map(([l]) => l).filter((l) => !ahead.includes(l)).join(', ')} (${nums})`;
+      out.push(text);
+      if (ref.p50 > 0 && other.p50 > 0 && ref.p999 !== undefined && other.p999 !== undefined) {
+        const ga = ref.p999 / ref.p50;
+        const gb = other.p999 / other.p50;
+        const gaps = `P99.9 is ${ga.toFixed(1)}x P50 for ${a}, ${gb.toFixed(1)}x for ${b}`;
+        out.push(Math.abs(ga / gb - 1) < EVEN
+          ? `${a} and ${b} are about as consistent for ${word} (${gaps})`
+          : `${ga < gb ? a : b}'s ${word} latency is more consistent (${gaps})`);
+      }
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- model
 
 const jobFailures = (run, suite) => (run?.jobs || []).filter((j) => j.suite === suite && j.status === 'failed')
@@ -291,6 +333,7 @@ export function model({ suite = 'serialization', docs = [], comparisons, run, co
     blocks,
     sizes,
     findings: findings(rows),
+    percentileFindings: percentileFindings(blocks),
     summary: summaryRows(rows),
     comparisons: comparisonList(comparisons),
     missing,
@@ -365,6 +408,7 @@ export function render(ctx) {
     out.push('', `Latency percentiles from JMH SampleTime (${m.sampleLine}):`, `  ${SAMPLE_NOTE}`, '');
     for (const b of m.blocks) out.push(...blockLines(b), '');
     out.pop();
+    if (m.percentileFindings.length) out.push('', 'Percentile findings:', ...m.percentileFindings.map((f) => `- ${f}`));
     out.push('', `Latency distribution plot: ${PLOT_FILE}`);
   }
   if (m.http.length) {
@@ -396,6 +440,7 @@ export function markdown(ctx) {
       line('Count', (b) => b.count), line('Min', (b) => b.min), line('Mean', (b) => b.mean), line('Max', (b) => b.max),
       line('P50', (b) => b.p50), line('P90', (b) => b.p90), line('P99', (b) => b.p99), line('P99.9', (b) => b.p999),
     ]));
+    if (m.percentileFindings.length) out.push('', '**Percentile findings**', '', ...m.percentileFindings.map((f) => `- ${mdEscape(f, { max: 400 })}`));
   }
   if (m.http.length) {
     out.push('', '**HTTP phase** (seed 002\'s REST endpoint, one per codec)', '', mdTable(HTTP_HEAD, httpTable(m.http).map((r) => r.map((c) => mdEscape(c)))), '');
