@@ -247,13 +247,13 @@ describe('the gateways report', () => {
     assert.equal(d.even, true);
   });
 
-  test('render() reproduces the seed\'s comparison table: median requests/sec, latency avg and p99, errors', () => {
+  test('render() reproduces the seed\'s comparison table: median requests/sec, latency avg and p99, errors with the seed\'s error rate', () => {
     const text = render({ suite: 'gateways', docs: healthy, config });
     assert.match(text, /wrk debian\/4\.1\.0-3\+b2: 2 threads, 50 connections, 3s per trial, 1s warm-up, 3 trials per gateway/);
     assert.match(text, /\n  Gateway {6}Requests\/sec  95% CI  Latency avg  Latency p99  Errors \(all trials\)  Failed responses\n/);
-    assert.match(text, /\n  Nginx {11}32,287\.93   ±6\.9%     1\.528 ms     4\.089 ms {20}0\n/);
-    assert.match(text, /\n  HAProxy {9}27,840\.88  ±19\.1%     1\.856 ms     4\.684 ms {20}0\n/);
-    assert.match(text, /\n  Bun gateway {5}12,310\.77  ±24\.1%     3\.021 ms     12\.45 ms {20}0\n/);
+    assert.match(text, /\n  Nginx {11}32,287\.93   ±6\.9%     1\.528 ms     4\.089 ms {12}0 \(0\.00%\)\n/);
+    assert.match(text, /\n  HAProxy {9}27,840\.88  ±19\.1%     1\.856 ms     4\.684 ms {12}0 \(0\.00%\)\n/);
+    assert.match(text, /\n  Bun gateway {5}12,310\.77  ±24\.1%     3\.021 ms     12\.45 ms {12}0 \(0\.00%\)\n/);
     // The median of 97006 / 3.004404 s, 100316 / 3.100054 s and 90237 / 3.002971 s.
     const nginx = model({ suite: 'gateways', docs: healthy, config }).gateways[0];
     assert.equal(nginx.throughput, 97006 / 3.004404);

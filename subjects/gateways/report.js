@@ -209,7 +209,8 @@ function comparisonRows(m) {
   return m.measured.map((g) => {
     const tp = g.throughputMetric;
     const statuses = Object.entries(g.failedStatuses).map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`).join(' ');
-    const errs = g.errors === undefined ? '–' : `${g.errors.toLocaleString('en-US')}${g.errors && g.errorRate !== undefined ? ` (${(g.errorRate * 100).toFixed(2)}%)` : ''}`;
+    // The seed's error rate (0% in all its runs) beside the count, so a clean run says 0 (0.00%) as the seed does.
+    const errs = g.errors === undefined ? '–' : `${g.errors.toLocaleString('en-US')}${g.errorRate !== undefined ? ` (${(g.errorRate * 100).toFixed(2)}%)` : ''}`;
     return [
       g.label,
       g.throughput === undefined ? '–' : fixed(g.throughput),
