@@ -266,6 +266,23 @@ describe('the grpc-streaming report', () => {
       'HELIDON/NETTY/500.0', 'HELIDON/NETTY/1024.0', 'HELIDON/HELIDON/500.0', 'HELIDON/HELIDON/1024.0']);
   });
 
+  test('computes each row\'s MB/s from its own messages, payload and median duration, as the seed does, not as the median of the trials\' rates', () => {
+    // Two captures of the Netty server with the Netty client at 500 KB (loopback: 36.58 MB/s, veth pair: 24.53 MB/s)
+    // as two trials of one cell: their median duration is 1.663 s, and 100 x 500 KB in 1.663 s is 29.37 MiB/s,
+    // while the median of the two rates would be 30.56.
+    const names = ['loopback-netty-server-netty-client-500kb', 'network-netty-server-netty-client-500kb'];
+    const doc = buildResult({
+      run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming', variant: 'server-netty', scenario: 'netty-500kb',
+      tool: { name: 'grpc-client', version: '1.0.0' },
+      params: { jar: 'target/grpc-streaming.jar', client: 'netty', sizeKB: 500, messages: 100, warmup: 20, inflight: 1, mode: 'stream' },
+      trials: names.map((n) => parse(readFileSync(join(FIX, `${n}.json`), 'utf8'))),
+    }, names[0]);
+    const text = render({ suite: 'grpc-streaming', docs: [doc], config });
+    assert.match(text, /\n {2}NETTY +NETTY +500\.0 +100 +1\.663 +29\.37 /);
+    const row = /\n {2}NETTY +NETTY +500\.0 +100 +([\d.]+) +([\d.]+) /.exec(text);
+    assert.ok(Math.abs(100 * 500 / 1024 / Number(row[1]) - Number(row[2])) < 0.02, 'MB/s follows from the printed duration, up to its rounding');
+  });
+
   test('states how many messages each trial sent and how: one stream per trial, or one call per message', () => {
     const text = render({ suite: 'grpc-streaming', docs: matrix('loopback'), config });
     assert.match(text, /^client 1\.0\.0: one bidirectional gRPC stream of 100 messages per trial on one connection, an ack per message \(the seed: 1,000 messages\), at most 1 in flight, 20 warm-up messages/m);

@@ -50,6 +50,11 @@ export function cell(doc) {
   const rate = metricOf(doc, 'transfer_rate');
   const duration = metricOf(doc, 'duration');
   const errors = metricOf(doc, 'errors');
+  const messages = Number(doc.params?.messages);
+  const seconds = duration ? duration.value / 1e9 : undefined;
+  // MB/s follows from the row, as in the seed (messages x payload / duration): the median of the trials' rates is not
+  // the rate of their median duration, and a row whose MB/s does not follow from its own duration cannot be checked.
+  const sent = Number.isFinite(messages) && kbOf(doc) > 0 ? (messages * kbOf(doc) * 1024) / MIB : undefined;
   return {
     variant: doc.variant,
     scenario: doc.scenario,
@@ -58,9 +63,9 @@ export function cell(doc) {
     tuned,
     client: String(doc.params?.client ?? ''),
     kb: kbOf(doc),
-    messages: Number(doc.params?.messages),
-    seconds: duration ? duration.value / 1e9 : undefined,
-    mbps: rate ? rate.value / MIB : undefined,
+    messages,
+    seconds,
+    mbps: sent !== undefined && seconds > 0 ? sent / seconds : rate ? rate.value / MIB : undefined,
     lower: rate?.lower !== undefined ? rate.lower / MIB : undefined,
     upper: rate?.upper !== undefined ? rate.upper / MIB : undefined,
     errors: errors ? errors.samples.reduce((s, x) => s + x, 0) : undefined,
@@ -312,7 +317,7 @@ function setupLine(m) {
   const how = s.mode === 'stream'
     ? `one bidirectional gRPC stream of ${n} messages per trial on one connection, an ack per message`
     : `${n} unary calls per trial (the Helidon client opens a connection per call)`;
-  return `client ${s.version}: ${how} (the seed: 1,000 messages), at most ${s.inflight} in flight, ${s.warmup} warm-up messages per client run; ${s.trials} trial${s.trials === 1 ? '' : 's'} per cell, figures are medians (MB/s = MiB/s, as in the seed).`;
+  return `client ${s.version}: ${how} (the seed: 1,000 messages), at most ${s.inflight} in flight, ${s.warmup} warm-up messages per client run; ${s.trials} trial${s.trials === 1 ? '' : 's'} per cell, figures are medians, MB/s is messages x payload / median duration (MiB/s, as in the seed).`;
 }
 
 function comparisonAgainstBase(m) {
