@@ -283,6 +283,31 @@ describe('the grpc-streaming report', () => {
     assert.ok(Math.abs(100 * 500 / 1024 / Number(row[1]) - Number(row[2])) < 0.02, 'MB/s follows from the printed duration, up to its rounding');
   });
 
+  test('says whether each loopback ordering is significant: Mann-Whitney over the four trials of a quick run\'s cells', () => {
+    const quick = (serverImpl, clientImpl, size) => buildResult({
+      run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming',
+      variant: `server-${serverImpl}`, scenario: `${clientImpl}-${size}`, tool: { name: 'grpc-client', version: '1.0.0' },
+      params: { jar: 'target/grpc-streaming.jar', client: clientImpl, sizeKB: KB[size], messages: 60, warmup: 10, inflight: 1, mode: 'stream' },
+      trials: [1, 2, 3, 4].map((i) => parse(readFileSync(join(FIX, `quick-${serverImpl}-server-${clientImpl}-client-${size}-${i}.json`), 'utf8'))),
+    }, `quick-${serverImpl}-server-${clientImpl}-client-${size}`);
+    const docs = IMPLS.flatMap((s) => IMPLS.flatMap((c) => ['500kb', '1mb'].map((z) => quick(s, c, z))));
+    const m = model({ suite: 'grpc-streaming', docs, config });
+    assert.deepEqual(m.findings.map((f) => [f.client, f.kb, f.verdict, f.p < 0.05]), [
+      ['netty', 500, 'same direction', true],
+      ['netty', 1024, 'same direction', true],
+      ['helidon', 500, 'does not reproduce (opposite)', true],
+      ['helidon', 1024, 'same direction', true],
+    ]);
+    const text = render({ suite: 'grpc-streaming', docs, config });
+    assert.match(text, /Netty\/Helidon +Mann-Whitney p +seed Netty\/Helidon +seed finding\n/);
+    assert.match(text, /\n {2}loopback +NETTY +500\.0 +[\d.]+ +[\d.]+ +[\d.]+x +0\.029 +1\.46x +same direction\n/);
+    assert.match(conclusions(m)[0], / Significant in 3 of those 3 \(two-sided Mann-Whitney over 4 trials a cell, p < 0\.05\)\.$/);
+    // One trial a cell (the captures of test/fixtures/grpc-client/loopback-*) cannot be tested, and the report says so.
+    const single = model({ suite: 'grpc-streaming', docs: matrix('loopback'), config });
+    assert.ok(single.findings.every((f) => f.untestable));
+    assert.match(conclusions(single)[0], / With 1 trial a cell no difference can be significant \(run 4 or more\)\.$/);
+  });
+
   test('states how many messages each trial sent and how: one stream per trial, or one call per message', () => {
     const text = render({ suite: 'grpc-streaming', docs: matrix('loopback'), config });
     assert.match(text, /^client 1\.0\.0: one bidirectional gRPC stream of 100 messages per trial on one connection, an ack per message \(the seed: 1,000 messages\), at most 1 in flight, 20 warm-up messages/m);

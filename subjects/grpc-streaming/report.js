@@ -1,6 +1,8 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, verdictMark } from '../../ci/reports/format.js';
+import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, smallestP, textTable, verdictMark } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
+import { mannWhitney } from '../../ci/stats.js';
+import { MIN_TRIALS } from '../../ci/compare.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
 export const SEED = {
@@ -13,6 +15,8 @@ export const SEED = {
     'helidon/netty/500': 4.09, 'helidon/netty/1024': 9.10, 'helidon/helidon/500': 5.48, 'helidon/helidon/1024': 5.67,
   },
 };
+/** Two servers' rates differ significantly when the two-sided Mann-Whitney test over their trials gives p below this. */
+export const ALPHA = 0.05;
 /** Two servers within this relative difference are called even: quick runs on shared cores are not finer. */
 export const EVEN = 0.10;
 /** The seed's network finding is a collapse: the Helidon server at under a tenth of the Netty server's rate. */
@@ -70,6 +74,7 @@ export function cell(doc) {
     upper: rate?.upper !== undefined ? rate.upper / MIB : undefined,
     errors: errors ? errors.samples.reduce((s, x) => s + x, 0) : undefined,
     trials: doc.trials,
+    samples: rate?.samples || [],
     notes: doc.notes || [],
   };
 }
@@ -102,6 +107,12 @@ function leader(r) {
   return r > 1 ? 'Netty server faster' : 'Helidon server faster';
 }
 
+/** Whether two cells' per-trial rates differ: { p } from a two-sided Mann-Whitney, or { untestable } with too few trials for p < ALPHA. */
+export function significance(a = [], b = []) {
+  if (a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= ALPHA) return { p: undefined, untestable: true };
+  return { p: mannWhitney(a, b).p, untestable: false };
+}
+
 /**
  * The seed's findings checked against our cells: per client and payload, the Netty server's rate
  * over the Helidon server's on loopback (the seed: Netty ahead), and over the network (the seed:
@@ -129,7 +140,7 @@ export function findings(cells) {
           const a = leader(ours);
           verdict = a === leader(seed) ? 'same direction' : a === 'even' ? 'does not reproduce (even here)' : 'does not reproduce (opposite)';
         }
-        out.push({ network, client, kb, netty: n.mbps, helidon: h.mbps, ratio: ours, seedNetty: seedN, seedHelidon: seedH, seedRatio: seed, verdict });
+        out.push({ network, client, kb, netty: n.mbps, helidon: h.mbps, ratio: ours, seedNetty: seedN, seedHelidon: seedH, seedRatio: seed, verdict, ...significance(n.samples, h.samples) });
       }
     }
   }
@@ -225,11 +236,14 @@ function summaryRows(cells) {
   ]);
 }
 
-const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'seed Netty/Helidon', 'seed finding'];
+const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'Mann-Whitney p', 'seed Netty/Helidon', 'seed finding'];
+
+/** "0.029" / "0.343 (not significant)" / "– (too few trials)". */
+const pCell = (f) => (f.untestable ? '– (too few trials)' : `${f.p.toFixed(3)}${f.p < ALPHA ? '' : ' (not significant)'}`);
 
 function findingRows(m) {
   return m.findings.map((f) => [f.network, f.client.toUpperCase(), fixed(f.kb, 1), fixed(f.netty, 2), fixed(f.helidon, 2),
-    `${fixed(f.ratio, 2)}x`, f.seedRatio === undefined ? '–' : `${fixed(f.seedRatio, 2)}x`, f.verdict || '–']);
+    `${fixed(f.ratio, 2)}x`, pCell(f), f.seedRatio === undefined ? '–' : `${fixed(f.seedRatio, 2)}x`, f.verdict || '–']);
 }
 
 const EFFECT_HEAD = ['server', 'client', 'payloadKB', 'loopback MB/s', 'veth MB/s', 'change', 'seed (Docker) change'];
@@ -281,9 +295,16 @@ export function conclusions(m) {
     const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
     const except = loop.filter((f, i) => leads[i] !== main).map((f) => `${cap(f.client)} client at ${f.kb} KB`);
     const seedOrder = `${name(main)}${except.length ? `, except ${except.join(', ')}` : ''}`;
+    const tested = same.filter((f) => !f.untestable);
+    const sig = tested.filter((f) => f.p < ALPHA);
+    const trials = Math.min(...m.cells.filter((c) => c.network === 'loopback' && !c.tuned).map((c) => c.samples.length));
+    const settled = !same.length ? ''
+      : tested.length
+        ? ` Significant in ${sig.length} of those ${same.length} (two-sided Mann-Whitney over ${trials} trials a cell, p < ${ALPHA}).`
+        : ` With ${trials} trial${trials === 1 ? '' : 's'} a cell no difference can be significant (run 4 or more).`;
     lines.push(same.length === loop.length
-      ? `Loopback: the seed's ordering (${seedOrder}) holds in every pairing here: ${list}.`
-      : `Loopback: the seed's ordering (${seedOrder}) holds in ${same.length} of ${loop.length} pairings here: ${list}.`);
+      ? `Loopback: the seed's ordering (${seedOrder}) holds in every pairing here: ${list}.${settled}`
+      : `Loopback: the seed's ordering (${seedOrder}) holds in ${same.length} of ${loop.length} pairings here: ${list}.${settled}`);
   }
   const net = m.findings.filter((f) => f.network === 'network');
   if (net.length) {
