@@ -154,6 +154,24 @@ describe('catalog-api report (subjects/catalog-api/report.js)', () => {
     assert.deepEqual(block('gRPC vs REST/Stream:'), ['  ✓ Latency:    69.0% faster', '  ✓ Deep pages: 17.1% faster', '  ✓ Size:       66.0% smaller', '  ✗ Traversal:  39.5% slower']);
   });
 
+  test('says whether each time improvement is significant: Mann-Whitney over the five trials of a quick run, and "not tested" for one trial', () => {
+    const quick = (variant, scenario) => buildResult({
+      run: RUN, runner: RUNNER, suite: 'catalog-api', subject: 'catalog-api', variant, scenario,
+      tool: { name: 'k6', version: '1.8.1' }, params: { ...DEFAULTS, api: variant },
+      trials: [1, 2, 3, 4, 5].map((i) => parseK6(readFileSync(join(K6FIX, `catalog-quick-${variant}-${scenario}-${i}.json`), 'utf8'))),
+    }, `catalog-quick-${variant}-${scenario}`);
+    const docs = ['hateoas', 'rest-stream', 'grpc'].flatMap((v) => [quick(v, 'latency'), quick(v, 'traversal')]);
+    const lines = render({ suite: 'catalog-api', docs, config: CONFIG }).split('\n');
+    const block = (title) => lines.slice(lines.indexOf(title) + 1, lines.indexOf(title) + 5);
+    assert.deepEqual(block('REST/Stream vs HATEOAS:'), ['  ✓ Latency:    79.1% faster (p = 0.008)', '  ✓ Deep pages: 84.6% faster (p = 0.008)', '  ✓ Size:       40.9% smaller', '  ✓ Traversal:  84.6% faster (p = 0.008)']);
+    assert.deepEqual(block('gRPC vs REST/Stream:'), ['  ✓ Latency:    45.1% faster (p = 0.032)', '  ✓ Deep pages: 32.9% faster (not significant, p = 0.10)', '  ✓ Size:       66.0% smaller', '  ✗ Traversal:  86.7% slower (p = 0.016)']);
+    assert.ok(lines.includes('p: two-sided Mann-Whitney over the trials\' averages (latency) or walk times (traversal); significant below 0.05.'));
+    assert.match(lines.find((l) => l.includes('gRPC faster than REST/Stream at deep pages:')), /vs 3\.60 ms \(REST\/Stream\) \(not significant, p = 0\.10\)/);
+    const single = render({ suite: 'catalog-api', docs: ALL(), config: CONFIG });
+    assert.match(single, /\nNot tested for significance: 1 trial a variant cannot show a significant difference \(run 4 or more\)\.\n/);
+    assert.doesNotMatch(single, /\(p = /);
+  });
+
   test('checks the seed\'s direction at deep pages and explains a traversal that does not hold with the time outside the requests', () => {
     const m = model({ suite: 'catalog-api', docs: ALL(), config: CONFIG });
     assert.deepEqual(m.findings.map((f) => [f.claim, f.holds]), [

@@ -1,5 +1,7 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, box, rule } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, smallestP, textTable, box, rule } from '../../ci/reports/format.js';
+import { mannWhitney } from '../../ci/stats.js';
+import { MIN_TRIALS } from '../../ci/compare.js';
 
 export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
@@ -115,6 +117,21 @@ function missing(run, suite, variant, tool, scenario, variantConfig) {
   return undefined;
 }
 
+/** Two variants' times differ significantly when the two-sided Mann-Whitney test over their trials gives p below this. */
+export const ALPHA = 0.05;
+
+/** Mann-Whitney over two documents' per-trial samples of one metric: { p }, or { untestable, n } with too few trials for p < alpha. */
+export function significance(docA, docB, name, alpha = ALPHA) {
+  const a = metricOf(docA, name)?.samples || [];
+  const b = metricOf(docB, name)?.samples || [];
+  if (!a.length || !b.length) return undefined;
+  if (a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= alpha) return { untestable: true, n: Math.min(a.length, b.length) };
+  return { p: mannWhitney(a, b).p };
+}
+
+/** " (p = 0.008)" / " (not significant, p = 0.31)" after a time comparison; nothing when untestable (said once under the blocks). */
+const pNote = (sig, alpha = ALPHA) => (!sig || sig.untestable ? '' : sig.p < alpha ? ` (p = ${sig.p.toFixed(3)})` : ` (not significant, p = ${sig.p.toFixed(2)})`);
+
 /** Relative change from reference a to challenger b, signed so that positive means b is better (lower). */
 const gain = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (a - b) / a : undefined);
 
@@ -140,7 +157,9 @@ export function findings(v, ghz, ghzStream) {
   const r = v['rest-stream']?.latency;
   const g = v.grpc?.latency;
   const deep = (f) => f?.deepAvg;
-  const faster = (name, x, y, xl, yl) => {
+  // The same test as the improvement blocks: whether the trials tell the two deep-page averages apart.
+  const deepP = (a, b) => pNote(significance(v[a]?.latencyDoc, v[b]?.latencyDoc, 'latency_deep.mean'));
+  const faster = (name, x, y, xl, yl, xn, yn) => {
     if (deep(x) === undefined || deep(y) === undefined) return;
     const holds = deep(x) < deep(y);
     const ratio = deep(y) / deep(x);
@@ -148,11 +167,11 @@ export function findings(v, ghz, ghzStream) {
       claim: name,
       holds,
       text: `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
-        + `${holds ? `, ${fixed(ratio, 1)}x faster` : ''}; random positions ${ms(x.randomAvg)} vs ${ms(y.randomAvg)} ms`,
+        + `${holds ? `, ${fixed(ratio, 1)}x faster` : ''}${deepP(xn, yn)}; random positions ${ms(x.randomAvg)} vs ${ms(y.randomAvg)} ms`,
     });
   };
-  faster('keyset (REST/Stream) faster than offset (HATEOAS) at deep pages', r, h, 'REST/Stream', 'HATEOAS');
-  faster('gRPC faster than offset (HATEOAS) at deep pages', g, h, 'gRPC', 'HATEOAS');
+  faster('keyset (REST/Stream) faster than offset (HATEOAS) at deep pages', r, h, 'REST/Stream', 'HATEOAS', 'rest-stream', 'hateoas');
+  faster('gRPC faster than offset (HATEOAS) at deep pages', g, h, 'gRPC', 'HATEOAS', 'grpc', 'hateoas');
   const sizes = VARIANTS.map((n) => [n, v[n]?.latency?.pageBytes]).filter(([, b]) => b !== undefined);
   if (g?.pageBytes !== undefined && sizes.length > 1) {
     const smallest = sizes.reduce((a, b) => (b[1] < a[1] ? b : a));
@@ -166,7 +185,7 @@ export function findings(v, ghz, ghzStream) {
   }
   if (deep(g) !== undefined && deep(r) !== undefined) {
     const holds = deep(g) < deep(r);
-    let text = `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)`;
+    let text = `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)${deepP('grpc', 'rest-stream')}`;
     if (!holds) {
       // Both run the same keyset query, so the gap lies in the protocol stack or the client. Each
       // comparison below keeps one client: k6 against k6, or one gRPC call from two clients.
@@ -187,7 +206,8 @@ export function findings(v, ghz, ghzStream) {
   const tr = v['rest-stream']?.traversal;
   if (tg?.time !== undefined && tr?.time !== undefined) {
     const holds = tg.time < tr.time;
-    let text = `${holds ? 'holds' : 'does not hold'}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`;
+    let text = `${holds ? 'holds' : 'does not hold'}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`
+      + pNote(significance(v.grpc?.traversalDoc, v['rest-stream']?.traversalDoc, 'traversal_time'));
     const split = (t) => (t.pageMean !== undefined && t.pages ? { wire: t.pageMean * t.pages, client: t.time - t.pageMean * t.pages } : undefined);
     const sg = split(tg);
     const sr = split(tr);
@@ -220,6 +240,8 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
       latency: latencyFigures(latencyDoc),
       traversal: traversalFigures(traversalDoc),
       docs: [latencyDoc, traversalDoc].filter(Boolean),
+      latencyDoc,
+      traversalDoc,
     };
     const gone = [['latency', latencyDoc], ['traversal', traversalDoc]].filter(([, d]) => !d)
       .map(([s]) => ({ scenario: s, ...missing(run, suite, n, 'k6', s, suiteConfig.variants?.[n]) }))
@@ -254,17 +276,24 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
   const traversalSample = own.find((d) => d.tool?.name === 'k6' && d.scenario === 'traversal');
   const latencyJob = (suiteConfig.jobs || []).find((j) => j.tool === 'k6' && j.scenario === 'latency');
   const pairs = PAIRS.filter(([a, b]) => measured.includes(a) && measured.includes(b));
+  // Times are tested over the trials (two-sided Mann-Whitney); a page's size is the same in every trial.
+  const alpha = config?.compare?.alpha ?? ALPHA;
+  const tested = (r, sig) => (r.ok === undefined ? r : { ...r, text: `${r.text}${pNote(sig, alpha)}`, sig });
   const blocks = pairs.map(([a, b]) => ({
     title: `${v[a].label} vs ${v[b].label}`,
     a,
     b,
     lines: [
-      ['Latency', improvement(v[b].latency?.avg, v[a].latency?.avg, 'time')],
-      ['Deep pages', improvement(v[b].latency?.deepAvg, v[a].latency?.deepAvg, 'time')],
+      ['Latency', tested(improvement(v[b].latency?.avg, v[a].latency?.avg, 'time'), significance(v[b].latencyDoc, v[a].latencyDoc, 'latency.mean', alpha))],
+      ['Deep pages', tested(improvement(v[b].latency?.deepAvg, v[a].latency?.deepAvg, 'time'), significance(v[b].latencyDoc, v[a].latencyDoc, 'latency_deep.mean', alpha))],
       ['Size', improvement(v[b].latency?.pageBytes, v[a].latency?.pageBytes, 'size')],
-      ['Traversal', improvement(v[b].traversal?.time, v[a].traversal?.time, 'time')],
+      ['Traversal', tested(improvement(v[b].traversal?.time, v[a].traversal?.time, 'time'), significance(v[b].traversalDoc, v[a].traversalDoc, 'traversal_time', alpha))],
     ],
   }));
+  const untestable = blocks.flatMap((bl) => bl.lines.map(([, r]) => r.sig)).filter((x) => x?.untestable);
+  const significanceNote = untestable.length
+    ? `Not tested for significance: ${Math.min(...untestable.map((x) => x.n))} trial${Math.min(...untestable.map((x) => x.n)) === 1 ? '' : 's'} a variant cannot show a significant difference (run 4 or more).`
+    : blocks.length ? `p: two-sided Mann-Whitney over the trials' averages (latency) or walk times (traversal); significant below ${alpha}.` : undefined;
   const mine = comparisonList(comparisons).filter((c) => c.suite === suite);
   return {
     suite,
@@ -275,6 +304,7 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
     ghzStream,
     notices,
     blocks,
+    significanceNote,
     findings: findings(v, ghz, ghzStream),
     config: {
       pageSize: p.pageSize,
@@ -380,6 +410,7 @@ export function render(ctx) {
       out.push('', `${b.title}:`);
       for (const [what, r] of b.lines) out.push(`  ${r.ok === undefined ? '·' : r.ok ? '✓' : '✗'} ${`${what}:`.padEnd(12)}${r.text}`);
     }
+    if (m.significanceNote) out.push('', m.significanceNote);
   }
   if (m.findings.length) {
     out.push('', 'FINDINGS AT DEEP PAGES (the seed\'s direction, checked)');
@@ -408,6 +439,7 @@ export function markdown(ctx) {
     out.push('', '**Performance improvements**', '');
     out.push(mdTable(['', ...m.blocks.map((b) => mdEscape(b.title))],
       m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${b.lines[i][1].ok === undefined ? '' : b.lines[i][1].ok ? '✓ ' : '✗ '}${mdEscape(b.lines[i][1].text)}`)])));
+    if (m.significanceNote) out.push('', mdEscape(m.significanceNote, { max: 300 }));
   }
   if (m.findings.length) {
     out.push('', '**Findings at deep pages**', '');
