@@ -248,6 +248,16 @@ export function smallestP(n, k) {
   return Math.min(1, 2 / c);
 }
 
+/**
+ * Two-sided Mann-Whitney over two sets of per-trial values, as the suite reports test their findings: { p } or, with
+ * fewer than MIN_TRIALS a side or too few for any p below alpha (3 + 3 trials: 0.1), { untestable: true, n } (n the
+ * smaller set).
+ */
+export function trialsTest(a = [], b = [], alpha = 0.05) {
+  if (a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= alpha) return { p: undefined, untestable: true, n: Math.min(a.length, b.length) };
+  return { p: mannWhitney(a, b).p, untestable: false };
+}
+
 /** The smallest two-sided p the exact signed-rank test can give for n paired rounds: 2 / 2^n (5 rounds: 0.0625). */
 export const smallestPairedP = (n) => Math.min(1, 2 / 2 ** n);
 

@@ -1,7 +1,5 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, smallestP, textTable, box, rule } from '../../ci/reports/format.js';
-import { mannWhitney } from '../../ci/stats.js';
-import { MIN_TRIALS } from '../../ci/compare.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
 
 export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
@@ -125,8 +123,8 @@ export function significance(docA, docB, name, alpha = ALPHA) {
   const a = metricOf(docA, name)?.samples || [];
   const b = metricOf(docB, name)?.samples || [];
   if (!a.length || !b.length) return undefined;
-  if (a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= alpha) return { untestable: true, n: Math.min(a.length, b.length) };
-  return { p: mannWhitney(a, b).p };
+  const t = trialsTest(a, b, alpha);
+  return t.untestable ? { untestable: true, n: t.n } : { p: t.p };
 }
 
 /** " (p = 0.008)" / " (not significant, p = 0.31)" after a time comparison; nothing when untestable (said once under the blocks). */

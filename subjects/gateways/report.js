@@ -1,7 +1,5 @@
 // Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
-import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, smallestP, textTable, verdictMark } from '../../ci/reports/format.js';
-import { mannWhitney } from '../../ci/stats.js';
-import { MIN_TRIALS } from '../../ci/compare.js';
+import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
 export const EVEN_TOLERANCE = 0.05;
@@ -166,10 +164,8 @@ export function model({ suite = 'gateways', docs = [], comparisons, run, config 
 
 /** Two-sided Mann-Whitney over two gateways' per-trial throughputs: { p, untestable } (too few trials for any p below alpha). */
 function throughputTest(a, b, alpha) {
-  const x = a.throughputMetric?.samples || [];
-  const y = b.throughputMetric?.samples || [];
-  const untestable = x.length < MIN_TRIALS || y.length < MIN_TRIALS || smallestP(x.length, y.length) >= alpha;
-  return { p: untestable ? undefined : mannWhitney(x, y).p, untestable };
+  const { p, untestable } = trialsTest(a.throughputMetric?.samples || [], b.throughputMetric?.samples || [], alpha);
+  return { p, untestable };
 }
 
 /**

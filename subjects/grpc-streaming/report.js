@@ -1,8 +1,6 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, smallestP, textTable, verdictMark } from '../../ci/reports/format.js';
+import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
-import { mannWhitney } from '../../ci/stats.js';
-import { MIN_TRIALS } from '../../ci/compare.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
 export const SEED = {
@@ -108,10 +106,10 @@ function leader(r) {
 }
 
 /** Whether two cells' per-trial rates differ: { p } from a two-sided Mann-Whitney, or { untestable } with too few trials for p < ALPHA. */
-export function significance(a = [], b = []) {
-  if (a.length < MIN_TRIALS || b.length < MIN_TRIALS || smallestP(a.length, b.length) >= ALPHA) return { p: undefined, untestable: true };
-  return { p: mannWhitney(a, b).p, untestable: false };
-}
+export const significance = (a = [], b = []) => {
+  const { p, untestable } = trialsTest(a, b, ALPHA);
+  return { p, untestable };
+};
 
 /**
  * The seed's findings checked against our cells: per client and payload, the Netty server's rate
