@@ -1,11 +1,12 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
-import { publish, readStore, compact, docRelPath, monthsToArchive } from '../ci/store/store.js';
+import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS } from '../ci/store/store.js';
 import { listFiles } from '../ci/store/files.js';
+import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
@@ -64,6 +65,28 @@ test('publishing the same run folder twice stores it once and leaves every file 
   assert.equal(failure.reason, 'health check timed out after 30 s');
   assert.equal(failure.run.role, 'local');
   assert.equal(failure.run.commit, commitOf(0));
+});
+
+test('temp files a killed publish left in the store are removed by the next one once they are stale, and a fresh one is left to its writer', async () => {
+  const dir = temp('leftovers');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 2, jobs: twoJobs, role: 'local' })];
+  await publish({ store, docs: docs.slice(0, 2) });
+  const folder = join(store, 'runs', '2025', '01', docs[0].run.id, 'local');
+  const old = join(folder, '.tmp-4242-deadbeef');
+  const fresh = join(folder, '.tmp-4243-cafef00d');
+  const oldArchive = join(store, 'archive', '2024-12.json.123456');
+  mkdirSync(join(store, 'archive'), { recursive: true });
+  for (const f of [old, fresh, oldArchive]) writeFileSync(f, '{"half":');
+  const then = new Date(Date.now() - STALE_TEMP_MS - 60000);
+  for (const f of [old, oldArchive]) utimesSync(f, then, then);
+  const r = await publish({ store, docs: docs.slice(2) });
+  assert.equal(r.compacted.leftovers, 2);
+  assert.equal(existsSync(old), false);
+  assert.equal(existsSync(oldArchive), false);
+  assert.equal(existsSync(fresh), true, 'a temp file this young may belong to a writer at work');
+  assert.match(summary(r, store), /removed 2 temp files a stopped publish left behind/);
+  assert.deepEqual(readStore(store).problems, []);
 });
 
 test('refuses to overwrite a stored job with different results and keeps the first', async () => {

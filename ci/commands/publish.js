@@ -9,6 +9,7 @@ export function summary(result, store) {
   if (result.duets) lines.push(`  ${result.duets} left out: A/B results measured as duets (each side beside the other, about half of a run alone) are no trend point; run one side (no --base) for the history`);
   const c = result.compacted;
   if (c?.months.length) lines.push(`  compacted ${c.months.join(', ')}: ${c.folded} documents folded into archive/, ${c.removed} removed from runs/`);
+  if (c?.leftovers) lines.push(`  removed ${c.leftovers} temp file${c.leftovers === 1 ? '' : 's'} a stopped publish left behind`);
   for (const p of c?.problems || []) lines.push(`  skipped ${p.message}`);
   return lines.join('\n');
 }

@@ -261,7 +261,7 @@ function putOnce(store, rel, value, source, result) {
 /**
  * Appends result documents (and job failures) to the store, then compacts what aged out.
  * files: result documents, run folders or results roots; docs: result documents in memory. Returns
- * { added: count, skipped: count (already stored), duets: count (left out: measured as duets, see runner.js), errors: [{ file, message }], compacted: { months, folded, removed, problems },
+ * { added: count, skipped: count (already stored), duets: count (left out: measured as duets, see runner.js), errors: [{ file, message }], compacted: { months, folded, removed, leftovers (stale temp files removed), problems },
  *   paths: { added: [store-relative paths], skipped: [...], duets: [...] } }.
  */
 export async function publish({ store, files, docs, policy, compaction = true } = {}) {
@@ -363,7 +363,8 @@ export function readStoreFile(store, rel) {
 }
 
 /** Store files that are neither in-flight temp files nor lock folders. */
-const storeFiles = (store) => listFiles(store).filter((rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock'));
+const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
+const storeFiles = (store) => listFiles(store).filter(isStoreFile);
 
 /**
  * Everything in the store, validated: { policy, docs: [{ doc, path, slim? }], failures: [{ rec, path }],
@@ -467,8 +468,11 @@ export async function compact({ store, policy } = {}) {
       }
       return read.get(rel);
     };
+    // one listing of a store that may hold a hundred thousand files, for both
+    const all = listFiles(store);
+    const leftovers = removeStaleTempFiles(store, all);
     const folders = new Map();
-    for (const rel of storeFiles(store)) {
+    for (const rel of all.filter(isStoreFile)) {
       if (!rel.startsWith('runs/')) continue;
       const folder = runFolderOf(rel);
       if (!folder) readOnce(rel); // not in a run folder: reported
@@ -528,6 +532,32 @@ export async function compact({ store, policy } = {}) {
         removed += 1;
       }
     }
-    return { months, folded, removed, problems };
+    return { months, folded, removed, leftovers, problems };
   });
+}
+
+/** A writer's temp file this old was left by one that was killed (a live one links its file into place at once). */
+export const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/**
+ * Removes the temp files writers killed mid-write (kill -9, a cancelled job) left in the store, once they are
+ * STALE_TEMP_MS old; readers skip them, so they were never read, only never removed. files: the store's listing.
+ * Returns how many went.
+ */
+function removeStaleTempFiles(store, files, now = Date.now()) {
+  let n = 0;
+  for (const rel of files) {
+    if (!isTempFile(rel) || rel.startsWith('store.json.lock')) continue;
+    const path = join(store, rel);
+    try {
+      if (now - statSync(path).mtimeMs < STALE_TEMP_MS) continue;
+      unlinkSync(path);
+      n += 1;
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e; // gone meanwhile: its writer finished, or another compaction removed it
+      continue;
+    }
+    if (rel.startsWith('runs/')) pruneEmptyDirs(path, join(store, 'runs'));
+  }
+  return n;
 }
