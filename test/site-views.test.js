@@ -252,6 +252,16 @@ test("Compare's run pickers keep the keyboard's focus: each arrow key press move
   }
 });
 
+test('a compare link with one run compares it with the run before it, and says so for the first run', async () => {
+  const ids = docs.filter((d) => d.variant === 'cache-off').map((d) => d.run.id);
+  await open(`#/compare/${ids[5]}`);
+  assert.equal(await page.$eval('#compare-base', (s) => s.value), ids[4]);
+  assert.equal(await page.$eval('#compare-head', (s) => s.value), ids[5]);
+  assert.ok(await page.locator('#view table').count() > 0, 'the comparison table is drawn');
+  await open(`#/compare/${ids[0]}`);
+  assert.match(await page.locator('#view .error').innerText(), /is the first in the history: there is no run before it/);
+});
+
 test('the local server sends the sub-path without its slash to the sub-path with it, so the page finds app.js as on GitHub Pages', async () => {
   const server = await serveStatic(out, { prefix: '/benchline/' });
   try {

@@ -12,7 +12,7 @@ import { reportView } from './views/report.js';
 const ROUTES = [
   [/^#?\/?$/, 'overview', () => overview],
   [/^#\/trend\/(.+)$/, 'trend', () => trend],
-  [/^#\/compare(?:\/([^/]+)\/([^/]+))?$/, 'compare', () => compareView],
+  [/^#\/compare(?:\/([^/]+)(?:\/([^/]+))?)?$/, 'compare', () => compareView],
   [/^#\/variants\/(.+)$/, 'variants', () => variants],
   [/^#\/report\/(.+)$/, 'report', () => reportView],
   [/^#\/run\/(.+)$/, 'run', () => runView],

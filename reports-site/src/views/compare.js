@@ -24,9 +24,12 @@ export async function compareView(el, { index, params: [a, b] }) {
     return;
   }
   const pos = new Map(runs.id.map((id, i) => [id, i]));
-  const baseIdx = a !== undefined && pos.has(a) ? pos.get(a) : n - 2;
-  const headIdx = b !== undefined && pos.has(b) ? pos.get(b) : n - 1;
   if ((a !== undefined && !pos.has(a)) || (b !== undefined && !pos.has(b))) throw new Error(`No run ${pos.has(a) ? b : a} in the history`);
+  // #/compare/<run>: that run against the one before it, as a link to "what this run changed"
+  const single = a !== undefined && b === undefined;
+  if (single && pos.get(a) === 0) throw new Error(`Run ${a} is the first in the history: there is no run before it to compare with`);
+  const baseIdx = single ? pos.get(a) - 1 : a !== undefined ? pos.get(a) : n - 2;
+  const headIdx = single ? pos.get(a) : b !== undefined ? pos.get(b) : n - 1;
   const option = (i, selected) => h('option', { value: runs.id[i], selected: i === selected }, `${date(iso(runs.t[i]))} · ${shortSha(runs.commit[i])} · ${runs.id[i]}`);
   const picker = (selected, name) => {
     const s = h('select', { name, id: `compare-${name}` });
