@@ -49,17 +49,12 @@ export function resolveRunDir(dir) {
   if (existsSync(join(latest, 'run.json'))) return realpathSync(latest);
   // a run folder without run.json: the run was ended outright (kill -9, out of memory), so no handler wrote it
   if (existsSync(join(abs, 'raw'))) {
-    const docs = existsSync(join(abs, 'docs')) ? listJson(join(abs, 'docs')) : [];
+    const docs = existsSync(join(abs, 'docs')) ? walkJson(join(abs, 'docs'), []) : [];
     throw new ResultsError(`${dir}: a run that was stopped outright (kill -9, out of memory) before it ended: it has no run.json, which a run writes as it ends or is interrupted. `
       + (docs.length ? `The jobs it finished left ${docs.length} result document(s) in ${join(dir, 'docs')}: pass those files to publish or compare them` : 'No job of it finished')
       + '; run the benchmark again for a complete run');
   }
   throw new ResultsError(`${dir}: no run.json here and no \`latest\` run inside; pass a folder written by \`benchline run\` (results/<run-id>) or its parent`);
-}
-
-/** JSON files under `dir` (recursively), as paths. */
-function listJson(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listJson(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : []));
 }
 
 /** A document path listed in run.json, which must stay inside the run folder. */
@@ -109,6 +104,7 @@ export function primaryRole(byRole) {
   return PRIMARY_ROLES.find((r) => byRole[r]?.length) || Object.keys(byRole).find((r) => byRole[r].length);
 }
 
+/** JSON files under `dir` (recursively, in name order) appended to `out`, as paths. */
 function walkJson(dir, out) {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
