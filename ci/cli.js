@@ -25,16 +25,15 @@ const pathName = (what) => (text) => {
   if (problem) throw new InvalidArgumentError(`Use letters, digits, ".", "_", "-", starting with a letter or digit, at most 64.`);
   return text;
 };
+/** A value that must not be empty (or blank), with what to give instead. */
+const nonEmpty = (hint) => (text) => {
+  if (!String(text).trim()) throw new InvalidArgumentError(hint);
+  return text;
+};
 /** A file or folder given on the command line: an empty one would resolve to the current folder (a store made in the checkout). */
-const path = (text) => {
-  if (!String(text).trim()) throw new InvalidArgumentError('Give a path; an empty one would mean the current folder.');
-  return text;
-};
+const path = nonEmpty('Give a path; an empty one would mean the current folder.');
 /** A profile name: an empty one would quietly mean defaults.profile. */
-const profileName = (text) => {
-  if (!String(text).trim()) throw new InvalidArgumentError('Give a profile from the config (profiles:), or leave the option out for defaults.profile.');
-  return text;
-};
+const profileName = nonEmpty('Give a profile from the config (profiles:), or leave the option out for defaults.profile.');
 /** path() for each value of a variadic argument. */
 const paths = (text, list = []) => [...list, path(text)];
 /** A repeatable option whose values must be among `choices` (commander's choices() does not combine with collecting). */
