@@ -61,3 +61,17 @@ export function sayOnStop(text) {
     process.stderr.write(text);
   } catch { /* nobody left to read it */ }
 }
+
+/**
+ * A signal handler that acts on the first signal only: later ones (npm passing on the same Ctrl-C, a second Ctrl-C) are
+ * ignored while it stops. It stays installed meanwhile, since with no handler a signal's default action would end
+ * benchline half-way through stopping.
+ */
+export function onFirstSignal(handler) {
+  let stopping = false;
+  return (sig) => {
+    if (stopping) return;
+    stopping = true;
+    handler(sig);
+  };
+}

@@ -12,7 +12,7 @@ import { UserError, SkipJob } from './errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
-import { SIGNALS, sayOnStop, signalExit } from './live.js';
+import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
@@ -136,13 +136,8 @@ export async function runJobs(jobs, opts) {
   let worktree;
   const entries = new Map();
   const ctx = {};
-  let stopping = false;
-  const onSignal = (sig) => {
-    // a second signal while this one is handled (npm passing on a Ctrl-C that reached it too, a second Ctrl-C) is
-    // ignored: the handler stays installed, since with none the signal's default action would end benchline before
-    // run.json is written
-    if (stopping) return;
-    stopping = true;
+  // a second signal while this one is handled is ignored, so run.json is written before benchline ends
+  const onSignal = onFirstSignal((sig) => {
     sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);
     killAllNow();
     keepFinishedTrials(runDoc, entries, ctx, sig);
@@ -152,7 +147,7 @@ export async function runJobs(jobs, opts) {
     pointLatest(resultsRoot, runId);
     sayOnStop(`benchline: ${sig}: what was measured is in ${dir} (run.json marks the run interrupted)\n`);
     process.exit(signalExit(sig));
-  };
+  });
   for (const sig of SIGNALS) process.on(sig, onSignal);
   const runner = { ...runnerInfo(), pinning: usePinning(config.defaults.pinning) };
   const rounds = config.compare?.rounds || ROUNDS;

@@ -5,7 +5,7 @@ import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
-import { SIGNALS, sayOnStop, signalExit } from '../live.js';
+import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
 
 /** Writes every report of a run into its folder; returns { console, suite } texts for the terminal. */
 export async function writeReports(dir, data) {
@@ -29,15 +29,12 @@ export default async function bench(opts) {
   // exits as the signal says; the runner hands its signals over to this handler as it ends, so none is lost between
   const rel = (p) => relative(process.cwd(), p) || '.';
   let dir;
-  let stopping = false;
-  const onSignal = (sig) => {
-    if (stopping) return; // a second signal (npm passing on the same Ctrl-C) must not meet the default action mid-exit
-    stopping = true;
+  const onSignal = onFirstSignal((sig) => {
     sayOnStop(dir
       ? `\nbenchline: ${sig}: stopped after the run; its results are in ${rel(dir)}. Publishing is idempotent: \`benchline publish\` of that folder adds what the history lacks, and the next site build mends the site\n`
       : `\nbenchline: ${sig}: stopped\n`);
     process.exit(signalExit(sig));
-  };
+  });
   try {
     const ran = await runSelected({ ...opts, onSignalAfter: onSignal });
     dir = ran.dir;
