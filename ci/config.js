@@ -8,9 +8,14 @@ import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
 import { judgeListProblem } from './compare.js';
 
+// the files people write by hand (bench.config.yaml, subject.yaml) are checked by one validator; verbose: each error
+// carries its schema, whose properties name what a misspelt key may have meant (didYouMean)
+const handWritten = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true });
+/** A checker for a hand-written file's schema (ajv, verbose: its errors go to schemaErrorLine). */
+export const compileHandWritten = (schemaOf) => handWritten.compile(schemaOf);
+
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
-// verbose: each error carries its schema, whose properties name what a misspelt key may have meant
-const validate = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true }).compile(schema);
+const validate = compileHandWritten(schema);
 
 /** Most trials a profile, a job or --trials may ask for (the schema's bound). */
 export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;
@@ -41,13 +46,19 @@ function distance(a, b) {
  * ' (did you mean "params"?)' for a key the schema at the error's place does not know but nearly spells; else ''.
  * `e` is an error of an ajv validator compiled with verbose: true.
  */
-export function didYouMean(e) {
+function didYouMean(e) {
   const key = e.params?.additionalProperty;
   if (key === undefined) return '';
   const known = Object.keys(e.parentSchema?.properties || {});
   const [best] = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1]);
   return best && best[1] <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
 }
+
+/** One schema error as a line: where, what, and for a key the schema does not know, the key it nearly spells. */
+export const schemaErrorLine = (e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`;
+
+/** `head` and the schema's problems: one problem on the same line, several as an indented list below. */
+export const schemaMismatch = (head, lines) => (lines.length === 1 ? `${head} ${lines[0]}` : `${head}\n  ${lines.join('\n  ')}`);
 
 /** Parses and checks config text; `file` names the source in every error. */
 export function parseConfig(text, file = 'bench.config.yaml') {
@@ -60,10 +71,9 @@ export function parseConfig(text, file = 'bench.config.yaml') {
   if (!validate(raw)) {
     // a bad key (suite, variant or profile name) is reported once, as the name it is, not as ajv's three errors
     const lines = validate.errors.filter((e) => e.keyword !== 'propertyNames').slice(0, 8).map((e) => (e.propertyName !== undefined
-      ? `  ${e.instancePath || '/'}: name "${e.propertyName.slice(0, 60)}${e.propertyName.length > 60 ? '...' : ''}" ${e.message} (names become folder and file names: letters, digits, ".", "_", "-", at most 64)`
-      : `  ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`));
-    // one problem reads as one line; several as a list
-    throw new ConfigError(`${file}: does not match the configuration schema (docs/config.md):${lines.length === 1 ? ` ${lines[0].trim()}` : `\n${lines.join('\n')}`}`);
+      ? `${e.instancePath || '/'}: name "${e.propertyName.slice(0, 60)}${e.propertyName.length > 60 ? '...' : ''}" ${e.message} (names become folder and file names: letters, digits, ".", "_", "-", at most 64)`
+      : schemaErrorLine(e)));
+    throw new ConfigError(schemaMismatch(`${file}: does not match the configuration schema (docs/config.md):`, lines));
   }
   const config = {
     defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', pinning: 'auto', ...raw.defaults },

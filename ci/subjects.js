@@ -4,22 +4,19 @@ import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'no
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
-import Ajv from 'ajv/dist/2020.js';
 import { UserError, SkipJob } from './errors.js';
-import { didYouMean } from './config.js';
+import { compileHandWritten, schemaErrorLine, schemaMismatch } from './config.js';
 import { locate } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
 
-const manifestSchema = JSON.parse(readFileSync(new URL('./schema/subject.schema.json', import.meta.url), 'utf8'));
-// verbose: each error carries its schema, whose properties name what a misspelt key may have meant
-const validateManifest = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true }).compile(manifestSchema);
+const validateManifest = compileHandWritten(JSON.parse(readFileSync(new URL('./schema/subject.schema.json', import.meta.url), 'utf8')));
 
 /** What is wrong with a parsed manifest, one line each (the schema's, then a health check that names no address); empty when none. */
 export function manifestProblems(m) {
   if (!validateManifest(m)) {
-    return validateManifest.errors.slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`);
+    return validateManifest.errors.slice(0, 8).map(schemaErrorLine);
   }
   return Object.entries(m.processes || {}).filter(([, p]) => p.health && !p.health.http && !p.health.tcp && !p.health.grpc)
     .map(([name]) => `/processes/${name}/health needs one of http, tcp or grpc (the address to probe)`);
@@ -39,8 +36,7 @@ export function loadManifest(root, name) {
   if (!m || typeof m !== 'object') throw new UserError(`${file}: empty manifest`);
   const problems = manifestProblems(m);
   if (problems.length) {
-    const head = `${file}: does not match the subject manifest schema (docs/config.md, "subjects/<name>/subject.yaml"):`;
-    throw new UserError(problems.length === 1 ? `${head} ${problems[0]}` : `${head}\n  ${problems.join('\n  ')}`);
+    throw new UserError(schemaMismatch(`${file}: does not match the subject manifest schema (docs/config.md, "subjects/<name>/subject.yaml"):`, problems));
   }
   m.processes ||= {};
   m.ports ||= [];
