@@ -80,11 +80,11 @@ export function mannWhitney(a, b) {
   if (n1 === 0 || n2 === 0) return { u: NaN, p: 1, method: 'none' };
   const w = wilcoxonRankSum(a, b); // rank sum of a, average ranks for ties
   const u = w - (n1 * (n1 + 1)) / 2;
-  const all = [...a, ...b];
-  const ties = all.length !== new Set(all).size;
+  const { ranks, tieTerm } = midranks([...a, ...b]);
+  const ties = tieTerm > 0;
   const mean = (n1 * n2) / 2;
   // with ties the normal approximation is far from the exact p at small n (3 + 3 constant sides: 0.047, exactly 0.1)
-  if (ties && n1 + n2 <= 40) return { u, p: exactTiedP(midranks(all), n1, (x) => x.slice(0, n1)), method: 'exact' };
+  if (ties && n1 + n2 <= 40) return { u, p: exactTiedP(ranks, n1, (x) => x.slice(0, n1)), method: 'exact' };
   if (!ties && n1 + n2 <= 40) {
     const counts = exactUCounts(n1, n2);
     const total = counts.reduce((s, c) => s + c, 0);
@@ -94,27 +94,29 @@ export function mannWhitney(a, b) {
     return { u, p: Math.min(1, (2 * tail) / total), method: 'exact' };
   }
   const n = n1 + n2;
-  const tieCounts = new Map();
-  for (const v of all) tieCounts.set(v, (tieCounts.get(v) || 0) + 1);
-  let tieTerm = 0;
-  for (const t of tieCounts.values()) tieTerm += t ** 3 - t;
   const variance = ((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1)));
   if (variance <= 0) return { u, p: 1, method: 'normal' };
   const z = (Math.abs(u - mean) - 0.5) / Math.sqrt(variance);
   return { u, p: Math.min(1, 2 * (1 - normalCdf(Math.max(z, 0)))), method: 'normal' };
 }
 
-/** Average ranks (1-based) of xs in input order: tied values share the mean of the ranks they span. */
+/**
+ * Average ranks (1-based) of xs in input order, tied values sharing the mean of the ranks they span, and the tie term
+ * sum(t^3 - t) over the groups of t equal values (0 without ties) that the normal approximations correct by.
+ */
 function midranks(xs) {
   const order = xs.map((x, i) => [x, i]).sort((a, b) => a[0] - b[0]);
   const ranks = new Array(xs.length);
+  let tieTerm = 0;
   for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j += 1;
     for (let k = i; k <= j; k += 1) ranks[order[k][1]] = (i + j) / 2 + 1;
+    const t = j - i + 1;
+    tieTerm += t ** 3 - t;
     i = j + 1;
   }
-  return ranks;
+  return { ranks, tieTerm };
 }
 
 /**
@@ -202,18 +204,7 @@ export function signedRankTest(d) {
   const nz = d.filter((x) => x !== 0);
   const n = nz.length;
   if (n === 0) return { w: 0, n, p: 1, method: 'none' };
-  const order = nz.map((x, i) => [Math.abs(x), i]).sort((a, b) => a[0] - b[0]);
-  const ranks = new Array(n);
-  let tieTerm = 0;
-  for (let i = 0; i < n;) {
-    let j = i;
-    while (j + 1 < n && order[j + 1][0] === order[i][0]) j += 1;
-    const r = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k += 1) ranks[order[k][1]] = r;
-    const t = j - i + 1;
-    tieTerm += t ** 3 - t;
-    i = j + 1;
-  }
+  const { ranks, tieTerm } = midranks(nz.map(Math.abs));
   const w = nz.reduce((s, x, i) => s + (x > 0 ? ranks[i] : 0), 0);
   const total = (n * (n + 1)) / 2;
   if (tieTerm === 0 && n <= EXACT_SIGNED_RANK_MAX) {
