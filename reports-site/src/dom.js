@@ -21,6 +21,8 @@ export function h(tag, attrs = {}, ...children) {
 
 export const fmt = (v, unit, reference) => formatValue(v, unit, reference);
 export const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+/** A confidence level as a percentage: 0.95 -> "95%", 0.999 -> "99.9%". */
+export const levelPct = (c) => `${+(c * 100).toFixed(2)}%`;
 export const shortSha = (c) => (c ? c.slice(0, 10) : '–');
 export const date = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 16) : '–');
 

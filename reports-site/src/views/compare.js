@@ -1,7 +1,7 @@
 // Compare any two runs (commits): every shared metric with its change, interval and verdict, by the same rule as PR comments.
 import { compare } from '../../../ci/compare.js';
 import { loadRun, loadRuns } from '../data.js';
-import { h, pct, date, numCell, commitLink, table, shortSha, trendLink, columnsNote } from '../dom.js';
+import { h, pct, date, numCell, commitLink, table, shortSha, trendLink, columnsNote, levelPct } from '../dom.js';
 
 const ROLE_ORDER = ['head', 'main', 'local', 'base'];
 const iso = (t) => new Date(t).toISOString();
@@ -56,7 +56,7 @@ export async function compareView(el, { index, params: [a, b] }) {
       h('td', {}, c.suite), h('td', {}, c.variant), h('td', {}, `${c.tool} · ${c.scenario}`), h('td', {}, trendLink(chart, c.case ? `${c.case} · ${c.metric}` : c.metric)),
       numCell(c.base.value, c.unit), numCell(c.head.value, c.unit),
       h('td', { class: `num ${c.verdict === 'regression' ? 'worse' : c.verdict === 'improvement' ? 'better' : ''}`, dataset: { v: c.change === null ? '' : String(c.change) } }, pct(c.change)),
-      h('td', { class: 'num', title: Number.isFinite(c.level) && Number.isFinite(c.lower) ? `at ${+(c.level * 100).toFixed(2)}%` : null }, Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `${pct(c.lower)} … ${pct(c.upper)}` : '–'),
+      h('td', { class: 'num', title: Number.isFinite(c.level) && Number.isFinite(c.lower) ? `at ${levelPct(c.level)}` : null }, Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `${pct(c.lower)} … ${pct(c.upper)}` : '–'),
       h('td', { title: c.reason || '' }, h('span', { class: `badge ${verdict.split(' ')[0]}` }, verdict)));
   });
   el.append(table(['Suite', 'Variant', 'Tool · scenario', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { class: 'compare-table' }));

@@ -1,6 +1,6 @@
 // One run: its commit, runner and every job's parameters, metrics, failures and latency distribution.
 import { loadRun, loadRuns } from '../data.js';
-import { h, fmt, date, commitLink, numCell, intervalCell, clampNote, table, metricLabel, columnsNote } from '../dom.js';
+import { h, fmt, date, commitLink, numCell, intervalCell, clampNote, table, metricLabel, columnsNote, levelPct } from '../dom.js';
 import { percentileChart } from '../charts.js';
 
 const kv = (pairs) => h('dl', { class: 'kv' }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').flatMap(([k, v]) => [h('dt', {}, k), h('dd', { dataset: { key: k } }, v)]));
@@ -32,7 +32,7 @@ export async function runView(el, { index, params: [id] }) {
 
   const measured = run.jobs.filter((j) => j.status === 'ok');
   if (measured.length) {
-    const levels = [...new Set(measured.flatMap((j) => j.metrics.map((m) => m.confidence)).filter((c) => c !== undefined))].map((c) => `${+(c * 100).toFixed(2)}%`);
+    const levels = [...new Set(measured.flatMap((j) => j.metrics.map((m) => m.confidence)).filter((c) => c !== undefined))].map(levelPct);
     el.append(columnsNote(run.archived
       ? [['Value', 'the median over the job\'s trials; an archived run keeps that value alone, without its interval or the trials\' values.']]
       : [
