@@ -38,8 +38,9 @@ const noting = {
 };
 
 /**
- * lockfile.lock(file, options) (always with realpath: false, so the folder is `<file>.lock` as resolved), whose lock folder is gone once this process exits, however far
- * the taking got. A lock released, or lost to another process as stale, is no longer this process's to remove.
+ * lockfile.lock(file, options), always with realpath: false (so the folder is `<file>.lock` as resolved), whose lock
+ * folder is gone once this process exits, however far the taking got. A lock released, or lost to another process as
+ * stale, is no longer this process's to remove.
  */
 export async function lock(file, options) {
   const dir = options.lockfilePath || `${resolve(file)}.lock`;
