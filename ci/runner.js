@@ -645,7 +645,10 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   const load = meter ? cpuSince(before) : null;
   if (r.error) throw new JobFailure(`${job.tool} could not start: ${r.error.message}`);
   if (r.timedOut) throw new JobFailure(`${job.tool} did not finish within ${c.timeoutSeconds} s (${which}, ${role}); it was stopped`, logTail(c.files.stderr));
-  const rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
+  let rawFile = cmd.output === 'file' ? c.files.out : c.files.stdout;
+  // the tool's second output, when it wrote no first (k6 without handleSummary): read, with a note saying so
+  const fellBack = !existsSync(rawFile) && cmd.fallback && existsSync(cmd.fallback.file);
+  if (fellBack) rawFile = cmd.fallback.file;
   const deadAfter = live[role].deadProcess();
   if (deadAfter) {
     // The trial is not a clean measurement, but what the tool saw is the story: say it.
@@ -668,6 +671,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   try {
     const stderr = existsSync(c.files.stderr) ? readFileSync(c.files.stderr, 'utf8') : '';
     const parsed = adapter.parse(readFileSync(rawFile, 'utf8'), { params, stderr });
+    if (fellBack) parsed.notes = [...(parsed.notes || []), cmd.fallback.note];
     // toolCores (and so the bottleneck check) only where a load tool drives a subject: the cores a self-timed tool
     // (hyperfine, JMH) keeps busy are its benchmark's, even with subject processes beside it
     if (load) parsed.load = pin && !adapter.selfTimed ? { ...load, toolCores: toolCoreCount() } : load;

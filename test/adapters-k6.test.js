@@ -191,6 +191,19 @@ describe('k6 adapter: handleSummary data', () => {
   });
 });
 
+describe('k6 adapter: a test stopped early', () => {
+  test('a threshold with abortOnFail that stopped the test (k6 says so on stderr) is noted with how long the trial ran; the same summary without that stderr is not', () => {
+    const stderr = text('abort-on-fail.stderr.txt');
+    const r = parse('abort-on-fail.json', { stderr });
+    assert.equal(values(r).requests, 30);
+    const note = r.notes.find((n) => n.startsWith('k6 stopped the test early'));
+    assert.equal(note, 'k6 stopped the test early: a threshold with abortOnFail was crossed after 2.2 s, so this trial measured less than the script planned (its requests and iterations are not comparable with a full trial)');
+    assert.ok(r.notes.includes('k6 threshold crossed: http_req_duration p(95)<0.001'), JSON.stringify(r.notes));
+    assert.equal(parse('abort-on-fail.json').notes.some((n) => n.startsWith('k6 stopped the test early')), false);
+    assert.equal(parse('failed-thresholds.json', { stderr: text('abort-on-fail.stderr.txt').replace('abortOnFail', 'abort') }).notes.some((n) => n.startsWith('k6 stopped')), false);
+  });
+});
+
 describe('k6 adapter: custom metrics', () => {
   test('keeps every custom trend as <name>.mean/.min/.max/.pN, ns for time trends and bytes for sizes, a bl_ prefix dropped', () => {
     const r = parse('custom-trends.json');
@@ -415,13 +428,16 @@ describe('k6 adapter: command', () => {
     params: { rate: 1000, duration: '3s', path: '/api/order/all-items', maxVus: 20, p95Ms: 50, trends: 'traversal_duration', keepalive: true, skip: null },
   };
 
-  test('runs k6 quietly with every param as -e KEY=VALUE and the summary path in BENCHLINE_SUMMARY', () => {
-    assert.deepEqual(k6.command(ctx), {
+  test("runs k6 quietly with every param as -e KEY=VALUE, the summary path in BENCHLINE_SUMMARY and k6's --summary-export beside it as the fallback", () => {
+    const cmd = k6.command(ctx);
+    assert.match(cmd.fallback.note, /^k6: the script wrote no summary to __ENV\.BENCHLINE_SUMMARY/);
+    assert.deepEqual({ ...cmd, fallback: cmd.fallback.file }, {
       output: 'file',
+      fallback: '/tmp/r/k6-1.export.json',
       argv: [
         '/opt/k6', 'run', '--quiet', '--no-color', '--no-usage-report',
         '--summary-trend-stats', 'avg,min,med,max,p(90),p(95),p(99),p(99.9),count',
-        '-e', 'BENCHLINE_SUMMARY=/tmp/r/k6-1.json',
+        '-e', 'BENCHLINE_SUMMARY=/tmp/r/k6-1.json', '--summary-export', '/tmp/r/k6-1.export.json',
         '-e', 'BASE_URL=http://127.0.0.1:8080',
         '-e', 'DURATION=3s',
         '-e', 'KEEPALIVE=true',
@@ -435,8 +451,9 @@ describe('k6 adapter: command', () => {
   });
 
   test('uses --summary-export for scripts without the shared handleSummary', () => {
-    const { argv } = k6.command({ ...ctx, params: { summary: 'export', rate: 5 }, target: {} });
+    const { argv, fallback } = k6.command({ ...ctx, params: { summary: 'export', rate: 5 }, target: {} });
     assert.deepEqual(argv.slice(7), ['--summary-export', '/tmp/r/k6-1.json', '-e', 'RATE=5', '/repo/loadtests/k6/orders.js']);
+    assert.equal(fallback, undefined);
   });
 
   test('refuses params k6 would take as its own options, and jobs without a script', () => {

@@ -12,6 +12,7 @@ import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
+import { loadResultsDir } from '../ci/results-dir.js';
 import { tempDir } from './support/temp.js';
 
 const project = resolve('test/fixtures/project');
@@ -478,20 +479,28 @@ test('a hyperfine command that exits non-zero fails its job naming the command, 
   assert.doesNotMatch(run.jobs[0].reason, /not valid/);
 });
 
-test('a k6 script that writes no summary fails its job naming BENCHLINE_SUMMARY and handleSummary, with an import of the helpers that works from the script', async () => {
+test("a k6 script without handleSummary is read from k6's --summary-export, with a note naming BENCHLINE_SUMMARY and an import of the helpers that works from the script", async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
   writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
-  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), "// A script without handleSummary.\nexport const options = { iterations: 1 };\nexport default function () {}\n");
+  // a custom Trend whose name says nothing of time: the export format cannot tell it is one
+  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), "// A script without handleSummary.\nimport { Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); }\n");
   writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: bare, script: loadtests/no-summary.js }\n');
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
-  assert.equal(run.jobs[0].status, 'failed');
-  assert.match(run.jobs[0].reason, /^k6 wrote no output file \(trial 1, exit 0\): the script .*no-summary\.js must export a handleSummary\(data\) that writes JSON\.stringify\(data\) to the file named by __ENV\.BENCHLINE_SUMMARY/);
-  // the import it suggests works from where the script is, as written
-  const from = /export \{ handleSummary \} from '([^']+)'/.exec(run.jobs[0].reason)[1];
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const doc = loadResultsDir(dir).byRole.local[0];
+  assert.equal(doc.metrics.find((m) => m.name === 'iterations').value, 3);
+  assert.equal(doc.metrics.find((m) => m.name === 'step.p50').unit, 'count', 'the export format has no types: a Trend not named as a time is a count');
+  const note = doc.notes.find((n) => n.includes('--summary-export'));
+  assert.match(note, /^k6: the script wrote no summary to __ENV\.BENCHLINE_SUMMARY, so benchline read k6's --summary-export, which has no metric types/);
+  // the import it suggests works from where the script is, as written, and brings the full summary (the Trend is a time)
+  const from = /export \{ handleSummary \} from '([^']+)'/.exec(note)[1];
   assert.ok(from.startsWith('../'), from);
-  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), `// A script that takes handleSummary from benchline's helpers.\nexport const options = { iterations: 1 };\nexport default function () {}\nexport { handleSummary } from '${from}';\n`);
+  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), `// A script that takes handleSummary from benchline's helpers.\nimport { Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); }\nexport { handleSummary } from '${from}';\n`);
   const again = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(again.run.jobs[0].status, 'ok', again.run.jobs[0].reason);
+  const full = loadResultsDir(again.dir).byRole.local[0];
+  assert.equal(full.metrics.find((m) => m.name === 'step.p50').unit, 'ns');
+  assert.ok(!(full.notes || []).some((n) => n.includes('--summary-export')), JSON.stringify(full.notes));
 });

@@ -12,12 +12,14 @@
 //   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
 //              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.
-//   command(ctx) -> { argv, env?, output: 'stdout' | 'file' }
+//   command(ctx) -> { argv, env?, output: 'stdout' | 'file', fallback? }
 //              pure: the command line of one trial. ctx = { bin, params, rawParams, target, script, outFile,
 //              root, subjectDir, timeoutSeconds }; params have their placeholders filled for the side
 //              (rawParams as configured); target = { url, host, port, ...named ports }; `script` is the
 //              job's loadtests file resolved to an absolute path; with output 'file' the tool must
-//              write its machine-readable output to ctx.outFile.
+//              write its machine-readable output to ctx.outFile. fallback = { file, note }: a second output
+//              the tool writes beside it, read (and the note added to the trial's notes) when ctx.outFile is
+//              missing (k6: its --summary-export, for a script without handleSummary).
 import * as k6 from './k6.js';
 import * as ghz from './ghz.js';
 import * as wrk from './wrk.js';

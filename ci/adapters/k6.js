@@ -264,7 +264,8 @@ const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',
 /**
  * One k6 summary -> { metrics, distributions, toolVersion?, notes, thresholdsFailed, format }.
  * opts (the job's params may be passed as is): trends (names the job expects: a note when one is
- * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher").
+ * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher"); stderr: what k6
+ * printed, which says when a threshold with abortOnFail stopped the test early.
  */
 export function parse(text, opts = {}) {
   if (typeof text !== 'string' || !text.trim()) fail('the file is empty; k6 writes the summary only when the run reaches its end');
@@ -374,6 +375,10 @@ export function parse(text, opts = {}) {
   const crossed = thresholds.filter((t) => !t.ok);
   for (const t of crossed) notes.push(`k6 threshold crossed: ${t.metric} ${t.expr}`);
   if (crossed.length) notes.push(`k6: ${crossed.length} of ${thresholds.length} thresholds failed`);
+  // abortOnFail: k6 ends the test at the crossing and still writes the summary, of a shorter run than the script planned
+  if (/abortOnFail enabled, stopping test prematurely/.test(opts.stderr || '')) {
+    notes.push(`k6 stopped the test early: a threshold with abortOnFail was crossed${durationMs ? ` after ${(durationMs / 1000).toFixed(1)} s` : ''}, so this trial measured less than the script planned (its requests and iterations are not comparable with a full trial)`);
+  }
   if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
 
   const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
@@ -421,7 +426,9 @@ export function command(ctx) {
     throw new Error(`k6 param summary: "${mode}" is neither handleSummary nor export`);
   }
   const argv = [bin, 'run', '--quiet', '--no-color', '--no-usage-report', '--summary-trend-stats', TREND_STATS.join(',')];
-  argv.push(...(mode === 'export' ? ['--summary-export', outFile] : ['-e', `BENCHLINE_SUMMARY=${outFile}`]));
+  // k6 writes --summary-export whatever the script's handleSummary does: read when the script wrote no summary itself
+  const exportFile = outFile.replace(/(\.out)?\.json$/, '') + '.export.json';
+  argv.push(...(mode === 'export' ? ['--summary-export', outFile] : ['-e', `BENCHLINE_SUMMARY=${outFile}`, '--summary-export', exportFile]));
   const vars = new Map();
   if (target.url) vars.set('BASE_URL', String(target.url).replace(/\/+$/, ''));
   if (target.grpc) vars.set('GRPC_TARGET', String(target.grpc));
@@ -435,5 +442,13 @@ export function command(ctx) {
   }
   for (const [k, v] of [...vars].sort(([a], [b]) => (a < b ? -1 : 1))) argv.push('-e', `${k}=${v}`);
   argv.push(script);
-  return { argv, output: 'file' };
+  if (mode === 'export') return { argv, output: 'file' };
+  return { argv, output: 'file', fallback: { file: exportFile, note: exportNote(script) } };
+}
+
+/** The note of a trial read from k6's --summary-export because the script wrote no handleSummary JSON. */
+function exportNote(script) {
+  return `k6: the script wrote no summary to __ENV.BENCHLINE_SUMMARY, so benchline read k6's --summary-export, which has no metric `
+    + 'types (a custom Trend is a time only when its name ends in _duration, _time, _latency or _ms, or the job param contains says so) '
+    + `and no run duration; for the full summary export { handleSummary } from '${libImport(script)}' in the script`;
 }
