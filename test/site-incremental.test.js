@@ -1,7 +1,7 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -283,7 +283,7 @@ test('a build that waits for another build of its folder looks at the folder onl
   assert.ok(r.pages > 0);
 });
 
-test('a first build stopped outright half-way leaves a folder the next build takes up, once its lock is abandoned', async () => {
+test('a first build stopped outright half-way leaves a folder the next build takes up at once, its lock taken over as its process is gone', async () => {
   const d = tempDir('incremental');
   const s = join(d, 's');
   await publish({ store: s, docs: [...syntheticDocs({ runs: 40, jobs: JOBS })] });
@@ -296,11 +296,12 @@ test('a first build stopped outright half-way leaves a folder the next build tak
   child.kill('SIGKILL');
   assert.equal(await exited, 'SIGKILL');
   assert.ok(existsSync(join(out, '.benchline-site.json')), 'the folder is marked as the site\'s before anything goes in');
-  // its lock is taken over as abandoned two minutes after its last refresh
-  const old = new Date(Date.now() - 180000);
-  utimesSync(`${out}.lock`, old, old);
-  const rebuilt = await buildSite({ store: s, out });
+  assert.deepEqual(JSON.parse(readFileSync(join(`${out}.lock`, 'owner.json'), 'utf8')).pid, child.pid, 'the lock it left names its process');
+  const said = [];
+  const rebuilt = await buildSite({ store: s, out, log: (m) => said.push(m) });
   assert.ok(rebuilt.pages > 0);
+  assert.deepEqual(said.filter((m) => /waiting for/.test(m)), [], 'the next build did not wait for the lock to go stale');
+  assert.equal(existsSync(`${out}.lock`), false, 'the lock is released with its owner file');
   const clean = await buildSite({ store: s, out: join(d, 'clean') });
   assert.deepEqual(manifest(out).files, manifest(join(d, 'clean')).files);
   assert.equal(clean.pages, rebuilt.pages);
@@ -312,7 +313,7 @@ test('a build that finds its folder locked says what it waits for and how to go 
   const waiting = buildSite({ store: s, out, log: (m) => said.push(m) });
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(said.length, 1, said.join('\n'));
-  assert.match(said[0], /^waiting for the build that holds .*site\.lock: another site build into .*, or one stopped outright \(kill -9\), whose lock is taken over 2 minutes after its last refresh; remove .*site\.lock to go on at once if no build is running$/);
+  assert.match(said[0], /^waiting for the build that holds .*site\.lock: another site build into .* \(one stopped outright on this machine is taken over at once; from another machine or container, 2 minutes after its last refresh\); remove .*site\.lock to go on at once if no build is running$/);
   await release();
   assert.ok((await waiting).pages > 0);
 });

@@ -1,14 +1,16 @@
-// A publisher killed with -9 while holding the store's lock delays the next publisher by at most 5 s.
+// Locks left by killed processes: a publisher killed with -9 delays the next by at most 5 s, a site build's lock is taken over at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { publish, ensureStore } from '../ci/store/store.js';
+import { takeOverAbandoned } from '../ci/store/lock.js';
 import { tempDir } from './support/temp.js';
 
 const STORE_MODULE = fileURLToPath(new URL('../ci/store/store.js', import.meta.url));
@@ -79,3 +81,30 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     assert.ok(performance.now() - t0 < 60000);
   });
 }
+
+test('a lock folder is taken over at once only when its owner file names a process of this machine that is gone', async () => {
+  const ns = readlinkSync('/proc/self/ns/pid');
+  const gone = spawn(process.execPath, ['-e', '']);
+  await once(gone, 'exit');
+  const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+  try {
+    const cases = {
+      gone: [{ pid: gone.pid, host: hostname(), ns }, true],
+      alive: [{ pid: alive.pid, host: hostname(), ns }, false],
+      'this process': [{ pid: process.pid, host: hostname(), ns }, false],
+      'another host': [{ pid: gone.pid, host: `${hostname()}-elsewhere`, ns }, false],
+      'another PID namespace (a container)': [{ pid: gone.pid, host: hostname(), ns: 'pid:[1]' }, false],
+      'no owner file (being taken, or an older lock)': [null, false],
+      'a garbled owner file': ['{"pid": ', false],
+    };
+    for (const [name, [owner, taken]] of Object.entries(cases)) {
+      const dir = join(tempDir('owner'), 'site.lock');
+      mkdirSync(dir);
+      if (owner !== null) writeFileSync(join(dir, 'owner.json'), typeof owner === 'string' ? owner : JSON.stringify(owner));
+      assert.equal(takeOverAbandoned(dir), taken, name);
+      assert.equal(existsSync(dir), !taken, `${name}: the folder ${taken ? 'is removed' : 'stays'}`);
+    }
+  } finally {
+    alive.kill('SIGKILL');
+  }
+});

@@ -1,7 +1,21 @@
-// proper-lockfile's lock, with the lock folder removed when benchline exits (a signal handled) while the lock is being taken.
+// proper-lockfile's lock, with the lock folder removed when benchline exits (a signal handled) while the lock is being taken,
+// and a lock whose holder is no longer running on this machine (killed with -9) taken over at once.
 import fs from 'node:fs';
-import { resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
+
+// Who holds a lock: written into its folder once taken. PID namespace and host tell whether the PID can be looked up here.
+const OWNER = 'owner.json';
+const pidNamespace = () => {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+};
+const ME = JSON.stringify({ pid: process.pid, host: hostname(), ns: pidNamespace() });
+const removeOwner = (dir) => { try { fs.unlinkSync(join(dir, OWNER)); } catch { /* none written */ } };
 
 // Lock folders this process made and has not released. proper-lockfile removes a lock at exit only once it is fully
 // taken (after probing the folder's mtime); a signal handled in between (at the first turn of the event loop after a
@@ -9,7 +23,10 @@ import lockfile from 'proper-lockfile';
 // build waited for it to go stale: two minutes for the site.
 const made = new Set();
 process.on('exit', () => {
-  for (const dir of made) try { fs.rmdirSync(dir); } catch { /* removed already */ }
+  for (const dir of made) {
+    removeOwner(dir);
+    try { fs.rmdirSync(dir); } catch { /* removed already */ }
+  }
 });
 
 /**
@@ -28,8 +45,10 @@ const noting = {
     }
     return process.nextTick(cb, null);
   },
+  // a lock folder holds its owner file: removed first (a lock released, or taken over as stale)
   rmdir: (path, ...rest) => {
     const cb = rest.pop();
+    removeOwner(path);
     fs.rmdir(path, ...rest, (err) => {
       if (!err || err.code === 'ENOENT') made.delete(path);
       cb(err);
@@ -44,7 +63,48 @@ const noting = {
  */
 export async function lock(file, options) {
   const dir = options.lockfilePath || `${resolve(file)}.lock`;
+  takeOverAbandoned(dir);
   const onCompromised = (e) => { made.delete(dir); (options.onCompromised || ((err) => { throw err; }))(e); };
   const release = await lockfile.lock(file, { ...options, realpath: false, onCompromised, fs: noting });
+  try {
+    fs.writeFileSync(join(dir, OWNER), ME);
+  } catch { /* without it, the lock is only taken over once stale */ }
   return () => release().finally(() => made.delete(dir));
+}
+
+/**
+ * Removes a lock folder whose owner was a process of this machine (same host, same PID namespace) that no longer exists:
+ * killed with -9, it could not remove its lock, which would otherwise hold the next build up until the lock went stale.
+ * A lock without an owner file (being taken, or from an older version), from elsewhere, or of a live PID is left alone.
+ */
+export function takeOverAbandoned(dir) {
+  let text;
+  try {
+    text = fs.readFileSync(join(dir, OWNER), 'utf8');
+  } catch {
+    return false;
+  }
+  let owner;
+  try {
+    owner = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const me = JSON.parse(ME);
+  if (!Number.isInteger(owner?.pid) || owner.pid <= 0 || owner.host !== me.host || owner.ns !== me.ns || owner.pid === me.pid) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false; // alive (or another user's: EPERM below)
+  } catch (e) {
+    if (e.code !== 'ESRCH') return false;
+  }
+  // the same owner still (not a lock another waiter took over meanwhile): then gone for good
+  try {
+    if (fs.readFileSync(join(dir, OWNER), 'utf8') !== text) return false;
+    removeOwner(dir);
+    fs.rmdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
 }

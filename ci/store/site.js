@@ -234,7 +234,8 @@ export async function buildSite(options = {}) {
 /**
  * How a build holds its site folder (proper-lockfile, `<out>.lock` beside it): a build's longest synchronous stretch
  * (the model of a long history) is many seconds, so a lock counts as stale only after two minutes without a refresh;
- * a second build waits for the first, up to about ten minutes.
+ * a second build waits for the first, up to about ten minutes. A lock whose build is gone from this machine (killed
+ * with -9) is taken over at once (lock.js).
  */
 const SITE_LOCK = Object.freeze({
   stale: 120000,
@@ -251,7 +252,7 @@ async function lockSite(out, log) {
   } catch (e) {
     if (e.code !== 'ELOCKED') throw e;
   }
-  log(`waiting for the build that holds ${out}.lock: another site build into ${out}, or one stopped outright (kill -9), whose lock is taken over ${SITE_LOCK.stale / 60000} minutes after its last refresh; remove ${out}.lock to go on at once if no build is running`);
+  log(`waiting for the build that holds ${out}.lock: another site build into ${out} (one stopped outright on this machine is taken over at once; from another machine or container, ${SITE_LOCK.stale / 60000} minutes after its last refresh); remove ${out}.lock to go on at once if no build is running`);
   return lock(out, SITE_LOCK);
 }
 
