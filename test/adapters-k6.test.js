@@ -186,8 +186,26 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(v.error_rate, undefined);
     assert.equal(byName(r, 'latency.p50').value, 452228);
     assert.deepEqual(r.notes, ['k6 reports http_req_failed for the whole test only: 20 of its 61 requests failed, not all of them maybe in scenario bench (41 requests), '
-      + 'so errors and error_rate are left out; a threshold on http_req_failed{scenario:bench} (such as [\'rate<=1\']) makes k6 report the scenario\'s own']);
+      + 'so errors and error_rate are left out; a threshold on http_req_failed{scenario:bench} (such as [\'rate<=1\']) makes k6 report the scenario\'s own',
+    'k6 reports data_received for the whole test only, not for scenario bench, so bytes_received is left out; thresholds such as data_received{scenario:bench}: [\'count>=0\'] make k6 report the scenario\'s own']);
+    assert.equal(v.checks_pass_rate, 1, 'every check of the whole test passed, so every check of scenario bench did');
     assert.deepEqual([values(parse('many.json')).errors, values(parse('failed-down.json')).errors > 0], [0, true], 'with the scenario\'s own http_req_failed, errors are counted as before');
+  });
+});
+
+describe('k6 adapter: checks and bytes of one scenario', () => {
+  test("another scenario's failed checks and its bytes are not counted as scenario bench's when k6 reports its requests but not its checks or bytes", () => {
+    const raw = json('checks-elsewhere.json').metrics;
+    assert.deepEqual([raw.checks.values.passes, raw.checks.values.fails], [30, 15], 'the 404s of scenario browse fail their check');
+    assert.equal(raw['checks{scenario:bench}'], undefined, 'no threshold names it, so k6 leaves it out');
+    const r = parse('checks-elsewhere.json');
+    const v = values(r);
+    assert.deepEqual([v.requests, v.errors, v.checks_pass_rate, v.bytes_received], [30, 0, undefined, undefined]);
+    assert.ok(r.notes.includes("k6 reports checks and data_received for the whole test only, not for scenario bench, so checks_pass_rate and bytes_received are left out; thresholds such as checks{scenario:bench}: ['rate>=0'], data_received{scenario:bench}: ['count>=0'] make k6 report the scenario's own"), JSON.stringify(r.notes));
+    // the shared options name both for the scenario: its own are read, with no such note
+    const lib = parse('many.json');
+    assert.deepEqual([values(lib).checks_pass_rate, values(lib).bytes_received], [1, 57486]);
+    assert.equal(lib.notes.some((n) => n.includes('whole test only')), false);
   });
 });
 

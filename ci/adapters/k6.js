@@ -338,11 +338,28 @@ export function parse(text, opts = {}) {
     }
   }
 
-  const checks = pick('checks') ?? pick('checks_succeeded');
+  // as with failures: beside the scenario's own requests, the whole test's checks and bytes would count other
+  // scenarios' (and setup's); only "every check passed" can be said without the scenario's own
+  const scoped = all.has(`http_reqs{scenario:${scenario}}`);
+  const wholeTestOnly = [];
+  const ownOrWhole = (name) => {
+    const own = all.get(`${name}{scenario:${scenario}}`);
+    if (own || !scoped) return own ?? all.get(name);
+    if (all.has(name)) wholeTestOnly.push(name);
+    return undefined;
+  };
+  const checkName = all.has('checks') || all.has(`checks{scenario:${scenario}}`) ? 'checks' : 'checks_succeeded';
+  const checks = ownOrWhole(checkName) ?? (all.get(checkName)?.values?.rate === 1 ? all.get(checkName) : undefined);
   if (checks?.values?.total > 0) out.push(metric('checks_pass_rate', checks.values.rate));
 
-  const received = pick('data_received')?.values;
+  const received = ownOrWhole('data_received')?.values;
   if (received) out.push(metric('bytes_received', received.count ?? 0));
+  const leftOut = wholeTestOnly.filter((n) => n !== checkName || !checks);
+  if (leftOut.length) {
+    const what = leftOut.map((n) => (n === checkName ? 'checks_pass_rate' : 'bytes_received')).join(' and ');
+    notes.push(`k6 reports ${leftOut.join(' and ')} for the whole test only, not for scenario ${scenario}, so ${what} ${leftOut.length > 1 ? 'are' : 'is'} left out; `
+      + `thresholds such as ${leftOut.map((n) => `${n}{scenario:${scenario}}: ['${n === 'data_received' ? 'count>=0' : 'rate>=0'}']`).join(', ')} make k6 report the scenario's own`);
+  }
 
   const trends = new Set(listOf(opts.trends));
   const better = nameMap(opts.better);
