@@ -1,6 +1,6 @@
 // Refuses physically impossible values in one trial's parsed metrics, whichever adapter read them: pure, no I/O.
 import { UserError } from './errors.js';
-import { metricKey } from './metrics.js';
+import { describeMetric, metricKey } from './metrics.js';
 
 /** Largest plausible value per canonical unit: far above any real run, far below what a corrupted number gives. */
 export const BOUNDS = Object.freeze({
@@ -28,7 +28,9 @@ const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.uni
 
 /**
  * Problems of single values: finite, not negative, ratios within 0..1, within physical bounds, and with wholeCounts
- * integer counts (one trial's; a document's count is a median over trials, which can end in .5).
+ * integer counts (one trial's; a document's count is a median over trials, which can end in .5). Only the counts
+ * ci/metrics.js registers (requests, errors, iterations...) are tallies: a metric a script defines with unit count is a
+ * plain number (a k6 Gauge of 0.75, a Trend of item counts whose mean is 2.5) and may have a fraction.
  */
 function valueProblems(m, { wholeCounts = true } = {}) {
   const out = [];
@@ -39,7 +41,7 @@ function valueProblems(m, { wholeCounts = true } = {}) {
     const at = () => (v === m.value ? show(m) : `${show(m)} (sample ${v})`);
     if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at()}: not a finite number`);
     else if (v < 0) out.push(`${at()}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
-    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v)) out.push(`${at()}: a count must be a whole number`);
+    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v) && describeMetric(m.name)?.unit === 'count') out.push(`${at()}: a count must be a whole number`);
     else if (m.unit === 'ratio' && v > 1) out.push(`${at()}: a ratio must lie within 0..1`);
     else if (bound !== undefined && v > bound) out.push(`${at()}: above ${bound} ${m.unit}, beyond any real measurement`);
     if (out.length) break;

@@ -119,6 +119,7 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'throughput').value, 1.9755820918046973);
   });
 
+
   test('a run whose setup() failed has zero iterations, zero requests, no latency and says why', () => {
     const r = parse('zero.json');
     assert.deepEqual(values(r), { iterations: 0, requests: 0, throughput: 0, errors: 0, duration: 1007946076, bytes_received: 0 });
@@ -281,6 +282,28 @@ describe('k6 adapter: custom metrics', () => {
     assert.deepEqual(r.notes, []);
     assert.deepEqual(r.distributions.map((d) => [d.name, d.unit, d.count]), [['latency', 'ns', 41], ['json_parse_ms', 'ns', 41], ['body_bytes', 'bytes', 41]]);
     assert.equal(byName(r, 'vus'), undefined, "k6's built-in gauges are not custom metrics");
+  });
+
+  test('keeps custom metrics of plain numbers with a fraction (a Trend of item counts, a Gauge of 0.75) in a result document', () => {
+    const r = parse('plain-numbers.json');
+    const custom = r.metrics.filter((m) => /^(items_per_page|items_share|pages_read)\b/.test(m.name));
+    assert.deepEqual(custom.map((m) => [m.name, m.value, m.unit]).sort(), [
+      ['items_per_page.max', 4, 'count'],
+      ['items_per_page.mean', 2.5, 'count'],
+      ['items_per_page.min', 1, 'count'],
+      ['items_per_page.p50', 2.5, 'count'],
+      ['items_per_page.p90', 4, 'count'],
+      ['items_per_page.p95', 4, 'count'],
+      ['items_per_page.p99', 4, 'count'],
+      ['items_per_page.p99.9', 4, 'count'],
+      ['items_share', 0.75, 'count'],
+      ['pages_read', 20, 'count'],
+    ]);
+    // k6's own counts stay whole, and the document builder's check of impossible values lets the fractions through
+    assert.equal(byName(r, 'iterations').value, 20);
+    const d = doc([r], 'plain-numbers');
+    assert.equal(d.metrics.find((m) => m.name === 'items_share').value, 0.75);
+    assert.equal(d.metrics.find((m) => m.name === 'items_per_page.mean').value, 2.5);
   });
 
   test('a Trend made without isTime stays a plain number even when its name ends in _ms', () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import seedrandom from 'seedrandom';
 import { ADAPTERS, TOOL_NAMES } from '../ci/adapters/index.js';
 import { buildResult } from '../ci/result.js';
+import { describeMetric } from '../ci/metrics.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const PER_TOOL = 160; // 7 tools: 1,120 mutants per run
@@ -104,7 +105,8 @@ function impossible(doc, extra) {
   for (const m of doc.metrics) {
     for (const v of m.samples) {
       if (!Number.isFinite(v) || v < 0) found.push(`${m.name} = ${v}`);
-      if (m.unit === 'count' && !Number.isInteger(v)) found.push(`${m.name} = ${v} (count)`);
+      // tallies (requests, errors, iterations...) are whole; a script's own metric of unit count is any number (a k6 Gauge of 0.75)
+      if (m.unit === 'count' && describeMetric(m.name)?.unit === 'count' && !Number.isInteger(v)) found.push(`${m.name} = ${v} (count)`);
       if (m.unit === 'ratio' && v > 1) found.push(`${m.name} = ${v} (ratio)`);
     }
     const p = /^(.+)\.p([\d.]+)$/.exec(m.name);
