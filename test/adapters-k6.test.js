@@ -119,6 +119,16 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'throughput').value, 1.9755820918046973);
   });
 
+  test('a k6Scenario the summary has no submetric of gets a note saying the figures are the whole test\'s', () => {
+    // two-scenarios: thresholds name scenario bench only; scenario browse's 404s are in the whole test's figures
+    const r = parse('two-scenarios.json', { k6Scenario: 'browse' });
+    assert.deepEqual([byName(r, 'requests').value, byName(r, 'errors').value], [61, 20]);
+    assert.deepEqual(r.notes.filter((n) => /^k6Scenario/.test(n)), ["k6Scenario is browse, but the summary holds no metric of scenario browse, so these figures are the whole test's (every scenario and setup()); "
+      + "k6 reports a scenario's own only for submetrics its thresholds name: add thresholds such as 'http_reqs{scenario:browse}': ['count>=0'] and 'http_req_failed{scenario:browse}': ['rate<=1'] to the script, and check the scenario's name there"]);
+    // the scenario the thresholds name, and the default scenario bench, get no such note
+    assert.equal(parse('two-scenarios.json', { k6Scenario: 'bench' }).notes.some((n) => /^k6Scenario/.test(n)), false);
+    assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
+  });
 
   test('a run whose setup() failed has zero iterations, zero requests, no latency and says why', () => {
     const r = parse('zero.json');

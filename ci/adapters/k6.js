@@ -283,6 +283,12 @@ export function parse(text, opts = {}) {
   const out = [];
   const distributions = [];
   const notes = [];
+  // a scenario the job names but the summary has no submetric of (no threshold names one, or the name is misspelt):
+  // every figure below is the whole test's, other scenarios and setup() included, which the job did not ask for
+  if (opts.k6Scenario && ![...all.keys()].some((n) => n.endsWith(`{scenario:${scenario}}`))) {
+    notes.push(`k6Scenario is ${scenario}, but the summary holds no metric of scenario ${scenario}, so these figures are the whole test's (every scenario and setup()); `
+      + `k6 reports a scenario's own only for submetrics its thresholds name: add thresholds such as 'http_reqs{scenario:${scenario}}': ['count>=0'] and 'http_req_failed{scenario:${scenario}}': ['rate<=1'] to the script, and check the scenario's name there`);
+  }
 
   const iterations = all.get('iterations')?.values;
   const iterCount = iterations?.count ?? 0;
