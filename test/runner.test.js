@@ -504,3 +504,22 @@ test("a k6 script without handleSummary is read from k6's --summary-export, with
   assert.equal(full.metrics.find((m) => m.name === 'step.p50').unit, 'ns');
   assert.ok(!(full.notes || []).some((n) => n.includes('--summary-export')), JSON.stringify(full.notes));
 });
+
+test('a k6 job\'s own params reach the adapter in a run: contains, better, trends and k6Scenario change the result as docs/config.md says', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
+  writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
+  // no handleSummary: the export format, where only the job param contains says that a Trend named step is a time
+  writeFileSync(join(repo, 'loadtests', 'params.js'), "// A script without handleSummary, with a Trend and a Counter.\nimport { Counter, Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nconst hits = new Counter('hits');\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); hits.add(1); }\n");
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n'
+    + '      - { tool: k6, scenario: params, script: loadtests/params.js, params: { contains: "step=time", better: "hits=lower", trends: [absent_metric], k6Scenario: nosuch } }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const doc = loadResultsDir(dir).byRole.local[0];
+  const m = (n) => doc.metrics.find((x) => x.name === n);
+  assert.deepEqual([m('step.p50').unit, m('step.p50').value], ['ns', 2e6], 'contains: step=time');
+  assert.deepEqual([m('hits').value, m('hits').better], [3, 'lower'], 'better: hits=lower');
+  assert.ok(doc.notes.includes('k6 metric absent_metric (listed in trends) is not in the summary'), JSON.stringify(doc.notes));
+  assert.ok(doc.notes.some((n) => n.startsWith('k6Scenario is nosuch, but the summary holds no metric of scenario nosuch')), JSON.stringify(doc.notes));
+});

@@ -263,11 +263,13 @@ const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',
 
 /**
  * One k6 summary -> { metrics, distributions, toolVersion?, notes, thresholdsFailed, format }.
- * opts (the job's params may be passed as is): trends (names the job expects: a note when one is
+ * opts (the job's params may be passed as is, or as opts.params as the runner does): trends (names the job expects: a note when one is
  * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher"); stderr: what k6
  * printed, which says when a threshold with abortOnFail stopped the test early.
  */
 export function parse(text, opts = {}) {
+  // the runner passes the job's params as opts.params (as to every adapter); a caller's own opts take precedence
+  if (isObj(opts.params)) opts = { ...opts.params, ...opts };
   if (typeof text !== 'string' || !text.trim()) fail('the file is empty; k6 writes the summary only when the run reaches its end');
   const head = text.trimStart();
   if (/^\{"(type|metric)":/.test(head) && head.includes('\n{')) fail("this is k6's --out json sample stream (one JSON object per line), not an end-of-test summary");
