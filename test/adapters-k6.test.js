@@ -130,6 +130,17 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
   });
 
+  test('a script that throws in its iterations gets a note with how many did and the first exception, from k6\'s stderr', () => {
+    const stderr = text('throws.stderr.txt');
+    const r = parse('throws.json', { stderr });
+    assert.equal(byName(r, 'iterations').value, 12, 'k6 counts the iterations that threw');
+    assert.deepEqual(r.notes, ["k6: the script threw an exception in 12 iterations (first: TypeError: Cannot read property 'length' of undefined); "
+      + "k6 still counts each as an iteration, ended at the exception (the trial's stderr has every one)"]);
+    // the same run without its stderr, and a clean run's stderr, get no such note
+    assert.deepEqual(parse('throws.json').notes, []);
+    assert.equal(parse('abort-on-fail.json', { stderr: text('abort-on-fail.stderr.txt') }).notes.some((n) => /threw/.test(n)), false);
+  });
+
   test('a run whose setup() failed has zero iterations, zero requests, no latency and says why', () => {
     const r = parse('zero.json');
     assert.deepEqual(values(r), { iterations: 0, requests: 0, throughput: 0, errors: 0, duration: 1007946076, bytes_received: 0 });

@@ -404,6 +404,14 @@ export function parse(text, opts = {}) {
   if (/abortOnFail enabled, stopping test prematurely/.test(opts.stderr || '')) {
     notes.push(`k6 stopped the test early: a threshold with abortOnFail was crossed${durationMs ? ` after ${(durationMs / 1000).toFixed(1)} s` : ''}, so this trial measured less than the script planned (its requests and iterations are not comparable with a full trial)`);
   }
+  // an exception in the script's default() (or a scenario's exec function) ends that iteration, which k6 still counts,
+  // and is only logged on stderr: a script that throws every time would otherwise look like a clean run
+  const thrown = (opts.stderr || '').split('\n').filter((l) => /\blevel=error\b/.test(l) && /\bsource=stacktrace\b/.test(l));
+  if (thrown.length) {
+    const first = /msg="((?:[^"\\]|\\.)*)"/.exec(thrown[0])?.[1]?.split(/\\n/)[0];
+    notes.push(`k6: the script threw an exception in ${thrown.length} iteration${thrown.length > 1 ? 's' : ''}${first ? ` (first: ${first})` : ''}; `
+      + "k6 still counts each as an iteration, ended at the exception (the trial's stderr has every one)");
+  }
   if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
 
   const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
