@@ -108,7 +108,7 @@ program.command('normalize')
   .option('--scenario <name>', 'scenario name for the document', pathName('scenario'))
   .action(verb('normalize'));
 
-selecting(program.command('plan').description('print the job matrix as JSON (the shape of strategy.matrix)'))
+selecting(program.command('plan').description("print the job matrix as JSON (the shape of strategy.matrix; \"trials\": 0 keeps the profile's, with rounds added as an A/B run needs them)"))
   .option('--github', 'print `matrix=<json>` for $GITHUB_OUTPUT')
   .action(verb('plan'));
 
