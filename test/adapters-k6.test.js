@@ -193,7 +193,7 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(byName(r, 'iterations').value, 5091);
     assert.equal(byName(r, 'requests').value, 5091);
     assert.equal(r.metrics.some((m) => m.name.includes('dropped')), false);
-    assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise the job params vus/maxVus, which reach the script as VUS/MAX_VUS and must set its scenario\'s preAllocatedVUs/maxVUs, or lower rate)']);
+    assert.deepEqual(r.notes, ['k6 dropped 4910 iterations: the arrival rate needed more VUs than it had (raise the scenario\'s preAllocatedVUs/maxVUs, which loadtests/k6/lib sets from the job params vus/maxVus, or lower the rate)']);
   });
   test('another scenario\'s failed requests are not counted as errors of scenario bench when k6 reports its requests but not its failures', () => {
     const raw = json('two-scenarios.json').metrics;

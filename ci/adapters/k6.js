@@ -298,7 +298,7 @@ export function parse(text, opts = {}) {
   if (!iterCount) notes.push('k6 completed no iterations (k6 exits 107 when setup() fails, e.g. a readiness probe timing out)');
 
   const dropped = all.get('dropped_iterations')?.values?.count;
-  if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise the job params vus/maxVus, which reach the script as VUS/MAX_VUS and must set its scenario's preAllocatedVUs/maxVUs, or lower rate)`);
+  if (dropped) notes.push(`k6 dropped ${dropped} iterations: the arrival rate needed more VUs than it had (raise the scenario's preAllocatedVUs/maxVUs, which loadtests/k6/lib sets from the job params vus/maxVus, or lower the rate)`);
 
   const reqs = pick('http_reqs')?.values;
   const grpcCalls = pick('grpc_req_duration')?.values?.count;
