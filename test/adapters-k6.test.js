@@ -215,6 +215,19 @@ describe('k6 adapter: handleSummary data', () => {
   });
 });
 
+describe('k6 adapter: a handleSummary that throws', () => {
+  test("a handleSummary that threw (k6 says so on stderr, exits 0 and writes only its --summary-export) is noted with the exception", () => {
+    const r = parse('summary-throws.summary-export.json', { stderr: text('summary-throws.stderr.txt') });
+    assert.equal(r.format, 'summary-export');
+    assert.equal(values(r).iterations, 3);
+    assert.deepEqual(r.notes.filter((n) => n.includes('handleSummary')), ["k6: the script's handleSummary threw (TypeError: Cannot read property 'requests' of undefined), so it wrote no summary of its own"]);
+    assert.equal(parse('summary-throws.summary-export.json').notes.some((n) => n.includes('handleSummary')), false, 'without its stderr');
+    // an exception in default() is not one in handleSummary, and the other way round
+    assert.equal(parse('throws.json', { stderr: text('throws.stderr.txt') }).notes.some((n) => n.includes('handleSummary threw')), false);
+    assert.equal(r.notes.some((n) => n.includes('threw an exception')), false);
+  });
+});
+
 describe('k6 adapter: checks and bytes of one scenario', () => {
   test("another scenario's failed checks and its bytes are not counted as scenario bench's when k6 reports its requests but not its checks or bytes", () => {
     const raw = json('checks-elsewhere.json').metrics;

@@ -406,12 +406,17 @@ export function parse(text, opts = {}) {
   }
   // an exception in the script's default() (or a scenario's exec function) ends that iteration, which k6 still counts,
   // and is only logged on stderr: a script that throws every time would otherwise look like a clean run
-  const thrown = (opts.stderr || '').split('\n').filter((l) => /\blevel=error\b/.test(l) && /\bsource=stacktrace\b/.test(l));
+  const logged = (opts.stderr || '').split('\n').filter((l) => /\blevel=error\b/.test(l));
+  const message = (line) => /msg="((?:[^"\\]|\\.)*)"/.exec(line)?.[1]?.split(/\\n/)[0];
+  const thrown = logged.filter((l) => /\bsource=stacktrace\b/.test(l));
   if (thrown.length) {
-    const first = /msg="((?:[^"\\]|\\.)*)"/.exec(thrown[0])?.[1]?.split(/\\n/)[0];
+    const first = message(thrown[0]);
     notes.push(`k6: the script threw an exception in ${thrown.length} iteration${thrown.length > 1 ? 's' : ''}${first ? ` (first: ${first})` : ''}; `
       + "k6 still counts each as an iteration, ended at the exception (the trial's stderr has every one)");
   }
+  // a handleSummary that throws writes none of its files: k6 logs it, exits 0, and only its own --summary-export is left
+  const summaryThrew = logged.find((l) => /at handleSummary \(/.test(l));
+  if (summaryThrew) notes.push(`k6: the script's handleSummary threw (${message(summaryThrew) || 'see the trial\'s stderr'}), so it wrote no summary of its own`);
   if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
 
   const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
