@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as ab from '../ci/adapters/ab.js';
 import { ParseError } from '../ci/adapters/errors.js';
 import { buildResult } from '../ci/result.js';
+import { trialProblems } from '../ci/sanity.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/ab/', import.meta.url));
 const read = (name) => readFileSync(`${FIX}${name}`, 'utf8');
@@ -95,6 +96,30 @@ test('counts ab\'s failed requests with their breakdown and points at -l for Len
   assert.ok(r.notes.some((n) => /82 responses as failed because their length differed.*-l/.test(n)));
 });
 
+test('reads a run with -l (variableLength): "Document Length: Variable" is no size, not a corrupted report', () => {
+  const r = parseCase('variable-length');
+  const v = values(r);
+  assert.deepEqual([v.requests, v.errors, v.error_rate, v.throughput, v.body_bytes_received], [100, 0, 0, 47125.35, 1082]);
+  assert.equal(v.response_bytes, undefined, 'no "Document Length" size under -l');
+  assert.equal(r.extra.documentLength, undefined);
+  // the same with non-2xx responses: -l counts statuses only
+  const l = values(parseCase('rate-limited-l'));
+  assert.deepEqual([l.requests, l.errors, l.error_rate], [100, 99, 0.99]);
+});
+
+test('a non-2xx response of another length than the first counts once, though ab puts it under Failed (Length) and Non-2xx', () => {
+  // nginx limit_req: the first request gets the 70-byte file, the other 99 a 503 page; ab: Failed 99 (Length 99), Non-2xx 99
+  const r = parseCase('rate-limited');
+  const v = values(r);
+  assert.deepEqual(r.extra.failed, { total: 99, connect: 0, receive: 0, length: 99, exceptions: 0 });
+  assert.equal(r.extra.non2xx, 99);
+  assert.deepEqual([v.requests, v.errors, v.error_rate], [100, 99, 0.99]);
+  assert.deepEqual(trialProblems(r), [], 'not refused as impossible (198 errors of 100 requests was)');
+  assert.ok(r.notes.some((n) => /99 responses as failed because their length differed.*99 non-2xx.*both counts.*errors counts 99.*variableLength: true/.test(n)), r.notes.join('\n'));
+  // the same count with -l, where ab counts no Length failures
+  assert.equal(values(parseCase('rate-limited-l')).errors, v.errors);
+});
+
 test('carries ab\'s own message when the port is closed (apr_socket_recv)', () => {
   assert.throws(() => parseCase('refused'), (e) => e instanceof ParseError && e.message === 'ab stopped before its report: apr_socket_recv: Connection refused (111)');
   // The same when stderr was merged into the text with 2>&1.
@@ -150,7 +175,7 @@ const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 
 test('every ab fixture with a report becomes a schema-valid result document', () => {
-  for (const c of ['one', 'many', 'keepalive', 'non-2xx', 'length-failures']) {
+  for (const c of ['one', 'many', 'keepalive', 'non-2xx', 'length-failures', 'variable-length', 'rate-limited', 'rate-limited-l']) {
     const parsed = parseCase(c);
     const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'nginx', variant: 'default', scenario: c, tool: { name: 'ab', version: parsed.toolVersion }, params: {}, trials: [parsed] }, c);
     assert.equal(doc.metrics.length, parsed.metrics.length, c);

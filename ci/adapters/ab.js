@@ -38,6 +38,11 @@ const numberField = (text, label) => {
   return Number(m[1]);
 };
 
+/** "Document Length:" in bytes; undefined when absent or, under -l, "Variable". */
+function documentLengthOf(text) {
+  return field(text, 'Document Length') === 'Variable' ? undefined : numberField(text, 'Document Length');
+}
+
 /** ab's error lines (apr_* calls, "ab: ...", "Total of N requests completed"), from stdout or stderr. */
 function abErrors(text) {
   const lines = text.split('\n').map((l) => l.trim());
@@ -124,7 +129,11 @@ export function parse(text, opts = {}) {
     ? { connect: Number(failedLine[2]), receive: Number(failedLine[3]), length: Number(failedLine[4]), exceptions: Number(failedLine[5]) }
     : { connect: 0, receive: 0, length: 0, exceptions: 0 };
   const non2xx = numberField(src, 'Non-2xx responses') ?? 0;
-  const errors = failed + non2xx;
+  // ab puts a non-2xx response whose length differs from the first response's in both counts (Failed: Length, and
+  // Non-2xx), so their sum can pass the requests (a rate limiter's 503 pages after a first 200): each response counts
+  // once, the Length failures taken to be the non-2xx ones as far as they go (exact with -l, which counts no Length)
+  const overlap = Math.min(failedBy.length, non2xx);
+  const errors = failed + non2xx - overlap;
 
   const metrics = [
     metric('requests', complete),
@@ -142,8 +151,9 @@ export function parse(text, opts = {}) {
   const html = numberField(src, 'HTML transferred');
   if (html !== undefined) metrics.push(metric('body_bytes_received', html));
   if (acrossTime) metrics.push(metric('time_per_request', Math.round(Number(acrossTime[1]) * MS)));
-  // The body size of the first response ("Document Length"): the seed's payload-size row.
-  const documentLength = numberField(src, 'Document Length');
+  // The body size of the first response ("Document Length"): the seed's payload-size row. With -l (variableLength)
+  // ab prints "Variable" there instead: no size to report.
+  const documentLength = documentLengthOf(src);
   if (documentLength !== undefined) metrics.push(metric('response_bytes', documentLength));
 
   const table = connectionTimes(src);
@@ -170,7 +180,9 @@ export function parse(text, opts = {}) {
   const version = /This is ApacheBench, Version ([\d.]+)/.exec(src);
   const keepAlive = numberField(src, 'Keep-Alive requests');
   const notes = [];
-  if (failedBy.length > 0) {
+  if (overlap > 0) {
+    notes.push(`ab counted ${failedBy.length} responses as failed because their length differed from the first one, and ${non2xx} non-2xx responses; it puts a non-2xx response of another length in both counts, so errors counts ${errors} (each response once, the Length failures taken to be non-2xx ones as far as they go); for an exact count of statuses, run ab with -l (param variableLength: true)`);
+  } else if (failedBy.length > 0) {
     notes.push(`ab counted ${failedBy.length} responses as failed because their length differed from the first one; for pages whose size varies, run ab with -l (param variableLength: true)`);
   }
   if (non2xx > 0) notes.push(`${non2xx} of ${complete} responses had a non-2xx status`);
@@ -183,7 +195,7 @@ export function parse(text, opts = {}) {
     host: field(src, 'Server Hostname'),
     port: numberField(src, 'Server Port'),
     path: field(src, 'Document Path'),
-    documentLength: numberField(src, 'Document Length'),
+    documentLength,
     concurrency: numberField(src, 'Concurrency Level'),
     keepAliveRequests: keepAlive ?? 0,
     failed: { total: failed, ...failedBy },
