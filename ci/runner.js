@@ -1,6 +1,6 @@
 // Runs planned jobs: starts subjects, runs tool trials (base and head interleaved), writes raw files and results.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { adapterFor, ADAPTERS } from './adapters/index.js';
@@ -78,9 +78,15 @@ export function baseCommit(root, ref) {
   }
 }
 
-/** Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, commit, remove() }. */
+/**
+ * Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, commit, remove() }.
+ * The folder gets the head checkout's permissions, not mkdtemp's 0700: a subject process that drops its privileges (nginx
+ * run as root serves files from worker processes running as nobody) must read the base's files as it reads the head's,
+ * or every base request fails (403) and the comparison measures error pages.
+ */
 export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
+  chmodSync(dir, statSync(root).mode & 0o777);
   execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
   return {
     dir,

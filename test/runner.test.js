@@ -1,13 +1,13 @@
 // The runner against a real subject (Bun) and a real tool (wrk): results, faults, timeouts, A/B and Ctrl-C.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds } from '../ci/runner.js';
+import { addWorktree, runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds } from '../ci/runner.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
@@ -322,6 +322,25 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   }
   const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
   assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');
+});
+
+test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
+  const repo = tempDir('worktree-mode');
+  chmodSync(repo, 0o755);
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'index.html'), 'hello\n');
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  const wt = addWorktree(repo, 'HEAD');
+  try {
+    // mkdtemp makes 0700: nginx's workers (user nobody) got 403 for every base file while head's were served
+    assert.equal((statSync(wt.dir).mode & 0o777).toString(8), '755');
+    assert.equal(readFileSync(join(wt.dir, 'index.html'), 'utf8'), 'hello\n');
+  } finally {
+    wt.remove();
+  }
+  assert.equal(existsSync(wt.dir), false, 'removed afterwards');
 });
 
 test('Ctrl-C during a run stops the subject it started and exits 130', async () => {
