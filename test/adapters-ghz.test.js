@@ -192,6 +192,23 @@ describe('ghz adapter: bad input', () => {
   });
 });
 
+describe('ghz adapter: runs that stop before a report', () => {
+  // ghz exits 1, creates no --output file and prints one line on stderr; the job's reason must carry it
+  test('a closed port, an unknown method and a missing proto file each say what ghz said and what to fix', () => {
+    assert.equal(ghz.failedRun({ exitCode: 1, stderr: text('zero.stderr'), params: { call: 'grpc.health.v1.Health/Check' } }),
+      'ghz could not reach the target: "rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing dial tcp 127.0.0.1:43485: connect: connection refused\\""; start the subject and check its target.grpc (subject.yaml)');
+    assert.equal(ghz.failedRun({ exitCode: 1, stderr: text('no-method.stderr'), params: { call: 'grpc.health.v1.Health/Chek' } }),
+      'ghz found no method "grpc.health.v1.Health/Chek": "Symbol not found: grpc.health.v1.Health.Chek"; params.call is package.Service/Method as the server\'s reflection names it');
+    assert.match(ghz.failedRun({ exitCode: 1, stderr: text('no-proto.stderr'), params: { call: 'grpc.health.v1.Health/Check', proto: 'test/fixtures/ghz/no-such.proto' } }),
+      /^ghz could not open a file: "open \S*test\/fixtures\/ghz\/no-such\.proto: no such file or directory"; params\.proto, protoset and importPaths are paths from the repository root$/);
+  });
+
+  test('a run that ended normally, or failed without a word, is left to the report', () => {
+    assert.equal(ghz.failedRun({ exitCode: 0, stderr: '', params: {} }), undefined);
+    assert.equal(ghz.failedRun({ exitCode: 1, stderr: '\n', params: {} }), undefined);
+  });
+});
+
 describe('ghz adapter: result documents', () => {
   for (const c of ['one', 'many', 'failed', 'partial', 'latency', 'throughput', 'duration-cutoff']) {
     test(`buildResult accepts the ${c} report`, () => {

@@ -158,6 +158,28 @@ export function parse(text) {
   return result;
 }
 
+/**
+ * Why ghz stopped before writing its report, from what it printed on stderr, and how to fix the job; undefined when it
+ * did not fail. ghz exits 1 and prints one line when it cannot run at all (no connection, no such method, an unreadable
+ * proto file): the report file is never created then, so without this the job says only that no file was written.
+ */
+export function failedRun({ exitCode, stderr, params = {} } = {}) {
+  if (!exitCode) return undefined;
+  const line = String(stderr || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  if (!line) return undefined;
+  const said = JSON.stringify(line.slice(0, 300));
+  if (/Error while dialing|connection refused|no such host|connection error/.test(line)) {
+    return `ghz could not reach the target: ${said}; start the subject and check its target.grpc (subject.yaml)`;
+  }
+  if (/^Symbol not found: |cannot find (?:method|service)|not found in (?:the )?(?:proto|file descriptor)/i.test(line)) {
+    return `ghz found no method ${JSON.stringify(String(params.call ?? ''))}: ${said}; params.call is package.Service/Method as ${params.proto || params.protoset ? 'the proto file' : 'the server\'s reflection'} names it`;
+  }
+  if (/^open .*: no such file or directory$/.test(line)) {
+    return `ghz could not open a file: ${said}; params.proto, protoset and importPaths are paths from the repository root`;
+  }
+  return `ghz stopped before writing its report: ${said}`;
+}
+
 /** "host:port" the calls go to: target.grpc, or target.host and target.port. */
 function targetAddress(target = {}) {
   if (target.grpc) return String(target.grpc).replace(/^[a-z]+:\/\//, '');
