@@ -183,6 +183,11 @@ test('builds the wrk command line with the script, its arguments and --latency',
     ['wrk', '-t', '2', '-c', '10', '-d', '3s', '--latency', 'http://127.0.0.1:9/']);
   assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { threads: 4, connections: 2 } }), /connections \(2\) must be at least threads \(4\)/);
   assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { method: 'POST' } }), /need the job script loadtests\/wrk\/json\.lua/);
+  // a script of the user's own (wrk's scripts/report.lua reads no arguments): the request would go out as GET, silently
+  assert.throws(() => wrk.command({ target: { url: 'http://x' }, script: '/repo/scripts/report.lua', params: { method: 'POST', body: '{"a":1}' } }),
+    { message: 'wrk: params method, body are read by loadtests/wrk/json.lua only; the job\'s script report.lua would get them as arguments after "--" and wrk would send what the script sets instead: set wrk.method, wrk.body and wrk.headers in the script and remove these params, or use loadtests/wrk/json.lua' });
+  assert.equal(wrk.command({ target: { url: 'http://x' }, script: '/repo/scripts/report.lua', params: { path: '/a' } }).argv.at(-1), 'http://x/a', 'the script alone is fine');
+  assert.deepEqual(wrk.command({ target: { url: 'http://x' }, script: '/pkg/node_modules/benchline/loadtests/wrk/json.lua', params: { count: 'off' } }).argv.slice(-2), ['--', 'count=off']);
   assert.throws(() => wrk.command({ target: { url: 'http://x' }, params: { duration: 'soon' } }), /param duration must be a whole number of seconds/);
   // wrk itself prints its usage for these instead of running: refused before a trial starts
   for (const duration of ['0.5s', '500ms', 1.5, 0, '0s']) {

@@ -1,4 +1,5 @@
 // Adapter for wrk: reads the JSON block of loadtests/wrk/json.lua, or wrk's own text report when no script ran.
+import { basename } from 'node:path';
 import { ParseError, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 import { parseDuration, parseSize } from '../units.js';
@@ -294,6 +295,12 @@ export function command(ctx) {
   if (p.body !== undefined) scriptArgs.push(`body=${typeof p.body === 'string' ? p.body : JSON.stringify(p.body)}`);
   if (p.count === 'off' || p.count === false) scriptArgs.push('count=off');
   if (scriptArgs.length && !ctx.script) throw new Error('wrk: params method, body and count need the job script loadtests/wrk/json.lua');
+  // another script gets them only as arguments after `--`, which wrk's own scripts never read: wrk would send what the
+  // script sets (GET without a body by default) while the job says POST
+  if (scriptArgs.length && basename(String(ctx.script)) !== 'json.lua') {
+    const given = ['method', 'body', 'count'].filter((k) => p[k] !== undefined);
+    throw new Error(`wrk: params ${given.join(', ')} are read by loadtests/wrk/json.lua only; the job's script ${basename(String(ctx.script))} would get them as arguments after "--" and wrk would send what the script sets instead: set wrk.method, wrk.body and wrk.headers in the script and remove ${given.length > 1 ? 'these params' : 'this param'}, or use loadtests/wrk/json.lua`);
+  }
   if (ctx.script) argv.push('-s', ctx.script);
   if (!ctx.target?.url) throw new Error('wrk: the job has no target URL (subject manifest: target.url)');
   argv.push(joinUrl(ctx.target.url, p.path));
