@@ -150,6 +150,10 @@ test('builds the ab command line from requests, concurrency, keep-alive, timeout
     ['ab', '-q', '-n', '10', '-c', '1', '-l', 'http://127.0.0.1:8080/']);
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { requests: 5, concurrency: 10 } }), /concurrency \(10\) cannot exceed requests \(5\)/);
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { timeout: 0.5 } }), /timeout is whole seconds/);
+  // YAML 1.2 reads `keepalive: yes` as the text "yes": refused, not run without -k
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { keepalive: 'yes' } }), { message: 'ab: param keepalive (ab -k) is true or false, got "yes" (write keepalive: true; YAML reads yes and on as text)' });
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { variableLength: 'on' } }), /param variableLength \(ab -l\) is true or false, got "on"/);
+  assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://x' }, params: { requests: 10, keepalive: 'true', variableLength: 'true' } }).argv, ['ab', '-q', '-n', '10', '-c', '1', '-k', '-l', 'http://x/']);
 });
 
 test('with a duration ab runs for that many whole seconds (-t before -n) and requests only caps the count', () => {

@@ -214,6 +214,16 @@ const positiveInt = (v, what) => {
 };
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
 
+/**
+ * A switch param: true or false (a --param gives the text "true"/"false"). YAML reads `yes`, `on` or a quoted "true" as
+ * text, which read as "off" would run the job without the switch (no keep-alive) and say nothing.
+ */
+function flag(v, what, abFlag) {
+  if (v === undefined || v === null || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  throw new Error(`ab: param ${what} (ab ${abFlag}) is true or false, got ${JSON.stringify(v)} (write ${what}: true; YAML reads yes and on as text)`);
+}
+
 /** Whole seconds from 2, "2" or "2s" (ab's -t and -s take nothing finer). */
 function wholeSeconds(v, what, flag) {
   const s = Number(String(v).replace(/s$/, ''));
@@ -235,8 +245,8 @@ export function command(ctx) {
   // -q: no progress lines on stderr, so stderr holds only ab's error message.
   // -t before -n: ab's -t resets the count to its own cap, a later -n sets it.
   const argv = [ctx.bin || binary, '-q', ...(timed ? ['-t', String(wholeSeconds(p.duration, 'duration', '-t'))] : []), '-n', String(requests), '-c', String(concurrency)];
-  if (p.keepalive === true || p.keepalive === 'true') argv.push('-k');
-  if (p.variableLength === true) argv.push('-l');
+  if (flag(p.keepalive, 'keepalive', '-k')) argv.push('-k');
+  if (flag(p.variableLength, 'variableLength', '-l')) argv.push('-l');
   if (p.timeout !== undefined) argv.push('-s', String(wholeSeconds(p.timeout, 'timeout', '-s')));
   if (p.method !== undefined) argv.push('-m', String(p.method));
   for (const h of [...asList(p.header), ...asList(p.headers)]) argv.push('-H', h);
