@@ -54,6 +54,29 @@ function didYouMean(e) {
   return best && best[1] <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
 }
 
+/**
+ * A key in a job's own params (its profiles' and warm-up's too) that the job's tool does not read but nearly spells one
+ * it does, as a line saying so; undefined when there is none. Only tools whose params are a closed set (the adapter's
+ * `params`); suite and variant params are shared by jobs of several tools and stay free, and so does a key the job's
+ * params use as a `${param.NAME}` placeholder. A typo (`conections: 50`) would otherwise run the job with the default.
+ */
+function misspeltParam(job) {
+  const known = ADAPTERS[job.tool]?.params;
+  if (!known) return undefined;
+  const sources = [['params', job.params], ...Object.entries(job.profiles || {}).map(([p, v]) => [`profiles.${p}`, v]), ['warmup', job.warmup]];
+  const used = JSON.stringify(sources.map(([, v]) => v ?? null));
+  for (const [where, params] of sources) {
+    for (const key of Object.keys(params || {})) {
+      if (known.includes(key) || used.includes(`\${param.${key}}`)) continue;
+      const [best] = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1]);
+      if (best && best[1] <= Math.max(1, Math.floor(key.length / 3))) {
+        return `${where}.${key} is not a parameter ${job.tool} reads (did you mean "${best[0]}"?); ${job.tool} reads ${known.join(', ')}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** One schema error as a line: where, what, and for a key the schema does not know, the key it nearly spells. */
 export const schemaErrorLine = (e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`;
 
@@ -88,6 +111,8 @@ export function parseConfig(text, file = 'bench.config.yaml') {
       if (!TOOL_NAMES.includes(job.tool)) {
         throw new ConfigError(`${file}: suites.${name}.jobs[${i}].tool "${job.tool}" is not a known tool (${TOOL_NAMES.join(', ')})`);
       }
+      const misspelt = misspeltParam(job);
+      if (misspelt) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] (${job.tool}/${job.scenario}): ${misspelt}`);
       const judgeProblem = judgeListProblem(job.judge);
       if (judgeProblem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}] ${judgeProblem}`);
       for (const [v, list] of Object.entries(job.judgeByVariant || {})) {

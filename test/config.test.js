@@ -86,6 +86,22 @@ test('schema violations name the file and the offending key', () => {
   assert.throws(() => parseConfig('version: 1\nsuites: [', 'c.yaml'), /c\.yaml: not valid YAML/);
 });
 
+test('a job param its tool does not read but nearly spells one it does is refused with the file, the job, the key and the param it means', () => {
+  const at = (text) => { try { parseConfig(text, 'u.yaml'); } catch (e) { return e.message; } return 'accepted'; };
+  // a typo ran the job with wrk's defaults (2 threads, 10 connections) and said nothing
+  assert.equal(at(yaml.replace('params: { connections: 4, duration: 2s }', 'params: { conections: 4, duration: 2s }')),
+    'u.yaml: suites.api.jobs[0] (wrk/peak): params.conections is not a parameter wrk reads (did you mean "connections"?); wrk reads threads, connections, duration, timeout, path, header, headers, method, body, count');
+  assert.match(at(yaml.replace('profiles: { full: { duration: 30s } }', 'profiles: { full: { Duration: 30s } }')), /suites\.api\.jobs\[0\] \(wrk\/peak\): profiles\.full\.Duration is not a parameter wrk reads \(did you mean "duration"\?\)/);
+  assert.match(at(yaml.replace('params: { requests: 100, keepalive: true }', 'params: { requests: 100, keepalive: true, concurency: 10 }')), /jobs\[1\] \(ab\/keepalive\): params\.concurency is not a parameter ab reads \(did you mean "concurrency"\?\)/);
+  const ghzJob = (params) => `version: 1\nsuites:\n  g:\n    subject: x\n    jobs: [{ tool: ghz, scenario: s, params: ${params} }]\n`;
+  assert.match(at(ghzJob('{ call: a.B/C, totl: 100 }')), /\(ghz\/s\): params\.totl is not a parameter ghz reads \(did you mean "total"\?\)/);
+  // free: keys like no param (a label for the reports), one used as a placeholder, suite-wide params, and k6's (its script reads them)
+  assert.equal(at(ghzJob('{ call: a.B/C, total: 100, label: cold }')), 'accepted');
+  assert.equal(at(ghzJob('{ call: "${param.cal}", cal: a.B/C }')), 'accepted');
+  assert.equal(at(yaml.replace('params: { path: /x }', 'params: { path: /x, thread: 1 }')), 'accepted');
+  assert.equal(at('version: 1\nsuites:\n  k:\n    subject: x\n    jobs: [{ tool: k6, scenario: s, script: a.js, params: { thread: 1 } }]\n'), 'accepted');
+});
+
 test('selections that match nothing, unknown suites and unknown profiles are errors', () => {
   const config = parseConfig(yaml);
   assert.throws(() => planJobs(config, { suite: ['nope'] }), /suite "nope" is not defined/);

@@ -209,6 +209,9 @@ const FLAGS = [
   ['loadStepDuration', '--load-step-duration'],
 ];
 
+/** Every parameter command() reads: `--param` may set these even when the config does not. */
+export const params = Object.freeze(['call', 'proto', 'protoset', 'importPaths', 'data', 'metadata', 'countErrors', ...FLAGS.map(([key]) => key)]);
+
 /**
  * The ghz command line of one trial. params: call (package.Service/Method), proto or protoset
  * (else server reflection), importPaths, data and metadata (JSON text), total or duration,
