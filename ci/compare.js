@@ -145,14 +145,17 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
   const keep = (xs) => xs.filter((_, i) => !disturbed[i]);
   const d = keep(raw);
   const gap = otherGap.length === raw.length ? keep(otherGap) : [];
-  // Per look: the differences adjusted for other work on the machine (see adjustForOtherWork).
-  const at = (n) => adjustForOtherWork(d.slice(0, n), gap.slice(0, n));
-  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: signedRankTest(at(l.n).d).p }));
+  // Per look: the differences adjusted for other work on the machine (see adjustForOtherWork), or as measured when
+  // that test is the stronger one (see pathOf): each look's p, and the differences its interval comes from
+  const at = (n) => pathOf(d.slice(0, n), gap.slice(0, n));
+  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: at(l.n).p }));
   const last = looks.at(-1);
   const level = 1 - alpha * last.weight;
   const adjusted = at(d.length);
   const ci = walshInterval(adjusted.d, level);
-  const eqLevel = equivalenceLevel(level);
+  // the adjusted differences decide "no change" too, at their share of alpha when the unadjusted test has the rest
+  const shared = Boolean(adjusted.slope || adjusted.unadjusted);
+  const eqLevel = equivalenceLevel(shared ? 1 - alpha * last.weight * (1 - RAW_SHARE) : level);
   const baseMedian = median(base);
   const rel = (x) => {
     if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
@@ -172,7 +175,33 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
     ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
     ...(adjusted.slope ? { otherSlope: adjusted.slope } : {}),
+    ...(adjusted.unadjusted ? { otherWork: 'unadjusted' } : {}),
   };
+}
+
+/**
+ * Share of alpha the test of the unadjusted differences gets when other work was measured. Adjusting for other work
+ * assumes the neighbour's bursts do not depend on the side; but a change moves other work by itself (a slower side
+ * leaves CPU idle, which a neighbour takes), so the metric and the gap shift together, and the slope through the origin
+ * takes part of a real change for the neighbour's doing: a 50% loss came out "inconclusive" in 197 of 200 simulated
+ * runs, a 92% loss on this machine as -6%. Both tests are exact under "no change", so p = min(p_adjusted / 0.9,
+ * p_raw / 0.1) keeps the false alarms at alpha (a weighted Bonferroni), and the adjusted test keeps nine tenths of alpha.
+ */
+export const RAW_SHARE = 0.1;
+
+/**
+ * One look's test: { p, d (the differences its interval comes from), slope, unadjusted }. Without other work to
+ * adjust for, the signed-rank test of the differences as measured; otherwise the stronger of the adjusted and the
+ * unadjusted test by weighted Bonferroni (RAW_SHARE).
+ */
+export function pathOf(d, gap) {
+  const adjusted = adjustForOtherWork(d, gap);
+  const pAdjusted = signedRankTest(adjusted.d).p;
+  if (!adjusted.slope) return { ...adjusted, p: pAdjusted, unadjusted: false };
+  const viaAdjusted = pAdjusted / (1 - RAW_SHARE);
+  const viaRaw = signedRankTest(d).p / RAW_SHARE;
+  if (viaRaw < viaAdjusted) return { d, slope: 0, p: Math.min(1, viaRaw), unadjusted: true };
+  return { ...adjusted, p: Math.min(1, viaAdjusted), unadjusted: false };
 }
 
 /**
