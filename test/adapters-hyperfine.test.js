@@ -120,6 +120,14 @@ test('a command with placeholders is named as configured, so base and head (othe
   assert.equal(plain.includes('--command-name'), false, 'commands without placeholders keep hyperfine\'s own names');
 });
 
+test('a script: job without names is named as configured (script from the project root, args unfilled), so base and head time the same case', () => {
+  const argvOf = (side) => hyperfine.command({ outFile: 'o.json', root: '/repo', script: '/repo/scripts/run it.sh', params: { args: `${side} --port 4000`, runs: 2 }, rawParams: { args: '${dir} --port ${port.http}', runs: 2 } }).argv;
+  assert.deepEqual(argvOf('/tmp/base').slice(-3), ['--command-name', "'scripts/run it.sh' ${dir} --port ${port.http}", "'/repo/scripts/run it.sh' /tmp/base --port 4000"]);
+  assert.deepEqual(argvOf('/repo').slice(-3), ['--command-name', "'scripts/run it.sh' ${dir} --port ${port.http}", "'/repo/scripts/run it.sh' /repo --port 4000"]);
+  const named = hyperfine.command({ outFile: 'o.json', root: '/repo', script: '/repo/s.sh', params: { args: '/repo', names: 'mine' }, rawParams: { args: '${dir}', names: 'mine' } }).argv;
+  assert.deepEqual(named.slice(-3), ['--command-name', 'mine', '/repo/s.sh /repo'], 'names: still wins');
+});
+
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 

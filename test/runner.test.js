@@ -13,6 +13,7 @@ import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
 import { startSubject, loadManifest } from '../ci/subjects.js';
 import { loadResultsDir } from '../ci/results-dir.js';
+import { compare } from '../ci/compare.js';
 import { tempDir } from './support/temp.js';
 
 const project = resolve('test/fixtures/project');
@@ -412,6 +413,28 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
     assert.ok(doc.metrics.some((m) => m.case === 'tool' && m.name === 'time.mean'), 'the ${tool.hyperfine} command ran');
     assert.match(doc.params.commands, /\$\{dir\}\/bin\/step/, 'the result keeps the params as configured, not one side\'s paths');
   }
+});
+
+test('under --base a hyperfine script: job whose args hold ${dir} times one case on both sides, so they are compared', async () => {
+  const repo = out();
+  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  execFileSync('mkdir', ['-p', join(repo, 'scripts'), join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'scripts', 'run.sh'), '#!/bin/sh\ntest -d "$1"\n', { mode: 0o755 });
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 2 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, script: scripts/run.sh, trials: 2, params: { args: "${dir}", runs: 2, warmup: 0 } }\n');
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  writeFileSync(join(repo, 'README.md'), 'head\n');
+  g('add', '-A');
+  g('commit', '-qm', 'head');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const docs = loadResultsDir(dir).byRole;
+  for (const role of ['base', 'head']) assert.deepEqual([...new Set(docs[role][0].metrics.map((m) => m.case))], ['scripts/run.sh ${dir}'], role);
+  const { unmatched } = compare(docs.base, docs.head);
+  assert.deepEqual(unmatched, []);
 });
 
 test('a hyperfine job beside a running subject is never called the load tool\'s bottleneck: the core it keeps busy is its benchmark', async () => {

@@ -1,4 +1,5 @@
 // Adapter for hyperfine: reads its --export-json file; one case per benchmarked command.
+import { relative, isAbsolute } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 
@@ -175,11 +176,20 @@ export function command(ctx) {
   const problem = paramsProblem(p, { script: ctx.script });
   if (problem) throw new Error(problem);
   let commands = [...asList(p.commands), ...asList(p.command)];
-  if (!commands.length) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
+  const scripted = !commands.length;
+  if (scripted) commands = [[shellQuote(ctx.script), ...asList(p.args)].join(' ')];
   let names = asList(p.names);
   // A command with placeholders (${dir}/bin/app) reads differently on each side: name it as configured, so base and head cases match.
   const raw = ctx.rawParams ? [...asList(ctx.rawParams.commands), ...asList(ctx.rawParams.command)] : [];
   if (!names.length && raw.length === commands.length && raw.some((c, i) => c !== commands[i])) names = raw;
+  // The job's script: is run from its absolute path in the head checkout and its args hold the side's ${dir} or
+  // ${port.NAME}: name it as configured (script path from the project root, args unfilled), the same on both sides
+  // and in every checkout.
+  if (!names.length && scripted) {
+    const script = ctx.root && isAbsolute(ctx.script) ? relative(ctx.root, ctx.script) : ctx.script;
+    const configured = [shellQuote(script), ...asList((ctx.rawParams || p).args)].join(' ');
+    if (configured !== commands[0]) names = [configured];
+  }
   const argv = [ctx.bin || binary, '--style', 'basic', '--export-json', ctx.outFile,
     '--runs', String(count(p.runs ?? 10, 'runs', 1)), '--warmup', String(count(p.warmup ?? 1, 'warmup', 0))];
   if (p.ignoreFailure === true) argv.push('-i');
