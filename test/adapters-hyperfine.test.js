@@ -128,6 +128,13 @@ test('a script: job without names is named as configured (script from the projec
   assert.deepEqual(named.slice(-3), ['--command-name', 'mine', '/repo/s.sh /repo'], 'names: still wins');
 });
 
+test('a list of prepare commands becomes one --prepare per command, as hyperfine takes them; a count that fits neither is refused', () => {
+  const argv = hyperfine.command({ outFile: 'o.json', params: { commands: ['cat a', 'cat b'], prepare: ['echo a > a', 'echo b > b'], runs: 2 } }).argv;
+  assert.deepEqual(argv.slice(9), ['--prepare', 'echo a > a', '--prepare', 'echo b > b', 'cat a', 'cat b']);
+  assert.deepEqual(hyperfine.command({ outFile: 'o.json', params: { commands: ['x', 'y'], prepare: 'sync' } }).argv.slice(9), ['--prepare', 'sync', 'x', 'y']);
+  assert.equal(hyperfine.paramsProblem({ commands: ['x', 'y', 'z'], prepare: ['a', 'b'] }), 'hyperfine: 2 prepare commands for 3 commands; give one for all commands or one per command');
+});
+
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 

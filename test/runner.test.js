@@ -521,6 +521,11 @@ test('a hyperfine command that exits non-zero fails its job naming the command, 
   assert.doesNotMatch(run.jobs[0].reason, /not valid/);
 });
 
+test('a hyperfine job with one prepare command per command runs each before its own command, not all joined into one', async () => {
+  const run = await runHyperfineJob('{ commands: ["cat ${run}/a.txt", "cat ${run}/b.txt"], prepare: ["echo a > ${run}/a.txt", "echo b > ${run}/b.txt"], names: [a, b], runs: 2, warmup: 0 }');
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+});
+
 test("a k6 script without handleSummary is read from k6's --summary-export, with a note naming BENCHLINE_SUMMARY and an import of the helpers that works from the script", async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);

@@ -160,6 +160,9 @@ export function paramsProblem(p = {}, { script } = {}) {
   if (!commands) return 'hyperfine needs params.commands (one command or a list), or a script: to time with params.args (docs/config.md, hyperfine)';
   const names = asList(p.names).length;
   if (names && names !== commands) return `hyperfine: ${names} names for ${commands} command${commands === 1 ? '' : 's'}; give one name per command`;
+  // hyperfine takes one --prepare for all commands or one per command, in order
+  const prepares = asList(p.prepare).length;
+  if (prepares > 1 && prepares !== commands) return `hyperfine: ${prepares} prepare commands for ${commands} command${commands === 1 ? '' : 's'}; give one for all commands or one per command`;
   return undefined;
 }
 
@@ -194,7 +197,7 @@ export function command(ctx) {
     '--runs', String(count(p.runs ?? 10, 'runs', 1)), '--warmup', String(count(p.warmup ?? 1, 'warmup', 0))];
   if (p.ignoreFailure === true) argv.push('-i');
   if (p.shell === 'none') argv.push('--shell=none');
-  if (p.prepare !== undefined) argv.push('--prepare', String(p.prepare));
+  for (const prep of asList(p.prepare)) argv.push('--prepare', prep);
   for (const [k, vals] of parameterLists(p.parameterList)) argv.push('--parameter-list', k, vals);
   const scan = parameterScan(p.parameterScan);
   if (scan) argv.push('--parameter-scan', scan[0], scan[1], scan[2], ...(scan[3] ? ['--parameter-step-size', scan[3]] : []));
