@@ -114,6 +114,13 @@ test('--param values become numbers and booleans where they look like them', () 
   assert.throws(() => parseOverrides(['novalue']), /expected key=value/);
 });
 
+test('--param may set any parameter a hyperfine job\'s command line reads, like wrk\'s and ab\'s, even one its config leaves at the default', () => {
+  const cfg = parseConfig('version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true" } }\n', 'bench.config.yaml');
+  const [job] = planJobs(cfg, { param: ['warmup=3', 'hyperfine.ignoreFailure=true', 's.runs=50'] });
+  assert.deepEqual(job.params, { commands: 'true', warmup: 3, ignoreFailure: true, runs: 50 });
+  assert.throws(() => planJobs(cfg, { param: ['run=50'] }), /--param run: the selected jobs have no parameter "run"; known: args, command, commands, ignoreFailure, names, parameterList, parameterScan, prepare, runs, shell, warmup/);
+});
+
 test('the shipped bench.config.yaml is valid and every suite names an existing subject folder', async () => {
   const { existsSync } = await import('node:fs');
   const config = loadConfig('bench.config.yaml');
