@@ -1,7 +1,19 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
 import { ADAPTERS } from './adapters/index.js';
+
+/** Names a suite's params or its subject's manifest read as ${param.NAME}: a job param kept for them is no typo. */
+function paramsRead(config, suite) {
+  let text = JSON.stringify(suite);
+  const manifest = config.root && join(config.root, 'subjects', suite.subject, 'subject.yaml');
+  try {
+    if (manifest) text += readFileSync(manifest, 'utf8');
+  } catch { /* no manifest yet: the run says so */ }
+  return new Set([...text.matchAll(/\$\{param\.([\w-]+)\}/g)].map((m) => m[1]));
+}
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
@@ -41,7 +53,8 @@ export function planJobs(config, sel = {}) {
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
         // params no command line can be built from fail here, before any subject starts
-        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script });
+        const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
+        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: paramsRead(config, suite) });
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { parseConfig, parseOverrides, loadConfig } from '../ci/config.js';
 import { planJobs, toMatrix } from '../ci/plan.js';
 import { TOOL_NAMES } from '../ci/adapters/index.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './support/temp.js';
 
 const yaml = `
 version: 1
@@ -119,6 +122,23 @@ test('--param may set any parameter a hyperfine job\'s command line reads, like 
   const [job] = planJobs(cfg, { param: ['warmup=3', 'hyperfine.ignoreFailure=true', 's.runs=50'] });
   assert.deepEqual(job.params, { commands: 'true', warmup: 3, ignoreFailure: true, runs: 50 });
   assert.throws(() => planJobs(cfg, { param: ['run=50'] }), /--param run: the selected jobs have no parameter "run"; known: args, command, commands, ignoreFailure, names, parameterList, parameterScan, prepare, runs, shell, warmup/);
+});
+
+test('a hyperfine job param hyperfine would never see (a misspelt one, or a hyperfine option benchline does not pass) is refused with the file, the job, the key and what to write', () => {
+  const hf = (params, extra = '') => parseConfig(`version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params}${extra} }\n`, 'bench.config.yaml');
+  const at = 'bench.config.yaml: suites.cli job hyperfine/s (variant only): hyperfine: param';
+  assert.throws(() => planJobs(hf('{ commands: "true", run: 50 }')), { message: `${at} run is not one benchline reads, so it would be ignored (did you mean runs?); hyperfine jobs read commands, command, names, runs, warmup, prepare, parameterList, parameterScan, ignoreFailure, shell, args (docs/config.md, hyperfine)` });
+  assert.throws(() => planJobs(hf('{ commands: "true", warmpu: 3 }')), /param warmpu is not one benchline reads, so it would be ignored \(did you mean warmup\?\)/);
+  assert.throws(() => planJobs(hf('{ commands: "true", ignore-failure: true }')), /param ignore-failure is not one benchline reads.*\(did you mean ignoreFailure\?\)/);
+  assert.throws(() => planJobs(hf('{ commands: "true" }', ', profiles: { quick: { runs: 5, minRuns: 20 } }')), { message: `${at} minRuns (hyperfine --min-runs) is not one benchline passes to hyperfine, so it would be ignored: set runs (every trial makes exactly that many runs)` });
+  assert.throws(() => planJobs(hf('{ commands: "cat f", setup: "echo > f" }')), /param setup \(hyperfine --setup\) is not one benchline passes to hyperfine, so it would be ignored: run it in prepare/);
+  // names a command or the subject reads as \${param.NAME}, and other names, are the job's own business
+  assert.equal(planJobs(hf('{ commands: "sleep ${param.run}", run: 0.01, path: /x, pageSize: 20 }'))[0].params.run, 0.01);
+  const root = tempDir('hf-params');
+  mkdirSync(join(root, 'subjects', 'cli'), { recursive: true });
+  writeFileSync(join(root, 'subjects', 'cli', 'subject.yaml'), 'name: cli\nprocesses:\n  app:\n    command: ["./app", "--name", "${param.name}"]\n');
+  writeFileSync(join(root, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", name: x } }\n');
+  assert.equal(planJobs(loadConfig(join(root, 'bench.config.yaml')))[0].params.name, 'x', 'the subject reads it');
 });
 
 test('the shipped bench.config.yaml is valid and every suite names an existing subject folder', async () => {

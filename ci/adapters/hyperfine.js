@@ -156,8 +156,60 @@ function parameterScan(v) {
   return m.slice(1).filter((x) => x !== undefined);
 }
 
-/** Why a job's params make no hyperfine command line, or undefined; checked when the run is planned (plan.js). */
-export function paramsProblem(p = {}, { script } = {}) {
+// hyperfine options a user may write as params that benchline does not pass, and what to write instead
+const UNPASSED = {
+  setup: 'run it in prepare (before every run) or in the subject\'s build: steps',
+  cleanup: 'clean up in prepare or in the command itself',
+  conclude: 'do it in the command itself',
+  minRuns: 'set runs (every trial makes exactly that many runs)',
+  maxRuns: 'set runs (every trial makes exactly that many runs)',
+  timeUnit: 'leave it out: benchline stores nanoseconds and picks the unit it shows',
+  showOutput: 'leave it out: run the command by hand to see its output',
+};
+const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Edit distance of two short names (insertions, deletions, substitutions, two neighbours swapped: warmpu). */
+function distance(a, b) {
+  let before = [];
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
+    }
+    [before, row] = [row, next];
+  }
+  return row[b.length];
+}
+
+/**
+ * Why a param the job itself sets (`own`: its params and profiles) is one hyperfine would never see: a hyperfine
+ * option benchline does not pass (setup, minRuns...) or a near miss of one it does (run, warmpu); undefined otherwise.
+ * A name the subject or the job reads as ${param.NAME} (`used`) is never one.
+ */
+function unreadParam(own, used) {
+  const kebabs = new Map([...params, ...Object.keys(UNPASSED)].map((k) => [kebab(k), k]));
+  for (const key of own) {
+    if (params.includes(key) || used.has(key)) continue;
+    const camel = kebabs.get(key) || kebabs.get(kebab(key).toLowerCase());
+    const unpassed = UNPASSED[key] ? key : camel && UNPASSED[camel] ? camel : undefined;
+    if (unpassed) return `hyperfine: param ${key} (hyperfine --${kebab(unpassed)}) is not one benchline passes to hyperfine, so it would be ignored: ${UNPASSED[unpassed]}`;
+    const near = camel ? [camel, 0] : params.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1])[0];
+    if (near[1] <= Math.max(1, Math.floor(key.length / 4))) {
+      return `hyperfine: param ${key} is not one benchline reads, so it would be ignored (did you mean ${near[0]}?); hyperfine jobs read ${params.join(', ')} (docs/config.md, hyperfine)`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a job's params make no hyperfine command line, or undefined; checked when the run is planned (plan.js).
+ * own: the names the job's own params and profiles set; used: names read as ${param.NAME} (by the subject or the job).
+ */
+export function paramsProblem(p = {}, { script, own = [], used = new Set() } = {}) {
+  const unread = unreadParam(own, used);
+  if (unread) return unread;
   const commands = [...asList(p.commands), ...asList(p.command)].length || (script ? 1 : 0);
   if (!commands) return 'hyperfine needs params.commands (one command or a list), or a script: to time with params.args (docs/config.md, hyperfine)';
   const names = asList(p.names).length;
