@@ -717,7 +717,8 @@ function laneDocs(lane, ctx) {
   return docs;
 }
 
-/** Result documents keep scalar parameters; lists are joined so the schema stays flat. */
-const scalarParams = (params) => Object.fromEntries(Object.entries(params || {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+/** Result documents keep scalar parameters; lists are joined so the schema stays flat ({ mode: [a, b] } as "mode=a,b"). */
+const scalar = (v) => (Array.isArray(v) ? v.join(',') : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}=${scalar(x)}`).join('; ') : v);
+const scalarParams = (params) => Object.fromEntries(Object.entries(params || {}).map(([k, v]) => [k, scalar(v)]));
 
 export { stopProcess, spawnLogged };

@@ -482,14 +482,15 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
-/** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing; returns the run. */
+/** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing; returns the run (its folder as run.dir). */
 async function runHyperfineJob(params) {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
   writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params} }\n`);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  return (await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false })).run;
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  return Object.defineProperty(run, 'dir', { value: dir }); // the results folder, beside the run
 }
 
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
@@ -524,6 +525,15 @@ test('a hyperfine command that exits non-zero fails its job naming the command, 
 test('a hyperfine job with one prepare command per command runs each before its own command, not all joined into one', async () => {
   const run = await runHyperfineJob('{ commands: ["cat ${run}/a.txt", "cat ${run}/b.txt"], prepare: ["echo a > ${run}/a.txt", "echo b > ${run}/b.txt"], names: [a, b], runs: 2, warmup: 0 }');
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+});
+
+test('a hyperfine parameterList written as { name: [values] }, as docs/config.md shows it, is run and kept in the result as "name=values"', async () => {
+  const run = await runHyperfineJob('{ commands: "sleep 0.00{t}", parameterList: { t: [1, 2] }, names: "t{t}", runs: 2, warmup: 0 }');
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const doc = loadResultsDir(run.dir).byRole.local[0];
+  assert.deepEqual([...new Set(doc.metrics.map((m) => m.case))], ['t1', 't2']);
+  assert.equal(doc.params.parameterList, 't=1,2');
+  assert.deepEqual(resultProblems(doc), []);
 });
 
 test("a k6 script without handleSummary is read from k6's --summary-export, with a note naming BENCHLINE_SUMMARY and an import of the helpers that works from the script", async () => {
