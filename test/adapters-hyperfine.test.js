@@ -67,6 +67,13 @@ test('numbers identical commands that carry no parameters', () => {
   assert.deepEqual(hyperfine.caseNames([...results, ...results]), ['sleep 0.01 #1', 'sleep 0.01 #2']);
 });
 
+test('a command hyperfine timed as 0 s (faster than the shell start-up it subtracts) gets a note saying so and what to set', () => {
+  const r = parseCase('shell-zero');
+  assert.equal(byCase(r).true['time.median'], 0);
+  assert.deepEqual(r.notes, ['true: hyperfine timed 6 of 10 runs as 0 s: the command takes less than the shell start-up hyperfine subtracts from each run, so these times are not the command\'s; set shell: none in the job\'s params (nothing to subtract) or give the command more work per run']);
+  assert.deepEqual(parseCase('one-command').notes, [], 'no zero, no note');
+});
+
 test('counts non-zero exit codes kept by -i as errors and notes them', () => {
   const r = parseCase('ignore-failure');
   assert.equal(byCase(r)['sleep 0.01; exit 3'].errors, 3);
@@ -139,7 +146,7 @@ const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null
 const RUNNER = { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 0, labels: [] };
 
 test('every hyperfine fixture with results becomes a schema-valid result document with one case per command', () => {
-  for (const c of ['one-command', 'single-run', 'several', 'scan', 'scan-named', 'ignore-failure']) {
+  for (const c of ['one-command', 'single-run', 'several', 'scan', 'scan-named', 'ignore-failure', 'shell-zero']) {
     const parsed = parseCase(c);
     const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'fixtures', subject: 'shell', variant: 'default', scenario: c, tool: { name: 'hyperfine', version: '1.15.0' }, params: {}, trials: [parsed] }, c);
     assert.equal(doc.metrics.length, parsed.metrics.length, c);

@@ -120,6 +120,12 @@ export function parse(text, opts = {}) {
       notes.push(`${c}: ${failed.length} of ${codes.length} runs exited non-zero (exit code ${distinct}); hyperfine -i kept their times`);
     }
     if (r.times.length === 1) notes.push(`${c}: a single run, so no standard deviation`);
+    // hyperfine subtracts the shell's start-up from every run and writes 0 where the command took less than that
+    const zeros = r.times.filter((t) => t === 0).length;
+    if (zeros) {
+      notes.push(`${c}: hyperfine timed ${zeros} of ${r.times.length} runs as 0 s: the command takes less than the shell start-up hyperfine `
+        + 'subtracts from each run, so these times are not the command\'s; set shell: none in the job\'s params (nothing to subtract) or give the command more work per run');
+    }
   });
   const extra = {
     commands: doc.results.map((r, i) => ({ case: names[i], command: r.command, runs: r.times.length, parameters: r.parameters || {}, exitCodes: Array.isArray(r.exit_codes) ? r.exit_codes : [] })),
