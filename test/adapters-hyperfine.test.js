@@ -1,7 +1,9 @@
 // The hyperfine adapter against real hyperfine 1.15.0 --export-json files (test/fixtures/hyperfine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as hyperfine from '../ci/adapters/hyperfine.js';
 import { ParseError } from '../ci/adapters/errors.js';
@@ -111,9 +113,11 @@ test('builds the hyperfine command line with names, runs, warm-up and the export
       '--command-name', 'short', 'sleep 0.01', '--command-name', 'long', 'sleep 0.02'],
     output: 'file',
   });
-  assert.deepEqual(hyperfine.command({ bin: 'hyperfine', outFile: 'o.json', script: '/repo/loadtests/hyperfine/start up.sh', params: { args: '{mode}', parameterList: 'mode=a,b', parameterScan: 't=1..3' } }).argv,
+  assert.deepEqual(hyperfine.command({ bin: 'hyperfine', outFile: 'o.json', script: '/repo/loadtests/hyperfine/start up.sh', params: { args: '{mode}', parameterList: 'mode=a,b; n=1,2' } }).argv,
     ['hyperfine', '--style', 'basic', '--export-json', 'o.json', '--runs', '10', '--warmup', '1', '--parameter-list', 'mode', 'a,b',
-      '--parameter-scan', 't', '1', '3', "'/repo/loadtests/hyperfine/start up.sh' {mode}"]);
+      '--parameter-list', 'n', '1,2', "'/repo/loadtests/hyperfine/start up.sh' {mode}"]);
+  assert.deepEqual(hyperfine.command({ bin: 'hyperfine', outFile: 'o.json', params: { commands: 'sleep {t}', parameterScan: 't=0..1:0.5' } }).argv.slice(9),
+    ['--parameter-scan', 't', '0', '1', '--parameter-step-size', '0.5', 'sleep {t}']);
   assert.throws(() => hyperfine.command({ outFile: 'o.json', params: {} }), /needs params\.commands/);
   assert.throws(() => hyperfine.command({ outFile: 'o.json', params: { commands: ['a', 'b'], names: ['x'] } }), /1 names for 2 commands/);
   assert.throws(() => hyperfine.command({ params: { commands: 'true' } }), /no output file/);
@@ -140,6 +144,29 @@ test('a list of prepare commands becomes one --prepare per command, as hyperfine
   assert.deepEqual(argv.slice(9), ['--prepare', 'echo a > a', '--prepare', 'echo b > b', 'cat a', 'cat b']);
   assert.deepEqual(hyperfine.command({ outFile: 'o.json', params: { commands: ['x', 'y'], prepare: 'sync' } }).argv.slice(9), ['--prepare', 'sync', 'x', 'y']);
   assert.equal(hyperfine.paramsProblem({ commands: ['x', 'y', 'z'], prepare: ['a', 'b'] }), 'hyperfine: 2 prepare commands for 3 commands; give one for all commands or one per command');
+});
+
+test('shell: takes any shell, not only none; ignoreFailure must be a boolean; parameterList with parameterScan is refused as hyperfine refuses it', () => {
+  const argv = (params) => hyperfine.command({ outFile: 'o.json', params: { commands: 'true', ...params } }).argv;
+  assert.ok(argv({ shell: 'none' }).includes('--shell=none'));
+  assert.ok(argv({ shell: 'bash' }).includes('--shell=bash'), 'a shell a user names is the one hyperfine runs the commands with');
+  assert.equal(argv({}).some((a) => a.startsWith('--shell')), false);
+  assert.equal(hyperfine.paramsProblem({ commands: 'exit 1', ignoreFailure: 'true' }), 'hyperfine: param ignoreFailure must be true or false, got "true" (a string: write it without quotes)');
+  assert.equal(hyperfine.paramsProblem({ commands: 'x', ignoreFailure: false }), undefined);
+  assert.match(hyperfine.paramsProblem({ commands: 'x {t} {m}', parameterList: 'm=a,b', parameterScan: 't=1..2' }), /^hyperfine: parameterList and parameterScan cannot be used together/);
+});
+
+test('a command line hyperfine refuses (exit 2, no JSON) fails the trial with hyperfine\'s own error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'benchline-hf-'));
+  try {
+    const stderr = join(dir, 'trial-1.stderr.txt');
+    // what hyperfine 1.15.0 printed for --parameter-list with --parameter-scan (test/fixtures/hyperfine/refused.cmd)
+    writeFileSync(stderr, read('refused.stderr'));
+    assert.equal(hyperfine.noOutput({ exitCode: 2, files: { stderr } }), 'hyperfine refused its command line: "The argument \'--parameter-list <VAR> <VALUES>\' cannot be used with \'--parameter-scan <VAR> <MIN> <MAX>\'" (the job\'s params, docs/config.md, hyperfine)');
+    assert.equal(hyperfine.noOutput({ exitCode: 2, files: { stderr: join(dir, 'none.txt') } }), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const RUN = { id: 'fixture', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' };

@@ -1,4 +1,5 @@
 // Adapter for hyperfine: reads its --export-json file; one case per benchmarked command.
+import { readFileSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
@@ -35,6 +36,16 @@ const stderrReason = (stderr) => {
   const m = /^\s*Error: (.*)$/m.exec(stderr || '');
   return m ? `hyperfine failed: "${m[1].trim()}"` : undefined;
 };
+
+/** Why hyperfine left no JSON file: the error it printed when it refused its command line (exit 2), when there is one. */
+export function noOutput(ctx = {}) {
+  let text = '';
+  try {
+    text = ctx.files?.stderr ? readFileSync(ctx.files.stderr, 'utf8') : '';
+  } catch { /* no stderr file: nothing to quote */ }
+  const m = /^\s*error: (.*)$/im.exec(text);
+  return m ? `hyperfine refused its command line: "${m[1].trim()}" (the job's params, docs/config.md, hyperfine)` : undefined;
+}
 
 /**
  * When hyperfine stopped because a command it times exited non-zero: which command (the last "Benchmark N: NAME" it
@@ -133,6 +144,7 @@ export function parse(text, opts = {}) {
   return { metrics, notes, extra };
 }
 
+const hasValue = (v) => !(v === undefined || v === null || v === '');
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 const count = (v, what, min) => {
   const n = Number(v);
@@ -220,6 +232,8 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set() } = {
   if (!commands) return 'hyperfine needs params.commands (one command or a list), or a script: to time with params.args (docs/config.md, hyperfine)';
   const names = asList(p.names).length;
   if (names && names !== commands) return `hyperfine: ${names} names for ${commands} command${commands === 1 ? '' : 's'}; give one name per command`;
+  if (p.ignoreFailure !== undefined && typeof p.ignoreFailure !== 'boolean') return `hyperfine: param ignoreFailure must be true or false, got ${JSON.stringify(p.ignoreFailure)}${typeof p.ignoreFailure === 'string' ? ' (a string: write it without quotes)' : ''}`;
+  if (hasValue(p.parameterList) && hasValue(p.parameterScan)) return 'hyperfine: parameterList and parameterScan cannot be used together (hyperfine refuses --parameter-list with --parameter-scan); list the scan\'s values in parameterList instead';
   // hyperfine takes one --prepare for all commands or one per command, in order
   const prepares = asList(p.prepare).length;
   if (prepares > 1 && prepares !== commands) return `hyperfine: ${prepares} prepare commands for ${commands} command${commands === 1 ? '' : 's'}; give one for all commands or one per command`;
@@ -231,7 +245,7 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set() } = {
  * commands (list or one string) or, without commands, the job's script file run with params.args;
  * names (--command-name, one per command; by default the commands as configured when they hold
  * placeholders, see ctx.rawParams), parameterList, parameterScan, prepare, ignoreFailure (-i),
- * shell ('none' runs commands without a shell).
+ * shell ('none' runs commands without a shell, any other value is the shell to use).
  */
 export function command(ctx) {
   const p = ctx.params || {};
@@ -256,7 +270,8 @@ export function command(ctx) {
   const argv = [ctx.bin || binary, '--style', 'basic', '--export-json', ctx.outFile,
     '--runs', String(count(p.runs ?? 10, 'runs', 1)), '--warmup', String(count(p.warmup ?? 1, 'warmup', 0))];
   if (p.ignoreFailure === true) argv.push('-i');
-  if (p.shell === 'none') argv.push('--shell=none');
+  // none: no shell (hyperfine --shell=none); any other value is the shell to run the commands with (bash, "zsh -e")
+  if (hasValue(p.shell)) argv.push(`--shell=${p.shell}`);
   for (const prep of asList(p.prepare)) argv.push('--prepare', prep);
   for (const [k, vals] of parameterLists(p.parameterList)) argv.push('--parameter-list', k, vals);
   const scan = parameterScan(p.parameterScan);
