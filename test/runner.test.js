@@ -437,6 +437,27 @@ test('under --base a hyperfine script: job whose args hold ${dir} times one case
   assert.deepEqual(unmatched, []);
 });
 
+test('under --base a hyperfine command that fails at once on head (ignoreFailure keeps its runs) is judged a regression in errors, not only a faster time', async () => {
+  const repo = out();
+  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nsleep 0.02\n', { mode: 0o755 });
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 10 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, trials: 10, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }\n');
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  g('commit', '-qam', 'head fails at once');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const docs = loadResultsDir(dir).byRole;
+  const errors = compare(docs.base, docs.head).comparisons.find((c) => c.metric === 'errors');
+  assert.equal(errors.judged, true);
+  assert.equal(errors.verdict, 'regression', JSON.stringify(errors));
+});
+
 test('a hyperfine job beside a running subject is never called the load tool\'s bottleneck: the core it keeps busy is its benchmark', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'web')]);

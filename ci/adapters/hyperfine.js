@@ -6,8 +6,11 @@ import { metric } from '../metrics.js';
 
 export const name = 'hyperfine';
 
-/** Metrics that get a verdict by default (a job's `judge:` replaces them): the mean wall time of each command. */
-export const judged = Object.freeze(['time.mean']);
+/**
+ * Metrics that get a verdict by default (a job's `judge:` replaces them): the mean wall time of each command, and its
+ * failed runs (kept with ignoreFailure): a change that makes a command fail at once must not pass for a faster one.
+ */
+export const judged = Object.freeze(['time.mean', 'errors']);
 export const binary = 'hyperfine';
 export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
 /** Every parameter command() reads (docs/config.md, hyperfine): `--param` may set these even when the config does not. */
