@@ -3,6 +3,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import YAML from 'yaml';
 import Ajv from 'ajv/dist/2020.js';
+import { nearest } from './spelling.js';
 import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
@@ -27,21 +28,6 @@ export const ROUNDS = Object.freeze({ looks: [8, 16, 32], weights: [0.25, 0.25, 
 /** Seconds an A/B run may spend: per job, and for the whole run. */
 export const BUDGET = Object.freeze({ job: 240, run: 540 });
 
-/** Edit distance of two short strings (insertions, deletions, substitutions, and two neighbours swapped: jugde, judge). */
-function distance(a, b) {
-  let before = [];
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
-    }
-    [before, row] = [row, next];
-  }
-  return row[b.length];
-}
-
 /**
  * ' (did you mean "params"?)' for a key the schema at the error's place does not know but nearly spells; else ''.
  * `e` is an error of an ajv validator compiled with verbose: true.
@@ -50,7 +36,7 @@ function didYouMean(e) {
   const key = e.params?.additionalProperty;
   if (key === undefined) return '';
   const known = Object.keys(e.parentSchema?.properties || {});
-  const [best] = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1]);
+  const best = nearest(key, known);
   return best && best[1] <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
 }
 
@@ -62,13 +48,14 @@ function didYouMean(e) {
  */
 function misspeltParam(job) {
   const known = ADAPTERS[job.tool]?.params;
-  if (!known) return undefined;
+  // a tool that checks its params when the run is planned (hyperfine, which also knows what the subject reads) is left to it
+  if (!known || ADAPTERS[job.tool].paramsProblem) return undefined;
   const sources = [['params', job.params], ...Object.entries(job.profiles || {}).map(([p, v]) => [`profiles.${p}`, v]), ['warmup', job.warmup]];
   const used = JSON.stringify(sources.map(([, v]) => v ?? null));
   for (const [where, params] of sources) {
     for (const key of Object.keys(params || {})) {
       if (known.includes(key) || used.includes(`\${param.${key}}`)) continue;
-      const [best] = known.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1]);
+      const best = nearest(key, known);
       if (best && best[1] <= Math.max(1, Math.floor(key.length / 3))) {
         return `${where}.${key} is not a parameter ${job.tool} reads (did you mean "${best[0]}"?); ${job.tool} reads ${known.join(', ')}`;
       }

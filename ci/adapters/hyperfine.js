@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
+import { nearest } from '../spelling.js';
 
 export const name = 'hyperfine';
 
@@ -189,21 +190,6 @@ const UNPASSED = {
 };
 const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** Edit distance of two short names (insertions, deletions, substitutions, two neighbours swapped: warmpu). */
-function distance(a, b) {
-  let before = [];
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
-    }
-    [before, row] = [row, next];
-  }
-  return row[b.length];
-}
-
 /**
  * Why a param the job itself sets (`own`: its params and profiles) is one hyperfine would never see: a hyperfine
  * option benchline does not pass (setup, minRuns...) or a near miss of one it does (run, warmpu); undefined otherwise.
@@ -216,7 +202,7 @@ function unreadParam(own, used) {
     const camel = kebabs.get(key) || kebabs.get(kebab(key).toLowerCase());
     const unpassed = UNPASSED[key] ? key : camel && UNPASSED[camel] ? camel : undefined;
     if (unpassed) return `hyperfine: param ${key} (hyperfine --${kebab(unpassed)}) is not one benchline passes to hyperfine, so it would be ignored: ${UNPASSED[unpassed]}`;
-    const near = camel ? [camel, 0] : params.map((k) => [k, distance(key.toLowerCase(), k.toLowerCase())]).sort((x, y) => x[1] - y[1])[0];
+    const near = camel ? [camel, 0] : nearest(key, params);
     if (near[1] <= Math.max(1, Math.floor(key.length / 4))) {
       return `hyperfine: param ${key} is not one benchline reads, so it would be ignored (did you mean ${near[0]}?); hyperfine jobs read ${params.join(', ')} (docs/config.md, hyperfine)`;
     }
