@@ -130,7 +130,7 @@ running(program.command('run').description('run the selected jobs and write raw 
 running(program.command('bench').description('the main job: run, compare against --base, report, publish locally, build the site'))
   .option('--no-publish', 'do not append to the local history')
   .option('--no-site', 'do not build the site')
-  .option('--history <dir>', 'history store folder (default: defaults.history)', path)
+  .option('--history <dir>', 'history store folder (default: defaults.history); the site is built beside it (../site for a folder named history, else <dir>-site)', path)
   .option('--fail-on-regression', 'exit 1 when any metric regressed')
   .action(verb('bench'));
 

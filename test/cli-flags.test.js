@@ -6,6 +6,7 @@ import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync, r
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
+import { siteFolderOf } from '../ci/commands/bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'ci', 'cli.js');
@@ -211,4 +212,10 @@ test('an output path that is a device or a pipe is written to in place, never re
   const full = await cli(['export', '--format', 'bmf', DOC, '-o', '/dev/full']);
   assert.equal(full.code, 2);
   for (const dev of ['/dev/null', '/dev/full']) assert.ok(statSync(dev).isCharacterDevice(), `${dev} is still a device`);
+});
+
+test('bench builds the site beside a history folder named history, and as <history>-site for any other name, never in its parent', () => {
+  assert.equal(siteFolderOf(join('proj', '.benchline', 'history')), join('proj', '.benchline', 'site'));
+  assert.equal(siteFolderOf('/tmp/x'), '/tmp/x-site');
+  assert.equal(siteFolderOf('/tmp/runs/perf'), '/tmp/runs/perf-site');
 });

@@ -1,5 +1,5 @@
 // `benchline bench` (npm run bench): run, compare against --base, report, publish locally, build the site.
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { appendFileSync } from 'node:fs';
 import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
@@ -44,6 +44,12 @@ export default async function bench(opts) {
   }
 }
 
+/**
+ * Where bench builds the site of a history folder: beside a folder named history (.benchline/site by default), else
+ * `<history>-site`, so `--history /tmp/x` never writes /tmp/site.
+ */
+export const siteFolderOf = (store) => (basename(store) === 'history' ? join(dirname(store), 'site') : `${store}-site`);
+
 /** Reports, the local history and the site, once the run is written. */
 async function afterRun(opts, { dir, run, config, rel }) {
   const data = reportData(dir, config, { seed: opts.seed });
@@ -61,7 +67,7 @@ async function afterRun(opts, { dir, run, config, rel }) {
     if (opts.site !== false) {
       const { buildSite } = await import('../store/site.js');
       const { repoUrlFrom } = await import('./site.js');
-      const out = join(dirname(store), 'site'); // beside the history: .benchline/site by default
+      const out = siteFolderOf(store);
       const s = await buildSite({ store, out, basePath: './', config, repoUrl: repoUrlFrom(process.env), log: (m) => process.stderr.write(`benchline: site: ${m}\n`) });
       process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
     }
