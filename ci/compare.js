@@ -146,12 +146,15 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
   const d = keep(raw);
   const gap = otherGap.length === raw.length ? keep(otherGap) : [];
   // Per look: the differences adjusted for other work on the machine (see adjustForOtherWork), or as measured when
-  // that test is the stronger one (see pathOf): each look's p, and the differences its interval comes from
-  const at = (n) => pathOf(d.slice(0, n), gap.slice(0, n));
-  const looks = looksOf(d.length, sequential).map((l) => ({ ...l, p: at(l.n).p }));
+  // that test is the stronger one (see pathOf): each look's p, and the differences its interval comes from. The last
+  // look is at every round.
+  const looks = looksOf(d.length, sequential).map((l) => {
+    const path = pathOf(d.slice(0, l.n), gap.slice(0, l.n));
+    return { ...l, p: path.p, path };
+  });
   const last = looks.at(-1);
   const level = 1 - alpha * last.weight;
-  const adjusted = at(d.length);
+  const adjusted = last.path;
   const ci = walshInterval(adjusted.d, level);
   // the adjusted differences decide "no change" too, at their share of alpha when the unadjusted test has the rest
   const shared = Boolean(adjusted.slope || adjusted.unadjusted);
@@ -171,7 +174,7 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
     p: Math.min(1, early.p / early.weight),
     ...values(ci, level),
     equivalence: bounds(walshInterval(adjustForOtherWork(d, gap, { intercept: true }).d, eqLevel), eqLevel),
-    ...(best < looks.length - 1 ? { atLook: { n: early.n, ...values(walshInterval(at(early.n).d, 1 - alpha * early.weight), 1 - alpha * early.weight) } } : {}),
+    ...(best < looks.length - 1 ? { atLook: { n: early.n, ...values(walshInterval(early.path.d, 1 - alpha * early.weight), 1 - alpha * early.weight) } } : {}),
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
     ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
     ...(adjusted.slope ? { otherSlope: adjusted.slope } : {}),

@@ -3,7 +3,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import YAML from 'yaml';
 import Ajv from 'ajv/dist/2020.js';
-import { nearest } from './spelling.js';
+import { nearMiss } from './spelling.js';
 import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
@@ -36,8 +36,8 @@ function didYouMean(e) {
   const key = e.params?.additionalProperty;
   if (key === undefined) return '';
   const known = Object.keys(e.parentSchema?.properties || {});
-  const best = nearest(key, known);
-  return best && best[1] <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
+  const near = nearMiss(key, known);
+  return near ? ` (did you mean "${near}"?)` : '';
 }
 
 /**
@@ -55,10 +55,8 @@ function misspeltParam(job) {
   for (const [where, params] of sources) {
     for (const key of Object.keys(params || {})) {
       if (known.includes(key) || used.includes(`\${param.${key}}`)) continue;
-      const best = nearest(key, known);
-      if (best && best[1] <= Math.max(1, Math.floor(key.length / 3))) {
-        return `${where}.${key} is not a parameter ${job.tool} reads (did you mean "${best[0]}"?); ${job.tool} reads ${known.join(', ')}`;
-      }
+      const near = nearMiss(key, known);
+      if (near) return `${where}.${key} is not a parameter ${job.tool} reads (did you mean "${near}"?); ${job.tool} reads ${known.join(', ')}`;
     }
   }
   return undefined;

@@ -35,6 +35,8 @@ export function planJobs(config, sel = {}) {
   const jobs = [];
   for (const suiteName of suites) {
     const suite = config.suites[suiteName];
+    // read once a suite, and only for a tool that checks its params when planned
+    let used;
     for (const variant of Object.keys(suite.variants)) {
       if (sel.variant?.length && !sel.variant.includes(variant)) continue;
       for (const job of suite.jobs) {
@@ -54,7 +56,7 @@ export function planJobs(config, sel = {}) {
         };
         // params no command line can be built from fail here, before any subject starts
         const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
-        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: paramsRead(config, suite) });
+        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)) });
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;

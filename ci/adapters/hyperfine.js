@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
-import { nearest } from '../spelling.js';
+import { nearMiss } from '../spelling.js';
 
 export const name = 'hyperfine';
 
@@ -149,7 +149,7 @@ export function parse(text, opts = {}) {
 }
 
 const hasValue = (v) => !(v === undefined || v === null || v === '');
-const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+const asList = (v) => (!hasValue(v) ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 const count = (v, what, min) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new Error(`hyperfine: param ${what} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
@@ -202,10 +202,8 @@ function unreadParam(own, used) {
     const camel = kebabs.get(key) || kebabs.get(kebab(key).toLowerCase());
     const unpassed = UNPASSED[key] ? key : camel && UNPASSED[camel] ? camel : undefined;
     if (unpassed) return `hyperfine: param ${key} (hyperfine --${kebab(unpassed)}) is not one benchline passes to hyperfine, so it would be ignored: ${UNPASSED[unpassed]}`;
-    const near = camel ? [camel, 0] : nearest(key, params);
-    if (near[1] <= Math.max(1, Math.floor(key.length / 4))) {
-      return `hyperfine: param ${key} is not one benchline reads, so it would be ignored (did you mean ${near[0]}?); hyperfine jobs read ${params.join(', ')} (docs/config.md, hyperfine)`;
-    }
+    const near = camel || nearMiss(key, params, 4);
+    if (near) return `hyperfine: param ${key} is not one benchline reads, so it would be ignored (did you mean ${near}?); hyperfine jobs read ${params.join(', ')} (docs/config.md, hyperfine)`;
   }
   return undefined;
 }
