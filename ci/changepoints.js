@@ -347,10 +347,12 @@ export function changePoints(values, options = {}) {
  * Returns { points (as changePoints), saved (for the next call; null for a series too short to split) }.
  */
 export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null) {
-  const filled = fillMissing(values);
+  // values already unboxed and complete (a site build's kept series) are read as they are
+  const dense = values instanceof Float64Array && !values.some(Number.isNaN);
+  const filled = dense ? values : fillMissing(Array.from(values));
   if (filled.length < 2 || filled[0] === null) return { points: [], saved: null };
   // one unboxed copy: the window scans read it tens of millions of times
-  const xs = Float64Array.from(filled);
+  const xs = dense ? values : Float64Array.from(filled);
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
   const weak = split(xs, window, firstPass, prune, saved);
   let cps = merge(weak.points, xs, maxPValue, minMagnitude);

@@ -130,7 +130,7 @@ async function timeBuild() {
     rebuilds.push(result.ms);
     const cpu = Math.round(cpuMs() - c0);
     const writtenMiB = (result.written.reduce((sum, f) => sum + statSync(join(out, f)).size, 0) / 1024 ** 2).toFixed(1);
-    times.push(`${result.ms} ms after publishing one more run (${result.read} run folders read, ${result.written.length} files written (${writtenMiB} MiB), verify on; ${cpu} ms CPU)`);
+    times.push(`${result.ms} ms after publishing one more run (${result.appended ? 'appended to the last build\'s snapshot' : 'laid out in full'}, ${result.read} run folders read, ${result.written.length} files written (${writtenMiB} MiB), verify on; ${cpu} ms CPU)`);
   }
   const s = size(out);
   log(`  store cache: ${size(cache).mb} MiB in ${size(cache).files} files (kept beside the site, not deployed)`);

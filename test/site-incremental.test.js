@@ -61,6 +61,7 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
   await publish({ store: s, docs: docs.slice(12 * JOBS.length) });
   const second = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
   assert.equal(second.read, 2, 'only the two new run folders are read from their files');
+  assert.equal(second.appended, true, 'the new runs are appended to the last build\'s snapshot');
   const newRunFiles = manifest(o).files.filter((f) => f.startsWith('data/runs/') && !oldRunFiles.includes(f));
   assert.equal(newRunFiles.length, 2);
   for (const f of newRunFiles) assert.ok(second.written.includes(f), `${f} of a new run is written`);
@@ -95,6 +96,7 @@ test('change points of a long history, searched again only from their last windo
     const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
     // 20 series of 6 windows each from scratch; resumed, each scans its last window or two
     assert.ok(searched.windows - before <= 2 * 20, `${searched.windows - before} windows searched after run ${n}`);
+    assert.equal(r.appended, true, `run ${n} is appended to the last build's snapshot`);
     assert.deepEqual(r.written.filter((f) => isPart(f) && had.has(f)), [], `no earlier part file is written again after run ${n}`);
     assert.equal(r.written.filter(isPart).length, n === 160 ? 20 : 0, 'a part file is written when its points are complete');
     if (n % 4 && n !== runs) continue;
@@ -110,6 +112,7 @@ test('change points of a long history, searched again only from their last windo
   const before = searched.windows;
   const late = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true, partPoints });
   assert.ok(searched.windows - before >= 6 * 20, `${searched.windows - before} windows searched after a late run`);
+  assert.equal(late.appended, false, 'a run before the newest one is laid out with the whole store');
   // its point lands in the first part, and every later point moves one place along: the parts change (all but those
   // of a series of one constant value, which hold the same numbers for the same runs)
   const throughput = 'data/series/orders-api/cache-on/ab/keepalive/throughput';
@@ -132,6 +135,7 @@ test('with the cache, an altered kept run file is rewritten under verify, and a 
   writeFileSync(join(o, victim), text.replace(/\d/, (x) => String((Number(x) + 1) % 10)), 'utf8'); // same size, other content
   const checked = await buildSite({ store: s, out: o, cache: c, verify: true });
   assert.ok(checked.written.includes(victim), 'the altered run file is written again');
+  assert.equal(checked.appended, false, 'a kept file not as written makes the build lay out the whole store');
   assert.equal(readFileSync(join(o, victim), 'utf8'), text);
   assert.equal(checked.written.filter((f) => f.startsWith('data/runs/') && f !== victim).length, 0, 'no other run file is written');
 
@@ -162,11 +166,129 @@ test('a month whose archive changed is written again while the unchanged archive
   await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 1, 10, 6), seed: 9 })] });
   assert.equal(existsSync(join(s, 'runs', '2025', '02')), false, 'the late run went straight into the archive');
   const second = await buildSite({ store: s, out: o, cache: c, verify: true });
+  assert.equal(second.appended, false, 'a changed archive month makes the build lay out the whole store');
   const rewritten = second.written.filter((f) => f.startsWith('data/archive/'));
   assert.deepEqual(rewritten, ['data/archive/2025-02.js'], 'only the changed month is written');
   const clean = join(d, 'clean');
   await buildSite({ store: s, out: clean });
   assertSameSite(o, clean);
+});
+
+test('a rebuild appends to the last build only what it can: a stopped build, other options, a file that is no part of the store or a new document in an earlier run\'s folder make it lay out the whole store, and every site equals a clean build', async () => {
+  const d = tempDir('incremental');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  // two suites with report pages; later runs measure only the first, so the second's page comes from an older run
+  const other = JOBS.map((j) => ({ ...j, suite: 'orders-b' }));
+  const config = { suites: { ...CONFIG.suites, 'orders-b': { ...CONFIG.suites['orders-api'] } } };
+  const both = [...syntheticDocs({ runs: 6, jobs: [...JOBS, ...other], every: DAY })];
+  const later = [...syntheticDocs({ runs: 5, jobs: JOBS, every: DAY, start: Date.UTC(2025, 0, 20), seed: 3 })];
+  const perRun = (list, k, n) => list.slice(k * n, (k + 1) * n);
+  const sameAsClean = async (label) => {
+    const clean = join(d, `clean-${label}`);
+    await buildSite({ store: s, out: clean, config });
+    assertSameSite(o, clean);
+    rmSync(clean, { recursive: true, force: true });
+  };
+  await publish({ store: s, docs: both });
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, false, 'a first build lays out the whole store');
+
+  await publish({ store: s, docs: perRun(later, 0, JOBS.length) });
+  const grown = await buildSite({ store: s, out: o, cache: c, config, verify: true });
+  assert.equal(grown.appended, true);
+  assert.equal(grown.read, 2, 'the new run folder, and the older one the second suite\'s page is made from');
+  await sameAsClean('grown');
+
+  // nothing new: appended still, and nothing written but the build's time stamps
+  const again = await buildSite({ store: s, out: o, cache: c, config });
+  assert.equal(again.appended, true);
+  assert.deepEqual(again.written.filter((f) => !STAMPED.has(f)), []);
+
+  // a build stopped after taking the snapshot leaves none: the next one lays out the whole store
+  rmSync(join(c, 'snapshot.json'));
+  await publish({ store: s, docs: perRun(later, 1, JOBS.length) });
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, false);
+  await sameAsClean('stopped');
+
+  // other options (here the title) change what every file may hold
+  await publish({ store: s, docs: perRun(later, 2, JOBS.length) });
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config, title: 'other' })).appended, false);
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, false, 'and back');
+
+  // a file that is no part of the store is reported, which only a build of the whole store does
+  writeFileSync(join(s, 'notes.txt'), 'mine');
+  const noted = await buildSite({ store: s, out: o, cache: c, config });
+  assert.equal(noted.appended, false);
+  assert.equal(noted.problems.length, 1);
+  rmSync(join(s, 'notes.txt'));
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, false, 'a build with problems keeps no snapshot');
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, true);
+
+  // a document published late into an earlier run's folder changes that run
+  const first = both[0];
+  await publish({ store: s, docs: [{ ...first, tool: { ...first.tool }, scenario: 'late-one' }] });
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config })).appended, false);
+  await sameAsClean('late-document');
+
+  // an archived month or a run folder checked out anew (same content, other time stamps) does not stop appending
+  await publish({ store: s, docs: perRun(later, 3, JOBS.length) });
+  for (const rel of listFiles(s).filter((f) => f.endsWith('.json')).slice(0, 3)) {
+    const text = readFileSync(join(s, rel));
+    rmSync(join(s, rel));
+    writeFileSync(join(s, rel), text);
+  }
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config, verify: true })).appended, true);
+  await sameAsClean('checked-out');
+
+  // a snapshot edited by hand, or a values file cut short, is not used, and said so
+  await publish({ store: s, docs: perRun(later, 4, JOBS.length) });
+  const snap = JSON.parse(readFileSync(join(c, 'snapshot.json'), 'utf8'));
+  writeFileSync(join(c, 'snapshot.json'), JSON.stringify({ ...snap, runs: { id: snap.runs.id } }));
+  const said = [];
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) })).appended, false);
+  assert.ok(said.some((line) => line.startsWith('site cache: its snapshot of the last build cannot be read (snapshot.json: runs.startedAt is not one entry per run)')), said.join('\n'));
+  await sameAsClean('edited');
+  const values = listFiles(join(c, 'values'))[0];
+  writeFileSync(join(c, 'values', values), readFileSync(join(c, 'values', values)).subarray(0, 8));
+  said.length = 0;
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) })).appended, false);
+  assert.ok(said.some((line) => /^site cache: its snapshot of the last build cannot be read \(.*values.*: shorter than the \d+ values of series /.test(line)), said.join('\n'));
+  await sameAsClean('cut-short');
+  // one value changed (as a build of another site sharing the cache would leave it): caught by the snapshot's fingerprint
+  const file = join(c, 'values', listFiles(join(c, 'values'))[1]);
+  const bytes = readFileSync(file);
+  bytes.writeDoubleLE(bytes.readDoubleLE(0) * 2, 0);
+  writeFileSync(file, bytes);
+  said.length = 0;
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) })).appended, false);
+  assert.ok(said.some((line) => /: not the values of series .* the snapshot was written with/.test(line)), said.join('\n'));
+  await sameAsClean('altered');
+});
+
+test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
+  const d = tempDir('incremental');
+  const s = join(d, 'store');
+  const o = join(d, 'site');
+  const c = join(d, 'cache');
+  const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
+  const [a, b] = JOBS;
+  // both jobs from January to April, then the first alone into July: the second's documents all go into archives
+  await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 30, jobs: [a, b], every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
+  await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 20, jobs: [a], every: 4 * DAY, start: Date.UTC(2025, 3, 1), seed: 4 })] });
+  assert.equal(listFiles(s).some((f) => f.startsWith('runs/') && f.includes('cache-on')), false, 'the second job is in archives only');
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  // it comes back with the other direction for its metrics: the series are described by the new document
+  const [back] = [...syntheticDocs({ runs: 1, jobs: [b], start: Date.UTC(2025, 5, 20), seed: 5 })];
+  back.metrics = back.metrics.map((m) => ({ ...m, better: m.better === 'lower' ? 'higher' : 'lower' }));
+  await publish({ store: s, policy, docs: [back] });
+  const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  assert.equal(r.appended, true);
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
+  const series = readDataScript(readFileSync(join(o, 'data/series/orders-api/cache-on/ab/keepalive/throughput.js'), 'utf8')).payload;
+  assert.equal(series.better, 'lower', 'throughput, higher is better in the archives, now as the new document says');
 });
 
 test('cache entries and saved change point windows written by another version of the builder are not used, so an upgrade reads every run and searches every series again', () => {

@@ -36,7 +36,8 @@ export default async function siteCommand(opts) {
   }
   try {
     const r = await buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
-    process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
+    const how = opts.cache ? `; ${r.read} run folder${r.read === 1 ? '' : 's'} read, ${r.appended ? 'appended to the last build' : 'the whole store laid out'}` : '';
+    process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written${how}) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;
   } catch (e) {
     // a path that cannot be made or written: the CLI names it and what is wrong with it (cli.js)

@@ -207,6 +207,8 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
       for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
     }
   }
+  // a series only archives made keeps the description a later document of it gives (snapshot.js appends such documents)
+  for (const s of series) if (!described.has(s)) Object.defineProperty(s, 'undescribed', { value: true, configurable: true });
   const out = series.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const s of out) {
     const p = s.points;

@@ -117,23 +117,30 @@ function readState(file, schema, builder, field) {
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
 export function openCache(dir, builder = null) {
-  const entries = new Map();
   const fileOf = (folder) => join(dir, `${folder}.json`);
-  for (const rel of listFiles(dir)) {
-    if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
-    try {
-      const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
-      // an entry of another format, or one filed under another name, is ignored: its folder is read again
-      if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
-    } catch { /* unreadable: read the folder again */ }
-  }
+  // read on first use: a build that only appends runs (snapshot.js) never needs them
+  let entries = null;
+  const loadEntries = () => {
+    entries = new Map();
+    for (const rel of listFiles(dir)) {
+      if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
+      try {
+        const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
+        // an entry of another format, or one filed under another name, is ignored: its folder is read again
+        if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
+      } catch { /* unreadable: read the folder again */ }
+    }
+    return entries;
+  };
   // none: every series is searched in full, and every part file serialized
   let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits');
   let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files');
   return {
     dir,
     builder,
-    entries,
+    get entries() {
+      return entries || loadEntries();
+    },
     splits,
     writeSplits(next) {
       writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
@@ -148,14 +155,14 @@ export function openCache(dir, builder = null) {
     },
     write(entry) {
       writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);
-      entries.set(entry.folder, entry);
+      entries?.set(entry.folder, entry);
     },
     remove(folder) {
       try {
         unlinkSync(fileOf(folder));
         pruneEmptyDirs(fileOf(folder), dir);
       } catch { /* already gone */ }
-      entries.delete(folder);
+      entries?.delete(folder);
     },
   };
 }

@@ -43,15 +43,20 @@ export function unpackSeries(packed) {
  * A series payload (as siteData lays it out) as its files: { head, parts: [{ path, payload }] }. Each complete run of
  * `size` points from the first is a part (packed as packSeries packs a series: { v, lo, hi, runs, many }, written at
  * seriesPartPath(path, k)); the head is the series with the points after them, packed, and `parts` naming the part
- * files in order. Pure.
+ * files in order. A payload whose `lo`, `hi` and `n` start at point `from` (a whole number of parts: snapshot.js) gives
+ * the parts from there on only; the head still names them all. Pure.
  */
 export function splitSeries(series, path, size = PART_POINTS) {
-  const { run, v, lo, hi, n, ...rest } = series;
+  const { run, v, lo, hi, n, from = 0, ...rest } = series;
   const full = Math.floor(run.length / size);
-  const points = (a, b) => ({ run: run.slice(a, b), v: v.slice(a, b), lo: lo.slice(a, b), hi: hi.slice(a, b), n: n.slice(a, b) });
+  if (from % size !== 0 || from > full * size) throw new Error(`series ${rest.id}: its points from ${from} on are not whole parts of ${size}`);
+  // a kept series' run indices and values may be typed arrays (snapshot.js): the files hold plain ones
+  const cut = (list, a, b) => (Array.isArray(list) ? list.slice(a, b) : Array.from(list.subarray(a, b)));
+  const points = (a, b) => ({ run: cut(run, a, b), v: cut(v, a, b), lo: lo.slice(a - from, b - from), hi: hi.slice(a - from, b - from), n: n.slice(a - from, b - from) });
+  const names = Array.from({ length: full }, (_, k) => seriesPartPath(path, k));
   const parts = [];
-  for (let k = 0; k < full; k += 1) parts.push({ path: seriesPartPath(path, k), payload: packSeries(points(k * size, (k + 1) * size)) });
-  const head = packSeries({ ...rest, parts: parts.map((p) => p.path), ...points(full * size, run.length) });
+  for (let k = from / size; k < full; k += 1) parts.push({ path: names[k], payload: packSeries(points(k * size, (k + 1) * size)) });
+  const head = packSeries({ ...rest, parts: names, ...points(full * size, run.length) });
   return { head, parts };
 }
 

@@ -63,6 +63,63 @@ function ownMinEffect(config, key) {
 /**
  * Everything the site needs besides its code. Returns
  * { index, runsTable, seriesFiles: [{ path, payload }], runFiles: [{ path, payload }], archiveFiles, feed, splits }.
+ * options: as siteLayout's. A build that keeps its last digest (snapshot.js) lays out a grown digest with siteLayout
+ * instead, and writes the run files of its new runs only.
+ */
+export function siteData(model, options = {}) {
+  return { ...siteLayout(digestOf(model), options), runFiles: runFilesOf(model.runs), archiveFiles: archiveFilesOf(model.archives) };
+}
+
+/** A run as the site's run table, run links and suite summaries read it: no jobs, its counts of ok and failed jobs. */
+const runRow = (r) => ({ index: r.index, id: r.id, startedAt: r.startedAt, t: r.t, commit: r.commit, ref: r.ref, role: r.role, archived: r.archived, ok: r.jobs.filter((j) => j.status === 'ok').length, failed: r.jobs.filter((j) => j.status !== 'ok').length, runner: r.runner?.name || '' });
+
+/**
+ * What the site's layout reads of a model (buildModel), small enough to keep between builds: { runs (runRow each),
+ * suites: { order (suite names as first met in the runs), latest: Map(suite -> { run, jobs: [{ id, status, reason }] })
+ * (its newest run's jobs other than base), newest: Map(suite -> Map(job id -> { run, job })) (the newest ok
+ * measurement of each trend job) }, series }. Pure.
+ */
+export function digestOf(model) {
+  return absorbRuns({ runs: [], suites: { order: [], latest: new Map(), newest: new Map() }, series: model.series }, model.runs);
+}
+
+/**
+ * The digest with more runs (model runs, indexed after its own), as digestOf gives for all of them: the order in which
+ * runs are absorbed is the order the layout reads them in. Changes and returns `digest`.
+ */
+export function absorbRuns(digest, runs) {
+  const { order, latest, newest } = digest.suites;
+  const known = new Set(order);
+  for (const r of runs) {
+    digest.runs.push(runRow(r));
+    const mine = new Map();
+    for (const j of r.jobs) {
+      if (!known.has(j.suite)) {
+        known.add(j.suite);
+        order.push(j.suite);
+      }
+      if (!mine.has(j.suite)) mine.set(j.suite, []);
+      if (j.role !== 'base') mine.get(j.suite).push({ id: j.id, status: j.status, reason: j.reason });
+      if (j.status !== 'ok' || !TREND_ROLES.includes(j.role)) continue;
+      if (!newest.has(j.suite)) newest.set(j.suite, new Map());
+      newest.get(j.suite).set(j.id, { run: r.index, job: j });
+    }
+    for (const [suite, jobs] of mine) latest.set(suite, { run: r.index, jobs });
+  }
+  return digest;
+}
+
+/** The page of each run with documents; archived runs are read from their month's archive, which the page expands. */
+export const runFilesOf = (runs) => runs.filter((r) => !r.archived).map((r) => {
+  const { t, ...rest } = r;
+  return { path: runPath(r), payload: { ...rest, path: runPath(r) } };
+});
+
+const archiveFilesOf = (archives = []) => archives.map((a) => ({ path: archivePath(a.month), payload: a }));
+
+/**
+ * The site's index, run table, series files and feed from a digest (digestOf). Returns
+ * { index, runsTable, seriesFiles: [{ path, payload }], feed, splits }.
  * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns, splits }.
  * splits: { [series id]: saved split } from the last build's `splits` (what its change point search saw of each
  * series): a series that only gained points is searched again from its last windows. The result is the same.
@@ -70,10 +127,12 @@ function ownMinEffect(config, key) {
  * columns: { [suite]: sideBySide }, the suites' report modules' hooks that place a measurement in the variant view.
  * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
  * minMagnitude: the metric's minEffect (its job's own, else compare.metrics / compare.minEffect), minSegment: MIN_SEGMENT, and recheck: true).
+ * A series' points may hold `lo`, `hi` and `n` only from point `from` on (snapshot.js: the points before it lie in part
+ * files a build keeps); `run` and `v` always hold every point.
  */
-export function siteData(model, options = {}) {
+export function siteLayout(digest, options = {}) {
   const { config, repoUrl = null, basePath = './', problems = [], policy = null, generatedAt = new Date().toISOString(), recentRuns = 50, changeOptions = {}, reports = {}, columns = {} } = options;
-  const { runs, series } = model;
+  const { runs, series } = digest;
   // each series' split windows, as the last build left them and as this one leaves them (changepoints.js)
   const splits = options.splits || {};
   const nextSplits = {};
@@ -95,9 +154,10 @@ export function siteData(model, options = {}) {
     }
     const n = s.points.v.length;
     const lastRun = runs[s.points.run[n - 1]];
+    const tail = n - 1 - (s.points.from || 0);
     charts.get(cid).series.push({
       variant: s.key.variant, id: s.id, path, points: n,
-      last: { run: runRef(lastRun), v: s.points.v[n - 1], lo: s.points.lo[n - 1], hi: s.points.hi[n - 1] },
+      last: { run: runRef(lastRun), v: s.points.v[n - 1], lo: s.points.lo[tail], hi: s.points.hi[tail] },
       changes: changes.length,
     });
     for (const c of changes) {
@@ -106,29 +166,18 @@ export function siteData(model, options = {}) {
   }
   allChanges.sort((a, b) => b.runIndex - a.runIndex || (a.series < b.series ? -1 : 1));
 
-  // suites: their latest status, the newest measurement of every job (the seeds' variant tables), recent steps.
-  // One pass over every job of every run (a year of hourly runs holds hundreds of thousands), not one per suite.
-  const latestOf = new Map();
-  const newestOf = new Map();
-  for (const r of runs) {
-    for (const j of r.jobs) {
-      latestOf.set(j.suite, r);
-      if (j.status !== 'ok' || !TREND_ROLES.includes(j.role)) continue;
-      if (!newestOf.has(j.suite)) newestOf.set(j.suite, new Map());
-      newestOf.get(j.suite).set(j.id, { run: r, job: j });
-    }
-  }
-  const suiteNames = [...new Set([...Object.keys(config?.suites || {}), ...runs.flatMap((r) => r.jobs.map((j) => j.suite))])]
-    .filter((name) => latestOf.has(name));
+  // suites: their latest status, the newest measurement of every job (the seeds' variant tables), recent steps
+  const { order, latest: latestOf, newest: newestOf } = digest.suites;
+  const suiteNames = [...new Set([...Object.keys(config?.suites || {}), ...order])].filter((name) => latestOf.has(name));
   const suites = suiteNames.map((name) => {
     const cfg = config?.suites?.[name] || {};
-    const latest = latestOf.get(name);
-    const jobs = latest.jobs.filter((j) => j.suite === name && j.role !== 'base');
+    const { run: latestIndex, jobs } = latestOf.get(name);
+    const latest = runs[latestIndex];
     const status = { ok: 0, failed: 0, skipped: 0 };
     for (const j of jobs) status[j.status] += 1;
     const failures = jobs.filter((j) => j.status !== 'ok').map((j) => ({ job: j.id, status: j.status, reason: j.reason }));
-    const newest = newestOf.get(name) || new Map();
-    const table = variantTable(name, [...newest.values()], Object.keys(cfg.variants || {}), columns[name]);
+    const newest = [...(newestOf.get(name) || new Map()).values()].map(({ run, job }) => ({ run: runs[run], job }));
+    const table = variantTable(name, newest, Object.keys(cfg.variants || {}), columns[name]);
     const changes = allChanges.filter((c) => c.suite === name);
     return {
       name,
@@ -153,18 +202,10 @@ export function siteData(model, options = {}) {
     runsTable.ref.push(r.ref);
     runsTable.role.push(r.role);
     runsTable.archived.push(r.archived ? 1 : 0);
-    runsTable.ok.push(r.jobs.filter((j) => j.status === 'ok').length);
-    runsTable.failed.push(r.jobs.filter((j) => j.status !== 'ok').length);
-    runsTable.runner.push(r.runner?.name || '');
+    runsTable.ok.push(r.ok);
+    runsTable.failed.push(r.failed);
+    runsTable.runner.push(r.runner);
   }
-
-  // runs with documents get a file each; archived runs are read from their month's archive, which the
-  // page expands itself, so a long history costs one file per month instead of one per run
-  const runFiles = runs.filter((r) => !r.archived).map((r) => {
-    const { t, ...rest } = r;
-    return { path: runPath(r), payload: { ...rest, path: runPath(r) } };
-  });
-  const archiveFiles = (model.archives || []).map((a) => ({ path: archivePath(a.month), payload: a }));
 
   const latestRun = runs[runs.length - 1];
   const index = {
@@ -187,7 +228,7 @@ export function siteData(model, options = {}) {
   };
 
   const feed = atomFeed({ index, changes: allChanges.slice(0, 50), suites, basePath, repoUrl, generatedAt });
-  return { index, runsTable, seriesFiles, runFiles, archiveFiles, feed, splits: nextSplits };
+  return { index, runsTable, seriesFiles, feed, splits: nextSplits };
 }
 
 /**

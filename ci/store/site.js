@@ -5,14 +5,15 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
-import { openCache, packEntry } from './read-cache.js';
+import { readPolicy, readRunFolders, readStore, runFolderRel, runFolders, storeFiles, StoreError } from './store.js';
+import { openCache, packEntry, runFolderOf } from './read-cache.js';
+import { appendSeries, archiveStamp, listingHash, optionsKey, restamp, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
 import { PART_POINTS, splitSeries } from './series-file.js';
 import { buildModel } from './model.js';
-import { dataScriptFromJson, siteData } from './site-data.js';
+import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from './site-data.js';
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
-import { INDEX_PATH, RUNS_PATH } from './paths.js';
+import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
 import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
 import { makeDirs } from '../fsutil.js';
@@ -39,7 +40,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -67,15 +68,16 @@ async function bundle() {
 }
 
 /**
- * What a previous build wrote: { files, hashes (path -> sha1 of the content) }, so a rebuild removes what no
+ * What a previous build wrote: { files, hashes (path -> sha1 of the content), hash (of the manifest) }, so a rebuild removes what no
  * longer exists and leaves unchanged files alone, without touching anything else in `out`.
  */
 function previousBuild(out) {
   try {
-    const m = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
-    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {} };
+    const text = readFileSync(join(out, MANIFEST), 'utf8');
+    const m = JSON.parse(text);
+    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {}, hash: sha1(text) };
   } catch {
-    return { files: [], hashes: {} };
+    return { files: [], hashes: {}, hash: null };
   }
 }
 
@@ -256,20 +258,21 @@ async function lockSite(out, log) {
   return lock(out, SITE_LOCK);
 }
 
-async function build({ store, out, basePath = './', config, repoUrl = null, title, changeOptions, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 }) {
+async function build(options) {
+  const { store, out, config, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 } = options;
   const readCache = cache ? openCache(cache, builderKey()) : null;
-  const contents = readStore(store, { cache: readCache });
-  for (const p of contents.problems) log(`skipped ${p.message}`);
+  // esbuild bundles the page in its own process while this one lays out the data
+  const code = bundle();
+  code.catch(() => { /* awaited below */ });
   const generatedAt = new Date().toISOString();
   // each suite's own report of its newest run, as a page; its module may also lay out the variant view
   const modules = await loadReportModules(config);
   for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
   const previous = previousBuild(out);
-  // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
-  // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
-  if (!existsSync(join(out, MANIFEST))) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, files: [], hashes: {} })}\n`);
-  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+  // what the last build knew of the store, taken out of the cache while this one runs: one stopped half-way leaves none
+  const key = optionsKey({ config: config ?? null, repoUrl: options.repoUrl ?? null, basePath: options.basePath ?? './', title: options.title ?? null, changeOptions: options.changeOptions ?? null, partPoints });
+  const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
   // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
   // content is at hand, which spares hashing it)
   const same = (path, hash, size, content = null) => {
@@ -282,93 +285,20 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
       return false;
     }
   };
-
-  // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
-  // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
-  const whole = new Set();
-  const foldersOfRun = new Map();
-  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, folderOf(doc.run));
-  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, folderOf(rec.run));
-  const cachedFolder = (id) => {
-    const folders = foldersOfRun.get(id);
-    if (!folders || folders.size !== 1) return null;
-    const [folder] = folders;
-    return contents.folders.get(folder)?.cached && !whole.has(folder) ? folder : null;
+  const filesBefore = readCache?.dataFiles || {};
+  // a data file the last build wrote or kept, as the cache records it, when it is still there as written; else null
+  const asRecorded = (rel) => {
+    const was = filesBefore[rel];
+    return was && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size) ? was : null;
   };
-  if (readCache) {
-    for (const [id, folders] of foldersOfRun) if (folders.size > 1) for (const f of folders) whole.add(f);
-    const archived = new Set(contents.archives.flatMap((a) => a.archive.runs.map((r) => r.id)));
-    for (const id of archived) for (const f of foldersOfRun.get(id) || []) whole.add(f);
-    // the newest document of each suite with a report page, in one pass (times parsed once per run block)
-    const reported = new Set(Object.entries(modules).filter(([, mod]) => !(mod instanceof Error)).map(([suite]) => suite));
-    const times = new Map();
-    const timeOf = (run) => {
-      if (!times.has(run)) times.set(run, Date.parse(run.startedAt));
-      return times.get(run);
-    };
-    const newestOf = new Map();
-    for (const b of contents.docs) {
-      if (!reported.has(b.doc.suite)) continue;
-      const a = newestOf.get(b.doc.suite);
-      if (!a || timeOf(b.doc.run) > timeOf(a.doc.run) || (b.doc.run.startedAt === a.doc.run.startedAt && b.doc.run.id > a.doc.run.id)) newestOf.set(b.doc.suite, b);
-    }
-    for (const newest of newestOf.values()) if (newest.slim) whole.add(folderOf(newest.doc.run));
-  }
-  const fullRead = new Map();
-  let docs;
-  let model;
-  let data;
-  let reports;
-  for (;;) {
-    const wanted = [...whole].filter((f) => !fullRead.has(f) && contents.folders.get(f)?.cached);
-    if (wanted.length) {
-      const r = readRunFolders(store, wanted.map((f) => [f, contents.folders.get(f).files]));
-      for (const f of wanted) fullRead.set(f, { docs: [], failures: [] });
-      for (const d of r.docs) fullRead.get(folderOf(d.doc.run)).docs.push(d.doc);
-      for (const f of r.failures) fullRead.get(folderOf(f.rec.run)).failures.push(f.rec);
-      // a folder that changed under its cache entry is read like a new one (problems listed, entry written again)
-      for (const p of r.problems) {
-        contents.problems.push(p);
-        log(`skipped ${p.message}`);
-      }
-    }
-    // the documents in the order a read without the cache gives, a folder read whole in place of its slim copies
-    docs = [];
-    const failures = [];
-    const placed = new Set();
-    for (const d of contents.docs) {
-      const folder = d.slim ? folderOf(d.doc.run) : null;
-      if (!folder || !fullRead.has(folder)) docs.push(d.doc);
-      else if (!placed.has(folder)) {
-        placed.add(folder);
-        docs.push(...fullRead.get(folder).docs);
-      }
-    }
-    for (const f of contents.failures) {
-      const folder = contents.folders.get(folderOf(f.rec.run))?.cached ? folderOf(f.rec.run) : null;
-      if (!folder || !fullRead.has(folder)) failures.push(f.rec);
-      else if (!placed.has(`${folder}\u0000failures`)) {
-        placed.add(`${folder}\u0000failures`);
-        failures.push(...fullRead.get(folder).failures);
-      }
-    }
-    model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
-    reports = suiteReportPages(modules, { docs, failures, config });
-    data = siteData(model, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
-    // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
-    // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
-    const misses = [];
-    for (const f of data.runFiles) {
-      const folder = cachedFolder(f.payload.id);
-      if (!folder) continue;
-      const rf = contents.folders.get(folder).cached.runFile;
-      if (!rf || rf.path !== f.path || rf.index !== f.payload.index || previous.hashes[f.path] !== rf.hash || !same(join(out, f.path), rf.hash, rf.size)) misses.push(folder);
-    }
-    if (!misses.length) break;
-    for (const f of misses) whole.add(f);
-  }
-  data.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
-  const code = await bundle();
+  const ctx = { ...options, generatedAt, modules, columns, readCache, previous, same, asRecorded, partPoints };
+  const plan = (snapshot && snapshot.manifest === previous.hash && tryAppend(ctx, snapshot)) || fullPlan(ctx);
+  const { layout, problems } = plan;
+  // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
+  // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
+  if (!existsSync(join(out, MANIFEST))) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, files: [], hashes: {} })}\n`);
+  layout.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
+  const { js, css } = await code;
 
   // most of a rebuild's files (past runs, archived months) are as the last build wrote them: those are not
   // rewritten, which on a large history is most of the writing (and of the pages branch's churn)
@@ -376,10 +306,12 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
   const hashOf = new Map();
   const wrote = new Set();
   let unchanged = 0;
-  const keep = (rel, hash) => {
+  const nowOf = new Map();
+  const keep = (rel, record) => {
     unchanged += 1;
     files.push(rel);
-    hashOf.set(rel, hash);
+    hashOf.set(rel, record.hash);
+    nowOf.set(rel, record);
   };
   // a file takes its place in the list when it is put, and is written when its content is ready (data files once deflated)
   const putBytes = (rel, text) => {
@@ -411,14 +343,11 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
   // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
   // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
   // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept
-  const filesBefore = readCache?.dataFiles || {};
-  const nowOf = new Map();
   const putJson = async (rel, json, extra = {}, done = () => {}) => {
     const source = readCache ? sha1(json) : undefined;
-    const was = filesBefore[rel];
-    if (readCache && was?.source === source && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size)) {
-      keep(rel, was.hash);
-      nowOf.set(rel, was);
+    const was = readCache && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
+    if (was) {
+      keep(rel, was);
       done(was);
       return;
     }
@@ -431,17 +360,19 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
   };
   const putData = (rel, payload, extra, done) => putJson(rel, JSON.stringify(payload), extra, done);
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
-  put('app.js', code.js);
-  put('app.css', code.css);
+  put('app.js', js);
+  put('app.css', css);
   // the page bundles paths.js; the verbatim copy lets other readers of the site find series the same way
   put('paths.js', readFileSync(join(ROOT, 'ci', 'store', 'paths.js'), 'utf8'));
   put('.nojekyll', '');
-  put('feed.xml', data.feed);
-  await putData(INDEX_PATH, data.index);
-  await putData(RUNS_PATH, data.runsTable);
+  put('feed.xml', layout.feed);
+  await putData(INDEX_PATH, layout.index);
+  await putData(RUNS_PATH, layout.runsTable);
   // a series' older points sit in part files that a new point leaves alone (series-file.js): with the cache, a part
   // whose points fingerprint as the last build's is kept as that build wrote it, neither serialized nor hashed again
-  for (const f of data.seriesFiles) {
+  for (const f of layout.seriesFiles) {
+    // parts an appending build keeps as the last build wrote them (checked by appendPlan)
+    for (let k = 0; k < (f.payload.from || 0) / partPoints; k += 1) keep(seriesPartPath(f.path, k), filesBefore[seriesPartPath(f.path, k)]);
     const { head, parts } = splitSeries(f.payload, f.path, partPoints);
     for (const p of parts) {
       if (!readCache) {
@@ -449,37 +380,32 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
         continue;
       }
       const fingerprint = partFingerprint(p.payload);
-      const was = filesBefore[p.path];
-      if (was?.fingerprint === fingerprint && previous.hashes[p.path] === was.hash && same(join(out, p.path), was.hash, was.size)) {
-        keep(p.path, was.hash);
-        nowOf.set(p.path, was);
-      } else await putData(p.path, p.payload, { fingerprint });
+      const was = filesBefore[p.path]?.fingerprint === fingerprint ? asRecorded(p.path) : null;
+      if (was) keep(p.path, was);
+      else await putData(p.path, p.payload, { fingerprint });
     }
     await putData(f.path, head);
   }
   const runFileOf = new Map();
-  for (const f of data.runFiles) {
-    const folder = cachedFolder(f.payload.id);
-    if (folder) {
-      // checked above: as the last build wrote it, so neither serialized nor hashed again
-      keep(f.path, contents.folders.get(folder).cached.runFile.hash);
+  for (const f of plan.runFiles) {
+    // checked by the plan: as the last build wrote it, so neither serialized nor hashed again
+    if (f.kept) {
+      keep(f.path, f.kept);
       continue;
     }
-    const only = foldersOfRun.get(f.payload.id)?.size === 1 ? [...foldersOfRun.get(f.payload.id)][0] : null;
     await putData(f.path, packRun(f.payload), {}, ({ hash, size }) => {
-      if (only) runFileOf.set(only, { path: f.path, index: f.payload.index, hash, size });
+      if (f.folder) runFileOf.set(f.folder, { path: f.path, index: f.payload.index, hash, size });
     });
   }
-  for (const f of reports.files) {
+  for (const f of plan.reports.files) {
     if (f.text !== undefined) put(f.path, f.text);
     else await putData(f.path, f.payload);
   }
   // archived months go out as stored: their JSON text is already the payload
-  const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
-  for (const f of data.archiveFiles) {
-    const text = storedText.get(f.payload);
-    if (text === undefined) await putData(f.path, f.payload);
-    else await putJson(f.path, text.trim());
+  for (const f of plan.archiveFiles) {
+    if (f.kept) keep(f.path, f.kept);
+    else if (f.text === undefined) await putData(f.path, f.payload);
+    else await putJson(f.path, f.text.trim());
   }
   await Promise.all(inFlight);
   if (failed) throw failed;
@@ -487,8 +413,8 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
   const hashes = Object.fromEntries(files.map((f) => [f, hashOf.get(f)]));
   const written = files.filter((f) => wrote.has(f));
   if (readCache) {
-    updateCache(readCache, store, contents, fullRead, runFileOf);
-    readCache.writeSplits(data.splits);
+    plan.updateCache(runFileOf);
+    readCache.writeSplits(layout.splits);
     readCache.writeDataFiles(Object.fromEntries(files.filter((f) => nowOf.has(f)).map((f) => [f, nowOf.get(f)])));
   }
 
@@ -508,6 +434,228 @@ async function build({ store, out, basePath = './', config, repoUrl = null, titl
       pruneEmptyDirs(abs, resolve(out));
     }
   }
-  writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt, files, hashes })}\n`);
-  return { pages: files.length, unchanged, written, removed, read: [...contents.folders.values()].filter((f) => !f.cached).length + fullRead.size, series: data.seriesFiles.length, runs: data.runsTable.id.length, charts: data.index.charts.length, problems: contents.problems, ms: Math.round(performance.now() - t0), out };
+  const manifest = `${JSON.stringify({ generatedAt, files, hashes })}\n`;
+  writeReplace(join(out, MANIFEST), manifest);
+  // the next build lays out only the runs added after this one, when the store has nothing this build could not read
+  if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
+  return { pages: files.length, unchanged, written, removed, read: plan.read, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
+}
+
+const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+
+/** The run folder of each suite's newest document (by start, then run id) among docs, for suites in `suites`. */
+function newestFolders(docs, suites, into = {}) {
+  const times = new Map();
+  const timeOf = (run) => {
+    if (!times.has(run)) times.set(run, Date.parse(run.startedAt));
+    return times.get(run);
+  };
+  const newest = new Map();
+  for (const doc of docs) {
+    if (!suites.has(doc.suite)) continue;
+    const a = newest.get(doc.suite);
+    if (!a || timeOf(doc.run) > timeOf(a.run) || (doc.run.startedAt === a.run.startedAt && doc.run.id > a.run.id)) newest.set(doc.suite, doc);
+  }
+  for (const [suite, doc] of newest) into[suite] = folderOf(doc.run);
+  return into;
+}
+
+/** Suites whose report module loaded: their newest run is read whole, for the module needs its samples. */
+const reportedSuites = (modules) => new Set(Object.entries(modules).filter(([, mod]) => !(mod instanceof Error)).map(([suite]) => suite));
+
+/**
+ * How a build lays out the whole store: every run folder read, from the cache when it holds the folder, the rest from
+ * their files. Returns { layout, problems, runFiles, reports, archiveFiles, read, updateCache(runFileOf), snapshot }.
+ */
+function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, previous, same, log = () => {} }) {
+  const contents = readStore(store, { cache: readCache });
+  for (const p of contents.problems) log(`skipped ${p.message}`);
+  // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
+  // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
+  const whole = new Set();
+  const foldersOfRun = new Map();
+  for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, folderOf(doc.run));
+  for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, folderOf(rec.run));
+  const cachedFolder = (id) => {
+    const folders = foldersOfRun.get(id);
+    if (!folders || folders.size !== 1) return null;
+    const [folder] = folders;
+    return contents.folders.get(folder)?.cached && !whole.has(folder) ? folder : null;
+  };
+  const reported = reportedSuites(modules);
+  const reportFolders = newestFolders(contents.docs.map((d) => d.doc), reported);
+  if (readCache) {
+    for (const [, folders] of foldersOfRun) if (folders.size > 1) for (const f of folders) whole.add(f);
+    const archived = new Set(contents.archives.flatMap((a) => a.archive.runs.map((r) => r.id)));
+    for (const id of archived) for (const f of foldersOfRun.get(id) || []) whole.add(f);
+    for (const folder of Object.values(reportFolders)) if (contents.folders.get(folder)?.cached) whole.add(folder);
+  }
+  const fullRead = new Map();
+  let model;
+  let digest;
+  let layout;
+  let reports;
+  for (;;) {
+    const wanted = [...whole].filter((f) => !fullRead.has(f) && contents.folders.get(f)?.cached);
+    if (wanted.length) {
+      const r = readRunFolders(store, wanted.map((f) => [f, contents.folders.get(f).files]));
+      for (const f of wanted) fullRead.set(f, { docs: [], failures: [] });
+      for (const d of r.docs) fullRead.get(folderOf(d.doc.run)).docs.push(d.doc);
+      for (const f of r.failures) fullRead.get(folderOf(f.rec.run)).failures.push(f.rec);
+      // a folder that changed under its cache entry is read like a new one (problems listed, entry written again)
+      for (const p of r.problems) {
+        contents.problems.push(p);
+        log(`skipped ${p.message}`);
+      }
+    }
+    // the documents in the order a read without the cache gives, a folder read whole in place of its slim copies
+    const docs = [];
+    const failures = [];
+    const placed = new Set();
+    for (const d of contents.docs) {
+      const folder = d.slim ? folderOf(d.doc.run) : null;
+      if (!folder || !fullRead.has(folder)) docs.push(d.doc);
+      else if (!placed.has(folder)) {
+        placed.add(folder);
+        docs.push(...fullRead.get(folder).docs);
+      }
+    }
+    for (const f of contents.failures) {
+      const folder = contents.folders.get(folderOf(f.rec.run))?.cached ? folderOf(f.rec.run) : null;
+      if (!folder || !fullRead.has(folder)) failures.push(f.rec);
+      else if (!placed.has(`${folder}\u0000failures`)) {
+        placed.add(`${folder}\u0000failures`);
+        failures.push(...fullRead.get(folder).failures);
+      }
+    }
+    model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
+    reports = suiteReportPages(modules, { docs, failures, config });
+    digest = digestOf(model);
+    layout = siteLayout(digest, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
+    // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
+    // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
+    const misses = [];
+    for (const r of model.runs) {
+      if (r.archived) continue;
+      const folder = cachedFolder(r.id);
+      if (!folder) continue;
+      const rf = contents.folders.get(folder).cached.runFile;
+      if (!rf || rf.path !== runPath(r) || rf.index !== r.index || previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)) misses.push(folder);
+    }
+    if (!misses.length) break;
+    for (const f of misses) whole.add(f);
+  }
+  const runFiles = runFilesOf(model.runs).map((f) => {
+    const folder = cachedFolder(f.payload.id);
+    const rf = folder && contents.folders.get(folder).cached.runFile;
+    const only = foldersOfRun.get(f.payload.id)?.size === 1 ? [...foldersOfRun.get(f.payload.id)][0] : null;
+    return rf ? { path: f.path, kept: { hash: rf.hash, size: rf.size } } : { ...f, folder: only };
+  });
+  const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
+  return {
+    layout,
+    problems: contents.problems,
+    runFiles,
+    reports,
+    archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a) } : { payload: a }) })),
+    read: [...contents.folders.values()].filter((f) => !f.cached).length + fullRead.size,
+    updateCache: (runFileOf) => updateCache(readCache, store, contents, fullRead, runFileOf),
+    snapshot: {
+      folders: [...contents.folders].map(([folder, f]) => [folder, f.files]),
+      archives: Object.fromEntries(contents.archives.map((a) => [relative(store, a.path), archiveStamp(a.path, a.text)])),
+      digest,
+      reportFolders,
+    },
+  };
+}
+
+/** appendPlan, or null when the snapshot does not fit the store at all (a cache edited by hand): the whole store is laid out. */
+function tryAppend(ctx, snapshot) {
+  try {
+    return appendPlan(ctx, snapshot);
+  } catch (e) {
+    ctx.log?.(`site cache: its snapshot of the last build does not fit this store (${e.message}); laying out the whole store`);
+    return null;
+  }
+}
+
+/**
+ * How a build lays out a store that only gained run folders since the last build (whose snapshot it holds): those
+ * folders read, their runs appended to the snapshot's digest, every other file kept as that build wrote it. The
+ * result is the one fullPlan gives. Null, before anything is written, when the store changed otherwise (a folder that
+ * changed or went, an archived month compacted or changed, a run published for a time before the newest one, a file
+ * that is no part of the store) or a kept file is not as written: then the build lays out the whole store.
+ */
+function appendPlan({ store, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, asRecorded, partPoints }, snap) {
+  const listing = storeFiles(store);
+  const folderOfFile = listing.map(runFolderOf);
+  const groups = runFolders(listing, folderOfFile);
+  // besides run folders, the store holds the archived months it held, unchanged
+  const others = listing.filter((_, i) => !folderOfFile[i]);
+  if (others.length !== Object.keys(snap.archives).length || !others.every((rel) => snap.archives[rel] && sameArchive(join(store, rel), snap.archives[rel]))) return null;
+  const old = [...groups].filter(([folder]) => snap.folders.has(folder));
+  if (old.length !== snap.folders.size || listingHash(old) !== snap.listing) return null;
+  const added = [...groups].filter(([folder]) => !snap.folders.has(folder));
+  const fresh = readRunFolders(store, added);
+  if (fresh.problems.length) return null;
+  const docs = fresh.docs.map((d) => d.doc);
+  const failures = fresh.failures.map((f) => f.rec);
+  // each new run in a folder of its own, after every run the snapshot holds
+  const foldersOfRun = new Map();
+  for (const d of [...docs, ...failures]) add(foldersOfRun, d.run.id, folderOf(d.run));
+  if ([...foldersOfRun.values()].some((f) => f.size > 1)) return null;
+  const model = buildModel({ docs, failures });
+  const { digest } = snap;
+  const offset = digest.runs.length;
+  const last = digest.runs[offset - 1];
+  const known = new Set(digest.runs.map((r) => r.id));
+  if (model.runs.some((r) => known.has(r.id))) return null;
+  if (last && model.runs.length && (model.runs[0].t < last.t || (model.runs[0].t === last.t && model.runs[0].id <= last.id))) return null;
+  // the files of earlier runs, series parts and archived months, as the last build wrote them
+  const runFiles = [];
+  for (const r of digest.runs) {
+    if (r.archived) continue;
+    const kept = asRecorded(runPath(r));
+    if (!kept) return null;
+    runFiles.push({ path: runPath(r), kept });
+  }
+  for (const s of digest.series) {
+    for (let k = 0; k < s.points.from / partPoints; k += 1) if (!asRecorded(seriesPartPath(seriesPath(s.key), k))) return null;
+  }
+  const archiveFiles = [];
+  for (const rel of Object.keys(snap.archives)) {
+    const path = archivePath(/^archive\/(.+)\.json$/.exec(rel)[1]);
+    const kept = asRecorded(path);
+    if (!kept) return null;
+    archiveFiles.push({ path, kept });
+  }
+  // each suite's report from its newest run: a new one, else the one the last build read (read whole again)
+  const reportFolders = newestFolders(docs, reportedSuites(modules), { ...snap.reportFolders });
+  const reread = [...new Set(Object.values(reportFolders))].filter((f) => snap.folders.has(f));
+  const older = readRunFolders(store, reread.map((f) => [f, groups.get(f)]));
+  if (older.problems.length) return null;
+  const reports = suiteReportPages(modules, { docs: [...docs, ...older.docs.map((d) => d.doc)], failures: [...failures, ...older.failures.map((f) => f.rec)], config });
+
+  for (const r of model.runs) r.index += offset;
+  absorbRuns(digest, model.runs);
+  appendSeries(digest, model.series, offset);
+  const layout = siteLayout(digest, { config, repoUrl, basePath, problems: [], policy: readPolicy(store), generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache.splits });
+  for (const f of runFilesOf(model.runs)) runFiles.push({ ...f, folder: [...foldersOfRun.get(f.payload.id)][0] });
+  const archives = Object.fromEntries(Object.entries(snap.archives).map(([rel, stamp]) => [rel, restamp(join(store, rel), stamp)]));
+  return {
+    appended: true,
+    layout,
+    problems: [],
+    runFiles,
+    reports,
+    archiveFiles,
+    read: added.length + reread.length,
+    updateCache(runFileOf) {
+      for (const [folder, files] of added) {
+        const mine = (list) => list.filter((d) => folderOf(d.run) === folder);
+        readCache.write(packEntry(folder, files, mine(docs), mine(failures), runFileOf.get(folder) || null, readCache.builder));
+      }
+    },
+    snapshot: { folders: [...groups], archives, digest, reportFolders, stored: snap.stored },
+  };
 }

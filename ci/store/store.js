@@ -362,9 +362,24 @@ export function readStoreFile(store, rel) {
   return { kind: 'doc', value };
 }
 
-/** Store files that are neither in-flight temp files nor lock folders. */
+/** Store files that are neither in-flight temp files nor lock folders, sorted. */
 const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
-const storeFiles = (store) => listFiles(store).filter(isStoreFile);
+export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
+
+/**
+ * The run folders of a store listing (storeFiles) with their files' names, in the listing's order:
+ * Map(run folder -> [name, ...]). folderOf: each file's run folder (runFolderOf), when already worked out.
+ */
+export function runFolders(files, folderOf = files.map(runFolderOf)) {
+  const out = new Map();
+  files.forEach((rel, i) => {
+    const folder = folderOf[i];
+    if (!folder) return;
+    if (!out.has(folder)) out.set(folder, []);
+    out.get(folder).push(rel.slice(folder.length + 1));
+  });
+  return out;
+}
 
 /**
  * Everything in the store, validated: { policy, docs: [{ doc, path, slim? }], failures: [{ rec, path }],
@@ -380,12 +395,7 @@ export function readStore(store, { cache } = {}) {
   const files = storeFiles(store);
   // each file's run folder, worked out once (a large store holds a hundred thousand files)
   const folderOf = files.map(runFolderOf);
-  files.forEach((rel, i) => {
-    const folder = folderOf[i];
-    if (!folder) return;
-    if (!out.folders.has(folder)) out.folders.set(folder, { files: [], cached: null });
-    out.folders.get(folder).files.push(rel.slice(folder.length + 1));
-  });
+  for (const [folder, names] of runFolders(files, folderOf)) out.folders.set(folder, { files: names, cached: null });
   for (const [folder, f] of out.folders) {
     const entry = cache?.entries.get(folder);
     if (entry && entry.files.length === f.files.length && [...f.files].sort().every((n, i) => n === entry.files[i])) f.cached = entry;

@@ -1,0 +1,214 @@
+// What the last site build knew of the store, kept in its cache, so a build after new runs lays out only what they add.
+//
+// A snapshot holds the build's digest (site-data.js digestOf: run rows, each suite's newest jobs, the series), the
+// run folders it read with their file names (as one fingerprint), the archived months' sizes and hashes, and the
+// manifest it wrote. Each series' values sit in a binary file of their own (values/<id hash>.f64, 64-bit floats), which
+// a later build extends at the end and the snapshot fingerprints, and its run indices as ranges; its other fields (lo, hi, n) are kept only for the
+// points after its last complete part file, the only ones a new point can still change on the site.
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { makeDirs } from '../fsutil.js';
+import { prefixHash } from '../changepoints.js';
+import { writeReplace } from './files.js';
+
+export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
+const FILE = 'snapshot.json';
+const VALUES = 'values';
+
+const sha1 = (data) => createHash('sha1').update(data).digest('hex');
+
+/** One fingerprint of run folders and their file names: [[folder, [file, ...]], ...] in folder order. Pure. */
+export function listingHash(folders) {
+  const h = createHash('sha1');
+  for (const [folder, files] of folders) h.update(`${folder}\u0000${[...files].sort().join('\u0000')}\u0001`);
+  return h.digest('hex');
+}
+
+/**
+ * What a build's options make of the site besides the store: a snapshot made with others is not used. Everything in
+ * it is JSON (the loaded config, URLs, change point options, points per part file).
+ */
+export const optionsKey = (options) => sha1(JSON.stringify(options));
+
+/** An archived month's stamp: its size and identity on disk, and the hash of its content (checked when those differ). */
+export function archiveStamp(path, text = null) {
+  const st = statSync(path);
+  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: sha1(text ?? readFileSync(path)) };
+}
+
+/** A stamp of the archived month at path, whose content is as stamped, with its size and identity on disk now. */
+export function restamp(path, stamp) {
+  const st = statSync(path);
+  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: stamp.hash };
+}
+
+/** Whether the archived month at path is as stamped: by size and identity, else by content (a fresh checkout of it). */
+export function sameArchive(path, stamp) {
+  try {
+    const st = statSync(path);
+    if (st.size !== stamp.size) return false;
+    if (st.mtimeMs === stamp.mtimeMs && st.ino === stamp.ino) return true;
+    return sha1(readFileSync(path)) === stamp.hash;
+  } catch {
+    return false;
+  }
+}
+
+/** A measurement as the variant view reads it (site-data.js variantTable): no samples or notes. */
+const liteMetric = (m) => ({ name: m.name, ...(m.case !== undefined ? { case: m.case } : {}), unit: m.unit, better: m.better, value: m.value, ...(m.lower !== undefined ? { lower: m.lower } : {}), ...(m.upper !== undefined ? { upper: m.upper } : {}) });
+const liteJob = (j) => ({ variant: j.variant, tool: j.tool, scenario: j.scenario, metrics: j.metrics.map(liteMetric) });
+
+const ROW_FIELDS = ['id', 'startedAt', 't', 'commit', 'ref', 'role', 'archived', 'ok', 'failed', 'runner'];
+
+const valuesFile = (dir, id) => join(dir, VALUES, `${sha1(id).slice(0, 16)}.f64`);
+
+/**
+ * Appends to a snapshot's digest the series of a model of new runs only (buildModel of their documents), whose run
+ * indices start after the digest's runs: the points buildModel would add for those runs to a model of every run, and
+ * series those runs begin, in series order. A series only archives made takes the description (name, unit,
+ * direction) of its first document, as buildModel gives it. Changes and returns digest.series.
+ */
+export function appendSeries(digest, added, offset) {
+  const byId = new Map(digest.series.map((s) => [s.id, s]));
+  let grew = false;
+  for (const a of added) {
+    const s = byId.get(a.id);
+    const run = a.points.run.map((r) => r + offset);
+    if (!s) {
+      digest.series.push({ ...a, points: { ...a.points, run, from: 0 } });
+      grew = true;
+      continue;
+    }
+    if (s.undescribed) {
+      Object.assign(s, { name: a.name, unit: a.unit, better: a.better });
+      delete s.undescribed;
+    }
+    const p = s.points;
+    p.run = joined(p.run, run, Int32Array);
+    p.v = joined(p.v, a.points.v, Float64Array);
+    a.points.lo.forEach((_, i) => {
+      p.lo.push(a.points.lo[i]);
+      p.hi.push(a.points.hi[i]);
+      p.n.push(a.points.n[i]);
+    });
+  }
+  if (grew) digest.series.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return digest.series;
+}
+
+/** A typed array of `list` and then `more` (null as NaN). */
+function joined(list, more, Type) {
+  const out = new Type(list.length + more.length);
+  out.set(list);
+  more.forEach((x, i) => { out[list.length + i] = x ?? NaN; });
+  return out;
+}
+
+/** Run indices as [first, count] ranges (series-file.js packSeries lays them out the same way), and back. */
+const toRanges = (run) => {
+  const ranges = [];
+  for (let i = 0; i < run.length; i += 1) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[0] + last[1] === run[i]) last[1] += 1;
+    else ranges.push([run[i], 1]);
+  }
+  return ranges;
+};
+const fromRanges = (ranges, count) => {
+  const run = new Int32Array(count);
+  let i = 0;
+  for (const [first, n] of ranges) for (let k = 0; k < n; k += 1) run[i++] = first + k;
+  return run;
+};
+
+/**
+ * Writes a snapshot into the cache folder dir. state: { builder, key, manifest (hash of the manifest the build wrote),
+ * folders ([[folder, files]]), archives ({ [store path]: stamp }), digest, reportFolders ({ [suite]: run folder of its
+ * newest document }), partPoints, stored (Map(series id -> points its values file already holds as they are, from
+ * the snapshot this build started from) }. The values files are written before the snapshot names them.
+ */
+export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map() }) {
+  makeDirs(join(dir, VALUES));
+  const series = digest.series.map((s) => {
+    const p = s.points;
+    const count = p.v.length;
+    const have = Math.min(stored.get(s.id) ?? 0, count);
+    if (have < count) {
+      const values = new Float64Array(count - have);
+      for (let i = have; i < count; i += 1) values[i - have] = p.v[i] ?? NaN;
+      const fd = openSync(valuesFile(dir, s.id), have ? 'r+' : 'w');
+      try {
+        writeSync(fd, values, 0, values.byteLength, have * 8);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    // what the values file must hold: a file another build rewrote meanwhile (a cache shared by two sites) is caught
+    const hash = prefixHash(p.v instanceof Float64Array ? p.v : Float64Array.from(p.v, (x) => x ?? NaN), count);
+    const from = Math.floor(count / partPoints) * partPoints;
+    const tail = (field) => p[field].slice(from - (p.from || 0));
+    const { points, undescribed, ...rest } = s;
+    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: toRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
+  });
+  const runs = Object.fromEntries(ROW_FIELDS.map((f) => [f, digest.runs.map((r) => r[f])]));
+  const { order, latest, newest } = digest.suites;
+  const suites = {
+    order,
+    latest: [...latest],
+    newest: [...newest].map(([suite, jobs]) => [suite, [...jobs].map(([id, { run, job }]) => [id, run, liteJob(job)])]),
+  };
+  writeReplace(join(dir, FILE), `${JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series })}\n`);
+}
+
+/**
+ * Takes the snapshot out of the cache folder dir (a build that stops half-way leaves none, so the next one builds
+ * in full), or null when there is none of this builder and options, or it cannot be read whole. Returns
+ * { manifest, listing, folders (Set), archives, reportFolders, digest, stored (Map(series id -> points in its values
+ * file)) }, the digest as site-data.js digestOf gives it, each series' lo, hi and n from point `from` on.
+ */
+export function takeSnapshot(dir, builder, key, log = () => {}) {
+  const path = join(dir, FILE);
+  if (!existsSync(path)) return null;
+  let snap = null;
+  try {
+    const s = JSON.parse(readFileSync(path, 'utf8'));
+    if (s?.schema === SNAPSHOT_SCHEMA && s.builder === builder && s.key === key) snap = readSnapshot(dir, s);
+  } catch (e) {
+    log(`site cache: its snapshot of the last build cannot be read (${e.message}); laying out the whole store`);
+  }
+  unlinkSync(path);
+  return snap;
+}
+
+function readSnapshot(dir, s) {
+  for (const f of ROW_FIELDS) if (!Array.isArray(s.runs?.[f]) || s.runs[f].length !== s.runs.id.length) throw new Error(`${FILE}: runs.${f} is not one entry per run`);
+  if (!Array.isArray(s.series) || !Array.isArray(s.folders) || !s.suites || !s.archives) throw new Error(`${FILE}: series, folders, suites or archives missing`);
+  const rows = s.runs.id.map((_, index) => {
+    const r = { index };
+    for (const f of ROW_FIELDS) r[f] = s.runs[f][index];
+    return r;
+  });
+  const stored = new Map();
+  const series = s.series.map(({ count, hash, runs, from, lo, hi, n, undescribed, ...rest }) => {
+    const fd = openSync(valuesFile(dir, rest.id), 'r');
+    const v = new Float64Array(count);
+    try {
+      if (fstatSync(fd).size < count * 8) throw new Error(`${valuesFile(dir, rest.id)}: shorter than the ${count} values of series ${rest.id}`);
+      readSync(fd, v, 0, v.byteLength, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (prefixHash(v, count) !== hash) throw new Error(`${valuesFile(dir, rest.id)}: not the values of series ${rest.id} the snapshot was written with`);
+    stored.set(rest.id, count);
+    const out = { ...rest, points: { run: fromRanges(runs, count), v, lo, hi, n, from } };
+    if (undescribed) out.undescribed = true;
+    return out;
+  });
+  const suites = {
+    order: s.suites.order,
+    latest: new Map(s.suites.latest),
+    newest: new Map(s.suites.newest.map(([suite, jobs]) => [suite, new Map(jobs.map(([id, run, job]) => [id, { run, job }]))])),
+  };
+  return { manifest: s.manifest, listing: s.listing, folders: new Set(s.folders), archives: s.archives, reportFolders: s.reportFolders, partPoints: s.partPoints, digest: { runs: rows, suites, series }, stored };
+}
