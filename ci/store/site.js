@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -160,6 +160,34 @@ function sizeOf(path) {
   }
 }
 
+// one buffer for the content of every kept file a build checks (a long history's site is thousands of files)
+let scratch = Buffer.allocUnsafe(1 << 20);
+
+/**
+ * The content of the regular file at path when it is `size` bytes long, else null (another size, a link, which is
+ * never kept as it could point anywhere, or no file). Valid until the next call: it is read into one shared buffer.
+ */
+function fileBytes(path, size) {
+  let fd;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== size) return null;
+    if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length));
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, scratch, got, size - got, got);
+      if (!n) return null;
+      got += n;
+    }
+    return scratch.subarray(0, size);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Whether `inner` is `outer` or lies inside it (both resolved). */
 function within(outer, inner) {
   const rel = relative(resolve(outer), resolve(inner));
@@ -277,13 +305,9 @@ async function build(options) {
   // content is at hand, which spares hashing it)
   const same = (path, hash, size, content = null) => {
     if (!verify) return sizeOf(path) === size;
-    try {
-      const st = lstatSync(path); // a link is never kept: it could point anywhere
-      if (!st.isFile() || st.size !== size) return false;
-      return content ? readFileSync(path).equals(content) : sha1(readFileSync(path)) === hash;
-    } catch {
-      return false;
-    }
+    const bytes = fileBytes(path, size);
+    if (!bytes) return false;
+    return content ? bytes.equals(content) : sha1(bytes) === hash;
   };
   const filesBefore = readCache?.dataFiles || {};
   // a data file the last build wrote or kept, as the cache records it, when it is still there as written; else null
