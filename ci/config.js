@@ -1,6 +1,6 @@
 // Loads bench.config.yaml, checks it against its schema, and resolves parameters per job and profile.
 import { readFileSync, existsSync, statSync } from 'node:fs';
-import { resolve, dirname } from 'node:path';
+import { resolve, dirname, isAbsolute, relative } from 'node:path';
 import YAML from 'yaml';
 import Ajv from 'ajv/dist/2020.js';
 import { nearMiss } from './spelling.js';
@@ -63,7 +63,7 @@ function misspeltParam(job) {
 }
 
 /** One schema error as a line: where, what, and for a key the schema does not know, the key it nearly spells. */
-export const schemaErrorLine = (e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`;
+export const schemaErrorLine = (e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? `: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : ''}${e.params?.additionalProperty ? ` ("${e.params.additionalProperty}")${didYouMean(e)}` : ''}`;
 
 /** `head` and the schema's problems: one problem on the same line, several as an indented list below. */
 export const schemaMismatch = (head, lines) => (lines.length === 1 ? `${head} ${lines[0]}` : `${head}\n  ${lines.join('\n  ')}`);
@@ -133,6 +133,23 @@ export function parseConfig(text, file = 'bench.config.yaml') {
   return config;
 }
 
+/**
+ * Why a suite's `report:` cannot be its renderer (a .js file inside the project, relative to its root, that exists),
+ * as a line naming the file and the key; undefined when it can, or when the suite has none.
+ */
+export function reportPathProblem(config, suite) {
+  const name = config.suites?.[suite]?.report;
+  if (!name) return undefined;
+  const where = `${config.file || 'bench.config.yaml'}: suites.${suite}.report`;
+  const root = resolve(config.root || '.');
+  const file = resolve(root, name);
+  if (!name.endsWith('.js') || isAbsolute(name) || relative(root, file).startsWith('..')) {
+    return `${where} "${name}" must be a .js file inside the project, relative to its root (e.g. subjects/${suite}/report.js)`;
+  }
+  if (!existsSync(file)) return `${where} names "${name}", which does not exist; add it or remove \`report:\``;
+  return undefined;
+}
+
 /** Reads a config file; relative paths in it are relative to the file's folder (the project root). */
 export function loadConfig(path = 'bench.config.yaml') {
   const file = resolve(path);
@@ -141,6 +158,11 @@ export function loadConfig(path = 'bench.config.yaml') {
   const config = parseConfig(readFileSync(file, 'utf8'), path);
   config.file = file;
   config.root = dirname(file);
+  // a suite's own report is loaded after its jobs ran: a wrong path found only then would cost the whole run
+  for (const suite of Object.keys(config.suites)) {
+    const problem = reportPathProblem(config, suite);
+    if (problem) throw new ConfigError(problem);
+  }
   return config;
 }
 

@@ -176,6 +176,25 @@ test('restart is auto, round or never, from compare.restart unless a job sets it
   assert.throws(() => parseConfig(`${yaml}compare:\n  restart: sometimes\n`, 'x.yaml'), /x\.yaml: does not match the configuration schema.*\/compare\/restart must be equal to one of the allowed values/s);
 });
 
+test('a value outside a key\'s allowed values is refused with the values it may take', () => {
+  assert.throws(() => parseConfig(`${yaml}compare:\n  restart: sometimes\n`, 'x.yaml'), { message: 'x.yaml: does not match the configuration schema (docs/config.md): /compare/restart must be equal to one of the allowed values: "auto", "round", "never"' });
+  assert.throws(() => parseConfig(yaml.replace('params: { path: /x }', 'params: { path: /x }\n    interleave: yes'), 'x.yaml'), /\/suites\/api\/interleave must be equal to one of the allowed values: "variants"$/);
+});
+
+test('a suite\'s report outside the project, or one that does not exist, is refused when the config is loaded, before any job runs', () => {
+  const root = tempDir('report-path');
+  mkdirSync(join(root, 'subjects', 'api'), { recursive: true });
+  writeFileSync(join(root, 'subjects', 'api', 'report.js'), 'export const render = () => "";\n');
+  const load = (report) => {
+    writeFileSync(join(root, 'bench.config.yaml'), yaml.replace('    subject: api\n', `    subject: api\n    report: ${report}\n`));
+    return loadConfig(join(root, 'bench.config.yaml'));
+  };
+  assert.equal(load('subjects/api/report.js').suites.api.report, 'subjects/api/report.js');
+  const file = join(root, 'bench.config.yaml');
+  assert.throws(() => load('../etc/report.js'), { message: `${file}: suites.api.report "../etc/report.js" must be a .js file inside the project, relative to its root (e.g. subjects/api/report.js)` });
+  assert.throws(() => load('subjects/api/reprot.js'), { message: `${file}: suites.api.report names "subjects/api/reprot.js", which does not exist; add it or remove \`report:\`` });
+});
+
 test('duet is the tool\'s default unless compare.duet is never or a job sets its own', () => {
   assert.deepEqual(planJobs(parseConfig(yaml)).map((j) => j.duet), [undefined, undefined, undefined], 'unset: the runner asks the tool');
   const cfg = parseConfig(`${yaml}compare:\n  duet: never\n`.replace('params: { connections: 4, duration: 2s }', 'params: { connections: 4, duration: 2s }\n        duet: true'));

@@ -1,8 +1,8 @@
 // `benchline report <results-dir> --format console|comment|summary|suite`: loads a run and prints or writes one report.
 import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../config.js';
+import { loadConfig, reportPathProblem } from '../config.js';
 import { compare } from '../compare.js';
 import { loadResultsDir, primaryRole } from '../results-dir.js';
 import { writeFileAtomic } from '../fsutil.js';
@@ -69,13 +69,9 @@ export function links(config, env = process.env) {
 export async function loadSuiteRenderer(config, suite) {
   const name = config.suites?.[suite]?.report;
   if (!name) return undefined;
-  const where = `${config.file || DEFAULT_CONFIG}: suites.${suite}.report`;
-  const root = resolve(config.root || '.');
-  const file = resolve(root, name);
-  if (!name.endsWith('.js') || isAbsolute(name) || relative(root, file).startsWith('..')) {
-    throw new UserError(`${where} "${name}" must be a .js file inside the project, relative to its root (e.g. subjects/${suite}/report.js)`);
-  }
-  if (!existsSync(file)) throw new UserError(`${where} names "${name}", which does not exist; add it or remove \`report:\``);
+  const problem = reportPathProblem({ ...config, file: config.file || DEFAULT_CONFIG }, suite);
+  if (problem) throw new UserError(problem);
+  const file = resolve(resolve(config.root || '.'), name);
   const mod = await import(pathToFileURL(file).href);
   if (typeof mod.render !== 'function') throw new UserError(`${name} must export render({ suite, docs, comparisons, run, config })`);
   return mod;
