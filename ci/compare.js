@@ -37,6 +37,7 @@ import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTe
 import { probit } from 'simple-statistics';
 import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
+import { nearMiss } from './spelling.js';
 import { bottleneck } from './cpuset.js';
 
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
@@ -88,6 +89,20 @@ export function judgedNames(doc) {
 /** True when a metric of this document gets a verdict: listed as judged, and not a restated run parameter. */
 export function isJudged(doc, name) {
   return !RESTATED.includes(name) && judgedNames(doc).some((p) => matches(p, name));
+}
+
+/**
+ * A result note for the names of a job's own `judge:` list that match none of its metrics (a misspelt `thruput` would
+ * otherwise judge nothing, unseen); undefined when every name matches one. `names`: the metric names the job measured.
+ */
+export function judgeMissNote(list, names) {
+  const known = [...new Set(names)];
+  const missed = (list || []).filter((p) => !known.some((n) => matches(p, n)));
+  if (!missed.length) return undefined;
+  const judgeable = known.filter((n) => !RESTATED.includes(n));
+  const each = missed.map((p) => { const near = nearMiss(p, judgeable); return `"${p}"${near ? ` (did you mean "${near}"?)` : ''}`; });
+  return `judge names ${each.join(', ')}, which no metric of this job matches, so nothing is judged for ${missed.length === 1 ? 'it' : 'them'}; `
+    + `its metrics: ${judgeable.slice(0, 12).join(', ')}${judgeable.length > 12 ? `, ... (${judgeable.length - 12} more in the result document)` : ''}`;
 }
 
 /** Config check: a `judge` list may not name a metric that restates a run parameter. Returns an error text or null. */

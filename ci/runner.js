@@ -16,7 +16,7 @@ import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
-import { MAX_OTHER_GAP, MIN_TRIALS, disturbedRounds, undecided } from './compare.js';
+import { MAX_OTHER_GAP, MIN_TRIALS, disturbedRounds, judgeMissNote, undecided } from './compare.js';
 import { ROUNDS, BUDGET } from './config.js';
 
 /**
@@ -708,6 +708,7 @@ function laneDocs(lane, ctx) {
       artifacts: artifacts[role],
       seed: opts.seed,
       judge: job.judge || adapter.judged,
+      notes: [judgeMissNote(job.judge, trials[role].flatMap((t) => (t.metrics || []).map((m) => m.name)))].filter(Boolean),
       minEffect: job.minEffect,
       instances: lane.instances,
       duet: lane.duet,

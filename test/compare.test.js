@@ -1,7 +1,7 @@
 // Head-vs-base verdicts: paired rounds, sequential looks, the family of judged metrics, resolution, on data with known answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, looksOf, minEffectFor, moreRoundsHint, pairedStats, undecided, isJudged } from '../ci/compare.js';
+import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, judgeMissNote, looksOf, minEffectFor, moreRoundsHint, pairedStats, undecided, isJudged } from '../ci/compare.js';
 import { metric } from '../ci/metrics.js';
 import { render as renderComment } from '../ci/reports/comment.js';
 import { rng, signedRankTest, walshInterval } from '../ci/stats.js';
@@ -211,6 +211,8 @@ test('only the job\'s judged metrics get verdicts; duration, requests and bytes_
   assert.equal(isJudged({ tool: 'wrk', judge: ['latency.p9*', 'duration'] }, 'duration'), false, 'not even when a document lists it');
   assert.match(judgeListProblem(['throughput', 'bytes_*']), /^judge lists bytes_\*, which restates a run parameter/);
   assert.equal(judgeListProblem(['throughput']), null);
+  assert.equal(judgeMissNote(['throughput', 'latency.*'], ['throughput', 'latency.p50', 'requests']), undefined);
+  assert.equal(judgeMissNote(['thruput', 'latncy.*'], ['throughput', 'latency.p50', 'requests']), 'judge names "thruput", "latncy.*", which no metric of this job matches, so nothing is judged for them; its metrics: throughput, latency.p50');
 });
 
 test('a change below the tool\'s resolution is not a verdict: ab percentiles in whole milliseconds never show "no change 0.0%"', () => {

@@ -548,6 +548,14 @@ test('a hyperfine job with one prepare command per command runs each before its 
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
 });
 
+test('a name in a job\'s judge list that matches none of its metrics is named in the result\'s notes with the metric it nearly spells', async () => {
+  const run = await runHyperfineJob('{ commands: "sleep 0.01", runs: 2, warmup: 0 }, judge: [time.mean, time.maen, errors]');
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const doc = loadResultsDir(run.dir).byRole.local[0];
+  assert.deepEqual(doc.judge, ['time.mean', 'time.maen', 'errors']);
+  assert.deepEqual(doc.notes, ['judge names "time.maen" (did you mean "time.mean"?), which no metric of this job matches, so nothing is judged for it; its metrics: time.mean, time.stdev, time.median, time.min, time.max, time.user, time.system, errors']);
+});
+
 test('a hyperfine parameterList written as { name: [values] }, as docs/config.md shows it, is run and kept in the result as "name=values"', async () => {
   const run = await runHyperfineJob('{ commands: "sleep 0.00{t}", parameterList: { t: [1, 2] }, names: "t{t}", runs: 2, warmup: 0 }');
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
