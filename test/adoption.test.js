@@ -52,7 +52,7 @@ before(() => {
   appendFileSync(join(repo, 'bin/hello'), 'sleep 0.5\n');
   git('commit', '-qam', 'slower hello');
   // The steps' own command line, as a user types it (npx finds the installed bin).
-  const r = spawnSync('npx', ['benchline', 'bench', '--base', 'HEAD~1'], { cwd: repo, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: '', GITHUB_ACTIONS: '', GITHUB_EVENT_NAME: '' } });
+  const r = spawnSync('npx', ['benchline', 'bench', '--base', 'HEAD~1'], { cwd: repo, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '', GITHUB_ACTIONS: '', GITHUB_EVENT_NAME: '' } });
   bench = { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 });
 
@@ -126,4 +126,11 @@ test("the hyperfine job times base's bin/hello on the base side and the slower h
   // The head's script sleeps 0.5 s; the base's only echoes.
   assert.ok(mean('head') >= 0.5e9, `head mean ${mean('head')} ns`);
   assert.ok(mean('base') < 0.25e9, `base mean ${mean('base')} ns`);
+});
+
+test('the adoption steps\' comparison calls the half-second slower bin/hello a regression, so their trials are enough rounds for a verdict', () => {
+  const { comparisons } = JSON.parse(readFileSync(join(repo, 'results', 'latest', 'comparisons.json'), 'utf8'));
+  const time = comparisons.find((c) => c.tool === 'hyperfine' && c.metric === 'time.mean');
+  assert.equal(time.verdict, 'regression', time.reason);
+  assert.match(bench.out, /HEAD VS BASE {2}1 regression/);
 });
