@@ -110,7 +110,7 @@ test('renders each tool/scenario as a metric-by-variant table in config order, l
     '  Errors                     0                0',
     '  (1 more metric in the result documents)',
   ].join('\n'));
-  assert.equal(out.match(/^ {2}±: half-width of the 95% bootstrap interval of the median over the block's trials, relative to the median$/gm).length, 1, 'the ± legend once');
+  assert.equal(out.match(/^ {2}±: the wider side of the 95% bootstrap interval of the median over the block's trials, relative to the median$/gm).length, 1, 'the ± legend once');
   assert.equal(out.match(/^ {2}Metric /gm).length, 1, 'each table once');
 });
 
@@ -425,7 +425,7 @@ test('writes the job summary with variant tables, pairwise lines, and head vs ba
   assert.match(md, /^## benchline: ⚠️ 1 regression, 1 improvement, 3 unchanged, 1 inconclusive$/m);
   assert.match(md, /^\| metric \| cache-off \| cache-on \|\n\| --- \| ---: \| ---: \|\n\| Throughput \| 15,234 \/s <sub>±0\.\d%<\/sub> \| 24,703 \/s <sub>±0\.\d%<\/sub> \|$/m);
   assert.match(md, /^- \*\*cache-on\*\* vs \*\*cache-off\*\* <sub>\(8 \+ 8 trials, unpaired\)<\/sub>: ✓ Latency p50: 50\.0% faster · ✓ Throughput: 62\.2% higher$/m);
-  assert.equal(md.match(/^<sub>±: half-width of the 95% bootstrap interval of the median over the trials, relative to the median\./gm).length, 1, 'the ± legend once');
+  assert.equal(md.match(/^<sub>±: the wider side of the 95% bootstrap interval of the median over the trials, relative to the median\./gm).length, 1, 'the ± legend once');
   const section = md.slice(md.indexOf('### Head vs base'));
   const rows = section.split('\n').filter((l) => l.startsWith('| orders-api/'));
   assert.deepEqual(rows.map((r) => r.split(' | ').slice(1, 2).concat(r.split(' | ').at(-1))), [

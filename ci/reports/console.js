@@ -28,13 +28,13 @@ function header(run, docs) {
   return lines.join('\n');
 }
 
-/** The legend of the ± column: what the half-width is, at the confidence the documents' intervals were made at. */
+/** The legend of the ± column: the interval's wider side, at the confidence the documents' intervals were made at. */
 function spreadLegend(blocks) {
   const levels = new Set();
   for (const b of blocks) for (const r of b.rows) for (const m of Object.values(r.cells)) if (formatSpread(m)) levels.add(m.confidence ?? 0.95);
   if (!levels.size) return [];
   const level = [...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ');
-  return [`  ±: half-width of the ${level} bootstrap interval of the median over the block's trials, relative to the median`,
+  return [`  ±: the wider side of the ${level} bootstrap interval of the median over the block's trials, relative to the median`,
     '     (how far the median could move on a rerun; a table cell is the median over trials).'];
 }
 

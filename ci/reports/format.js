@@ -40,7 +40,7 @@ export const formatChange = (c) => pct(c.change);
 /** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one (or when too few rounds bound it). */
 export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `[${pct(c.lower)}, ${pct(c.upper)}]` : '–');
 
-/** Relative half-width of a metric's interval ("±1.2%"), or '' when the metric has none. */
+/** The wider side of a metric's interval relative to its value ("±1.2%"; an interval of 5 trials may reach far up and little down), or '' when the metric has none. */
 export function formatSpread(m) {
   if (m.lower === undefined || m.upper === undefined || !m.value) return '';
   const half = Math.max(m.value - m.lower, m.upper - m.value) / Math.abs(m.value);

@@ -32,7 +32,7 @@ export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
     }
     if (lines.length) out.push(lines.join('\n'));
   }
-  if (levels.size) out.push(`<sub>±: half-width of the ${[...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ')} bootstrap interval of the median over the trials, relative to the median. ✓/✗: a decided difference; ≈: not decided.</sub>`);
+  if (levels.size) out.push(`<sub>±: the wider side of the ${[...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ')} bootstrap interval of the median over the trials, relative to the median. ✓/✗: a decided difference; ≈: not decided.</sub>`);
   return out.join('\n\n');
 }
 
