@@ -74,8 +74,29 @@ export function baseCommit(root, ref) {
     return execFileSync('git', ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
     if (String(ref).startsWith('-')) throw new UserError(`--base ${ref}: not a commit in ${root} (a branch or tag name cannot start with "-"; give a branch, tag or commit)`);
+    const beyond = ancestorBeyondHistory(root, ref);
+    if (beyond) throw new UserError(`--base ${ref}: not a commit in ${root} (${beyond})`);
     throw new UserError(`--base ${ref}: not a commit in ${root} (fetch it first, e.g. git fetch origin ${ref})`);
   }
+}
+
+/**
+ * Why `ref` names no commit when it is an ancestor (HEAD~1, main^) of a commit that exists: the history is shorter
+ * (a repository's first commit, a shallow clone), which fetching `ref` by name cannot mend; undefined otherwise.
+ */
+function ancestorBeyondHistory(root, ref) {
+  const from = /^(.+?)(?:[~^]\d*)+$/.exec(String(ref))?.[1];
+  if (!from) return undefined;
+  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  let count;
+  try {
+    count = Number(git('rev-list', '--count', '--end-of-options', `${from}^{commit}`));
+  } catch {
+    return undefined;
+  }
+  const held = `${from} has ${count} commit${count === 1 ? '' : 's'} in its history here`;
+  if (git('rev-parse', '--is-shallow-repository') === 'true') return `${held}: this clone is shallow; fetch its history first, e.g. git fetch --unshallow, or check out with fetch-depth: 0`;
+  return `${held}, so ${ref} names none; commit the change to measure on top of it first`;
 }
 
 /**

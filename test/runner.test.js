@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
-import { addWorktree, runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds } from '../ci/runner.js';
+import { addWorktree, baseCommit, runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds } from '../ci/runner.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
@@ -323,6 +323,23 @@ test('with a base ref, base and head run interleaved from their own checkouts', 
   }
   const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
   assert.equal(worktrees.length, 1, 'the base worktree is removed afterwards');
+});
+
+test('--base HEAD~1 past the start of the history says so, and in a shallow clone says to fetch the history, instead of fetching HEAD~1 by name', () => {
+  const repo = out();
+  const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+  git(repo, 'init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  assert.throws(() => baseCommit(repo, 'HEAD~1'), { message: `--base HEAD~1: not a commit in ${repo} (HEAD has 1 commit in its history here, so HEAD~1 names none; commit the change to measure on top of it first)` });
+  writeFileSync(join(repo, 'a.txt'), 'b\n');
+  git(repo, 'commit', '-qam', 'second');
+  assert.match(baseCommit(repo, 'HEAD~1'), /^[0-9a-f]{40}$/);
+  const shallow = join(out(), 'shallow');
+  git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
+  assert.throws(() => baseCommit(shallow, 'HEAD^'), { message: `--base HEAD^: not a commit in ${shallow} (HEAD has 1 commit in its history here: this clone is shallow; fetch its history first, e.g. git fetch --unshallow, or check out with fetch-depth: 0)` });
+  assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch~1\)$/);
 });
 
 test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
