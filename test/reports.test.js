@@ -653,3 +653,29 @@ test('the console and suite reports print what documents say as plain text: no e
     }
   }
 });
+
+test("docs/config.md's minimal suite renderer tells two jobs of one variant apart and names the jobs that were not measured", async () => {
+  const text = readFileSync(join(ROOT, 'docs', 'config.md'), 'utf8');
+  const from = text.indexOf('A minimal one:');
+  const code = /```js\n([\s\S]*?)```/.exec(text.slice(from))[1];
+  const root = mkdtempSync(join(tmpdir(), 'benchline-minimal-renderer-'));
+  symlinkSync(join(ROOT, 'ci'), join(root, 'ci'));
+  mkdirSync(join(root, 'subjects', 'my-suite'), { recursive: true });
+  writeFileSync(join(root, 'subjects', 'my-suite', 'report.js'), code);
+  try {
+    const mod = await import(join(root, 'subjects', 'my-suite', 'report.js'));
+    const doc = (tool, scenario, value) => ({ suite: 'my-suite', variant: 'fast', tool: { name: tool }, scenario, metrics: [{ name: 'throughput', unit: 'ops/s', value }] });
+    const input = {
+      suite: 'my-suite',
+      docs: [doc('wrk', 'peak', 4513), doc('ab', 'slow', 664)],
+      run: { jobs: [{ id: 'my-suite.fast.wrk.peak', suite: 'my-suite', status: 'ok' }, { id: 'my-suite.fast.k6.steady', suite: 'my-suite', status: 'failed', reason: 'k6 exited 107' }] },
+    };
+    const out = mod.render(input);
+    assert.match(out, /fast +wrk peak +4,513 \/s/);
+    assert.match(out, /fast +ab slow +664 \/s/);
+    assert.match(out, /my-suite\.fast\.k6\.steady: failed \(k6 exited 107\)/);
+    assert.match(mod.markdown(input), /\| fast \| wrk peak \| 4,513 \/s \|/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
