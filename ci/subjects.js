@@ -245,7 +245,12 @@ export async function startSubject(opts) {
     try {
       return await startOnce(opts);
     } catch (e) {
-      if (attempt >= PORT_RETRIES || Object.keys(opts.fixedPorts || {}).length || !portTaken(e)) throw e;
+      if (Object.keys(opts.fixedPorts || {}).length || !portTaken(e)) throw e;
+      // taken again on ports chosen free each time: the process most likely listens on a port of its own choosing
+      if (attempt >= PORT_RETRIES) {
+        throw new UserError(`${e.message}\n(the port was taken at each of ${PORT_RETRIES} starts, on ports chosen free each time: does the process listen on a fixed port? `
+          + `Write \${port.NAME} (a name under ports:) in its command or env in ${opts.manifest.file} instead, so each start gets a free one)`);
+      }
       (opts.log || (() => {}))(`${opts.manifest.name}: a port was taken before the subject listened on it; starting again on other ports`);
     }
   }

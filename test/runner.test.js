@@ -220,6 +220,26 @@ test('a pinned port that is already taken fails with a message naming the port',
   }
 });
 
+test('a process that cannot bind its port at any of the starts on fresh ports is said to listen on a fixed port, with the manifest to fix', async () => {
+  const holder = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => holder.once('listening', r));
+  const { port } = holder.address();
+  const root = out();
+  execFileSync('mkdir', ['-p', join(root, 'subjects', 'fixed')]);
+  const bind = `import socket; s = socket.socket(); s.bind(("127.0.0.1", ${port})); s.listen()`;
+  writeFileSync(join(root, 'subjects', 'fixed', 'subject.yaml'), `name: fixed\nports: [http]\nprocesses:\n  api:\n    command: ["python3", "-c", '${bind}']\n    health: { tcp: "127.0.0.1:\${port.http}", timeout: 10 }\n`);
+  try {
+    const manifest = loadManifest(root, 'fixed');
+    await assert.rejects(startSubject({ manifest, runDir: out() }), (e) => {
+      assert.match(e.message, /Address already in use/);
+      assert.ok(e.message.endsWith(`(the port was taken at each of 3 starts, on ports chosen free each time: does the process listen on a fixed port? Write \${port.NAME} (a name under ports:) in its command or env in ${manifest.file} instead, so each start gets a free one)`), e.message);
+      return true;
+    });
+  } finally {
+    holder.close();
+  }
+});
+
 /** The fixture project committed in a scratch repository (base), with a config edit after the commit (head). */
 function abRepo() {
   const repo = out();
