@@ -551,6 +551,18 @@ async function runHyperfineJob(params) {
   return Object.defineProperty(run, 'dir', { value: dir }); // the results folder, beside the run
 }
 
+test('a job whose script does not exist fails naming the config, the job, the project root and the file it nearly spells', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step'), join(repo, 'loadtests')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'loadtests', 'start-work.sh'), '#!/bin/sh\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }\n');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.equal(run.jobs[0].reason, `bench.config.yaml suites.cli job hyperfine/s: script loadtests/start-wrok.sh does not exist (script: paths are relative to the project root, ${repo}); did you mean loadtests/start-work.sh?`);
+});
+
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
   const run = await runHyperfineJob('{ commands: "${HOME}/x", runs: 1 }');
   assert.equal(run.jobs[0].status, 'failed');
