@@ -188,7 +188,8 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
     method: 'paired',
     p: Math.min(1, early.p / early.weight),
     ...values(ci, level),
-    equivalence: bounds(walshInterval(adjustForOtherWork(d, gap, { intercept: true }).d, eqLevel), eqLevel),
+    // with its own estimate: a "no change" it decides is shown with it, and the estimate lies inside it
+    equivalence: values(walshInterval(adjustForOtherWork(d, gap, { intercept: true }).d, eqLevel), eqLevel),
     ...(best < looks.length - 1 ? { atLook: { n: early.n, ...values(walshInterval(early.path.d, 1 - alpha * early.weight), 1 - alpha * early.weight) } } : {}),
     looks: looks.map(({ n, p, weight }) => ({ n, p, weight })),
     ...(d.length < raw.length ? { disturbed: raw.length - d.length } : {}),
@@ -316,7 +317,9 @@ export function decide(s, discovered) {
   const margin = `±${pct(minEffect).slice(1)}`;
   const eqText = `equivalence interval ${pct(eq.lower)}..${pct(eq.upper)} (${+(eq.level * 100).toFixed(2)}%)`;
   if (eq.lower >= -minEffect && eq.upper <= minEffect) {
-    const shown = { lower: eq.lower, upper: eq.upper, level: eq.level };
+    // the equivalence interval's own estimate where it has one (paired: adjusted for other work with an intercept, which
+    // may differ from the discovery's estimate by more than the interval is wide)
+    const shown = { lower: eq.lower, upper: eq.upper, level: eq.level, ...(eq.change !== undefined ? { change: eq.change, absolute: eq.absolute } : {}) };
     if (discovered && excludesZero) return { verdict: 'no change', reason: `real (${pText}) but small: ${eqText} within ${margin}`, ...shown };
     return { verdict: 'no change', reason: `${eqText} within ${margin}`, ...shown };
   }

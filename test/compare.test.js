@@ -449,6 +449,23 @@ test('"no change" is decided by the equivalence interval (two one-sided tests, l
   assert.match(realSmall.reason, /^real \(p=0\.0010\) but small: equivalence interval -1\.8%\.\.-0\.4% \(90%\) within ±2\.0%$/);
 });
 
+test('a "no change" is shown with the estimate of the interval that decided it, which lies inside that interval, also when the other-work adjustments of the two tests disagree', () => {
+  // head 0.4% slower in every round, plus 1% per core of other work, which was higher on the head side in most rounds:
+  // through the origin the slope takes part of the 0.4% as well, with an intercept it does not
+  const gap = [1.2, -0.4, 0.9, 1.5, -0.2, 1.1, 0.3, 1.4, -0.5, 0.8, 1.3, 0.1, 1.0, -0.3, 1.6, 0.7];
+  const base = Array.from({ length: 16 }, (_, i) => 1000 + (i % 3));
+  const head = base.map((b, i) => b * Math.exp(0.004 + 0.01 * gap[i] + ((i % 5) - 2) * 1e-4));
+  const s = pairedStats(base, head, { alpha: 0.05, otherGap: gap });
+  assert.ok(s.otherSlope > 0.012 && s.otherWork === undefined, 'the adjusted test decides');
+  assert.ok(s.equivalence.change > 0.0039 && s.equivalence.change < 0.0041, `the equivalence interval's estimate ${s.equivalence.change}`);
+  assert.ok(s.change < s.equivalence.lower, `the adjusted test's estimate ${s.change} lies below the equivalence interval`);
+  const out = decide({ ...s, head: { n: 16 }, base: { n: 16 }, better: 'lower', minEffect: 0.02, alpha: 0.05 }, false);
+  assert.equal(out.verdict, 'no change');
+  assert.equal(out.change, s.equivalence.change);
+  assert.ok(out.lower <= out.change && out.change <= out.upper, `${out.change} in ${out.lower}..${out.upper}`);
+  assert.ok(Math.abs(out.absolute / out.change - 1000) < 2, 'the absolute change goes with it');
+});
+
 test('a more-rounds hint counts rounds up to 200 and past that says the machine is too noisy instead of a count', () => {
   assert.equal(moreRoundsHint(1), 'about 1 more round would likely settle it');
   assert.equal(moreRoundsHint(12, 'tell whether it matters'), 'about 12 more rounds would likely tell whether it matters');
