@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { publish, ensureStore } from '../ci/store/store.js';
-import { takeOverAbandoned } from '../ci/store/lock.js';
+import { lock, takeOverAbandoned } from '../ci/store/lock.js';
 import { tempDir } from './support/temp.js';
 
 const STORE_MODULE = fileURLToPath(new URL('../ci/store/store.js', import.meta.url));
@@ -107,4 +107,20 @@ test('a lock folder is taken over at once only when its owner file names a proce
   } finally {
     alive.kill('SIGKILL');
   }
+});
+
+test('a lock held across several refreshes stays its holder\'s, owner file and all, and its folder goes when released', async () => {
+  const dir = tempDir('lock-refresh');
+  const file = join(dir, 'site');
+  const compromised = [];
+  const release = await lock(file, { stale: 2000, update: 100, retries: 0, onCompromised: (e) => compromised.push(e.code) });
+  assert.ok(existsSync(join(`${file}.lock`, 'owner.json')));
+  await new Promise((r) => setTimeout(r, 450));
+  // and across a synchronous stretch longer than the refresh interval, as a build's model of a long history is
+  const until = Date.now() + 600;
+  while (Date.now() < until) { /* busy */ }
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(compromised, [], 'refreshed, not taken for another process\'s lock');
+  await release();
+  assert.equal(existsSync(`${file}.lock`), false, 'the folder is removed, so the next build does not wait for it to go stale');
 });

@@ -67,7 +67,12 @@ export async function lock(file, options) {
   const onCompromised = (e) => { made.delete(dir); (options.onCompromised || ((err) => { throw err; }))(e); };
   const release = await lockfile.lock(file, { ...options, realpath: false, onCompromised, fs: noting });
   try {
+    // the folder's time is how proper-lockfile tells the lock is still its own when it refreshes it: a file written
+    // into the folder moves that time, which it would take for another process's doing (the lock "compromised", left
+    // in place until stale), so the time is put back
+    const { atime, mtime } = fs.statSync(dir);
     fs.writeFileSync(join(dir, OWNER), ME);
+    fs.utimesSync(dir, atime, mtime);
   } catch { /* without it, the lock is only taken over once stale */ }
   return () => release().finally(() => made.delete(dir));
 }
