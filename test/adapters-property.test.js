@@ -196,3 +196,47 @@ test('wrk reads a padded report in time proportional to its size (10 MiB in abou
     assert.ok(big < 30 * Math.max(small, 20), `${name}: 10 MiB took ${big.toFixed(0)} ms, 1 MiB ${small.toFixed(0)} ms`);
   }
 });
+
+test('a JSON output with a value nested thousands of levels deep is refused by every JSON adapter as corrupted, not with a stack overflow', () => {
+  // one real fixture per tool whose output is JSON (wrk's is the JSON block its Lua script prints after the report)
+  const sources = { k6: 'k6/many.json', ghz: 'ghz/many.json', hyperfine: 'hyperfine/scan.json', jmh: 'jmh/avgt-gc.json', 'grpc-client': 'grpc-client/loopback-netty-server-netty-client-500kb.json', wrk: 'wrk/gateways-bun-1.txt' };
+  const nest = { array: `${'['.repeat(20000)}${']'.repeat(20000)}`, object: `${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}` };
+  for (const [tool, file] of Object.entries(sources)) {
+    const text = readFileSync(`${FIX}${file}`, 'utf8');
+    // the first number after a key becomes the deep value: a count, a time, a version field
+    const at = /"[^"]+"\s*:\s*(-?\d[\d.eE+-]*)/.exec(text);
+    assert.ok(at, file);
+    for (const [shape, deep] of Object.entries(nest)) {
+      const mutant = text.slice(0, at.index) + at[0].replace(at[1], deep) + text.slice(at.index + at[0].length);
+      assert.throws(() => ADAPTERS[tool].parse(mutant, {}), (e) => {
+        assert.equal(e.name, 'ParseError', `${tool} ${shape}: ${e.name}: ${e.message.slice(0, 200)}`);
+        assert.match(e.message, /nest more than 64 levels deep \(at line \d+, column \d+\), which no tool writes/, `${tool} ${shape}`);
+        return true;
+      });
+    }
+    assert.ok(ADAPTERS[tool].parse(text, {}).metrics.length, `${file} itself is read`);
+  }
+});
+
+test('a corrupted value is quoted in an error in at most about a hundred characters, however long it is', () => {
+  const huge = 'x'.repeat(100000);
+  const cases = [
+    ['k6', 'k6/many.json', (t) => t.replace(/("count":\s*)\d+/, `$1${JSON.stringify(huge)}`)],
+    ['k6', 'k6/many.json', (t) => t.replace('"p(95)"', JSON.stringify(`p(${'9'.repeat(100000)})`))],
+    ['ghz', 'ghz/many.json', (t) => t.replace(/"statusCodeDistribution":\s*\{[^}]*\}/, `"statusCodeDistribution": ${JSON.stringify(huge)}`)],
+    ['hyperfine', 'hyperfine/one-command.json', (t) => t.replace(/"exit_codes":\s*\[\s*0/, `"exit_codes": [${JSON.stringify(huge)}`)],
+    ['jmh', 'jmh/avgt-gc.json', (t) => t.replace(/"mode"\s*:\s*"avgt"/, `"mode": ${JSON.stringify(huge)}`)],
+    ['grpc-client', 'grpc-client/failed-stream-helidon-client-netty-server.json', (t) => t.replace(/"error":\s*"[^"]*"/, `"error": ${JSON.stringify({ nested: huge })}`)],
+  ];
+  for (const [tool, file, mutate] of cases) {
+    const text = readFileSync(`${FIX}${file}`, 'utf8');
+    const mutant = mutate(text);
+    assert.notEqual(mutant, text, `${file}: the mutation applies`);
+    assert.throws(() => ADAPTERS[tool].parse(mutant, {}), (e) => {
+      assert.equal(e.name, 'ParseError', `${tool}: ${e.name}: ${e.message.slice(0, 200)}`);
+      assert.ok(e.message.length < 600, `${tool} (${file}): a ${e.message.length}-character message: ${e.message.slice(0, 200)}`);
+      assert.doesNotMatch(e.message, /\[object Object\]/, tool);
+      return true;
+    });
+  }
+});

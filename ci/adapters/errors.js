@@ -8,17 +8,52 @@ export class ParseError extends Error {
   }
 }
 
-/** A value as an error message shows it: JSON, or "missing" for a field that is not there. */
-export const shown = (v) => (v === undefined ? 'missing' : JSON.stringify(v));
+/** Longest value an error message quotes: a corrupted field can hold megabytes. */
+const SHOWN_MAX = 80;
 
-/** Parses JSON or throws a ParseError that says where it broke (truncated files are common). */
+/** A value as an error message shows it: JSON (cut after 80 characters), or "missing" for a field that is not there. */
+export const shown = (v) => {
+  if (v === undefined) return 'missing';
+  const text = JSON.stringify(v);
+  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}... (${text.length.toLocaleString('en-US')} characters)` : text;
+};
+
+/** Deepest nesting of arrays and objects in any output benchline reads is under 10; far deeper is a corrupted file. */
+const MAX_DEPTH = 64;
+
+/** Where JSON text nests deeper than MAX_DEPTH, in words, or undefined: such a value overflows the stack of any code that walks it. */
+export function tooDeep(text) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i += 1; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      depth += 1;
+      if (depth > MAX_DEPTH) {
+        const before = text.slice(0, i).split('\n');
+        return `arrays or objects nest more than ${MAX_DEPTH} levels deep (at line ${before.length}, column ${before.at(-1).length + 1}), which no tool writes`;
+      }
+    } else if (c === 93 || c === 125) depth -= 1;
+  }
+  return undefined;
+}
+
+/** Parses JSON or throws a ParseError that says where it broke (truncated files are common) or that it nests absurdly deep. */
 export function parseJson(text, hint) {
   if (!text || !text.trim()) throw new ParseError('the file is empty', hint);
+  let doc;
   try {
-    return JSON.parse(text);
+    doc = JSON.parse(text);
   } catch (e) {
     throw new ParseError(`not valid JSON ${whereJsonBroke(text, e.message)}; the file may be truncated or corrupted`, hint);
   }
+  const deep = tooDeep(text);
+  if (deep) throw new ParseError(`${deep}; the file is corrupted`, hint);
+  return doc;
 }
 
 /** Where JSON.parse gave up, in words: line and column with the text there, or the end of the input. */

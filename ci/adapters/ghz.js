@@ -15,7 +15,7 @@
 // server's errors: they are left out of requests, errors and throughput, and named in a note. command() passes
 // --duration-stop=wait so runs made by benchline do not have them.
 import { isAbsolute, resolve } from 'node:path';
-import { ParseError, parseJson } from './errors.js';
+import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'ghz';
@@ -32,9 +32,9 @@ const CUTOFF = /client connection is closing|use of closed network connection|tr
 
 function counts(where, dist) {
   if (dist === null || dist === undefined) return [];
-  if (!isObj(dist)) fail(`${where} is ${JSON.stringify(dist)}, not an object of counts`);
+  if (!isObj(dist)) fail(`${where} is ${shown(dist)}, not an object of counts`);
   return Object.entries(dist).map(([k, v]) => {
-    if (!Number.isInteger(v) || v < 0) fail(`${where}["${k}"] is ${JSON.stringify(v)}, not a count`);
+    if (!Number.isInteger(v) || v < 0) fail(`${where}[${shown(k)}] is ${shown(v)}, not a count`);
     return [k, v];
   });
 }

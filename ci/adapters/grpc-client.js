@@ -11,7 +11,7 @@
 // A transfer that failed (the client's "error" field) is not a measurement: parse() refuses it and
 // says why, so the job fails with the client's own message.
 import { isAbsolute, join } from 'node:path';
-import { ParseError, whereJsonBroke } from './errors.js';
+import { ParseError, shown, tooDeep, whereJsonBroke } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'grpc-client';
@@ -24,6 +24,8 @@ export const produce = 'java -jar subjects/grpc-streaming/target/grpc-streaming.
 const TOOL_ID = 'benchline-grpc-streaming-client';
 const fail = (reason) => { throw new ParseError(reason, produce); };
 const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+/** A field the client writes as text or a number, as a message quotes it; '?' when absent, JSON when edited into something else. */
+const said = (v, max = 100) => (v === undefined || v === null || v === '' ? '?' : typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, max) : shown(v));
 const plural = (n, word) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 /** What else the text could be, for a message that helps. */
@@ -56,6 +58,8 @@ function clientLine(text) {
     } catch (e) {
       fail(`a line starts like JSON but does not parse ${whereJsonBroke(t, e.message)}; the output may be truncated (the client was killed mid-line?)`);
     }
+    const deep = tooDeep(t);
+    if (deep) fail(`in a JSON line ${deep}; the output is corrupted`);
     if (doc?.tool === TOOL_ID) docs.push(doc);
   }
   if (docs.length > 1) fail(`${docs.length} client result lines in one output; give each trial its own file`);
@@ -76,7 +80,7 @@ export function parse(text, opts = {}) {
   // Counts may be -1 when the server never sent its totals; that only matters for a transfer that did not fail.
   if (doc.error !== null && doc.error !== undefined) {
     const sent = Number.isSafeInteger(doc.messagesSent) ? doc.messagesSent : '?';
-    fail(`the ${doc.client || '?'} client's transfer to ${doc.target || '?'} failed after ${sent} of ${doc.messages ?? '?'} messages: ${String(doc.error).slice(0, 500)}`);
+    fail(`the ${said(doc.client)} client's transfer to ${said(doc.target)} failed after ${sent} of ${said(doc.messages)} messages: ${said(doc.error, 500)}`);
   }
   const missing = NUMBERS.filter((k) => !isCount(doc[k]));
   if (missing.length) fail(`field${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing or not whole numbers >= 0; the line may come from another client version`);

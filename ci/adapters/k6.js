@@ -75,9 +75,9 @@ function normalizeValues(where, type, raw) {
   const out = {};
   for (const [k, v] of Object.entries(raw)) {
     if (k === 'thresholds') continue;
-    if (num(v) === undefined) fail(`metric ${where}: value "${k}" is ${JSON.stringify(v)}, not a number`);
+    if (num(v) === undefined) fail(`metric ${where}: value ${shown(k)} is ${shown(v)}, not a number`);
     // a damaged percentile key would drop that percentile (a judged p99) without a word
-    if (/^p[(\d]/.test(k) && !(Number(rankOf(k)) <= 100)) fail(`metric ${where}: "${k}" is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
+    if (/^p[(\d]/.test(k) && !(Number(rankOf(k)) <= 100)) fail(`metric ${where}: ${shown(k)} is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
     out[statKey(k)] = v;
   }
   if (type === 'rate') {
@@ -156,7 +156,7 @@ export function readSummary(doc, opts = {}) {
   }
   if (withValues > 0) fail('metrics mix the handleSummary shape (with "values") and the --summary-export shape; the file is not one k6 summary');
   for (const [n, m] of entries) {
-    if (!isObj(m)) fail(`metric ${n} is ${JSON.stringify(m)}, not an object`);
+    if (!isObj(m)) fail(`metric ${n} is ${shown(m)}, not an object`);
     const type = exportType(m);
     if (!type) fail(`metric ${n} has none of k6's summary fields (count, avg, passes, value)`);
     // In this format a threshold's boolean says whether it was crossed.
