@@ -218,3 +218,11 @@ test('ab output whose "Time per request" line holds a negative or unreadable tim
   }
   assert.equal(values(ab.parse(full)).time_per_request, 0.213 * MS);
 });
+
+test('a report saved with CRLF line ends reads as the original, Failed requests breakdown included', () => {
+  for (const c of ['rate-limited', 'length-failures', 'non-2xx', 'many']) {
+    const lf = ab.parse(read(`${c}.txt`), { stderr: stderrOf(c) });
+    const crlf = ab.parse(read(`${c}.txt`).replace(/\n/g, '\r\n'), { stderr: stderrOf(c) });
+    assert.deepEqual(values(crlf), values(lf), c);
+  }
+});

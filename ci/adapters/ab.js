@@ -121,7 +121,7 @@ export function parse(text, opts = {}) {
   if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
     fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
   }
-  const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*(?:\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
+  const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*(?:\r?\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
   // ab always prints this line: without it, failures would read as none
   if (!failedLine) fail('ab\'s report lacks its "Failed requests:" line; the output is truncated or corrupted');
   const failed = Number(failedLine[1]);
