@@ -630,3 +630,14 @@ test('a machine-readable k6 summary with requests but no usable config.duration 
   }
   assert.equal(values(k6.parse(good)).throughput, 51 / 1.005131095);
 });
+
+test('a k6 rate that is not its passes over its total is refused as corrupted, not read as an error rate beside 0 errors', () => {
+  const good = text('custom-metrics.summary-export.json');
+  const at = /("http_req_failed\{scenario:bench\}": \{\s*"passes": 0,\s*"fails": 41,[\s\S]*?"value": )0/;
+  assert.match(good, at);
+  for (const bad of ['1', '0.5', '0.0001']) {
+    throwsParse(() => k6.parse(good.replace(at, `$1${bad}`)), new RegExp(`metric http_req_failed\\{scenario:bench\\}: rate ${bad} is not 0 of 41 \\(0\\), as k6 writes it; the summary is corrupted`));
+  }
+  const v = values(k6.parse(good));
+  assert.deepEqual([v.errors, v.error_rate], [0, 0]);
+});

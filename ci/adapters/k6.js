@@ -81,8 +81,13 @@ function normalizeValues(where, type, raw) {
     out[statKey(k)] = v;
   }
   if (type === 'rate') {
-    if (out.passes !== undefined) return { rate: out.rate ?? out.value, hits: out.passes, total: out.passes + (out.fails ?? 0) };
-    if (out.matches !== undefined) return { rate: out.rate, hits: out.matches, total: out.total };
+    const r = out.passes !== undefined ? { rate: out.rate ?? out.value, hits: out.passes, total: out.passes + (out.fails ?? 0) }
+      : out.matches !== undefined ? { rate: out.rate, hits: out.matches, total: out.total } : undefined;
+    // k6 writes the rate as hits over total: one that disagrees (an error_rate of 1 beside 0 failed requests) was edited
+    if (r && r.total > 0 && r.rate !== undefined && !(Math.abs(r.rate - r.hits / r.total) <= 1e-9)) {
+      fail(`metric ${where}: rate ${r.rate} is not ${r.hits} of ${r.total} (${r.hits / r.total}), as k6 writes it; the summary is corrupted`);
+    }
+    if (r) return r;
   }
   return out;
 }
