@@ -1,6 +1,6 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
 import { ADAPTERS } from './adapters/index.js';
@@ -13,6 +13,27 @@ function paramsRead(config, suite) {
     if (manifest) text += readFileSync(manifest, 'utf8');
   } catch { /* no manifest yet: the run says so */ }
   return new Set([...text.matchAll(/\$\{param\.([\w-]+)\}/g)].map((m) => m[1]));
+}
+
+/**
+ * Why a job's command line cannot be built with the --param overrides though it can without them, or undefined: a
+ * value the tool refuses (runs=-1, duration=abc) is then refused before any subject starts, not in every trial. The
+ * command is built for a stand-in target; a failure that does not depend on the overrides is left to the run.
+ */
+function overrideProblem(config, job, params, withoutOverrides) {
+  const adapter = ADAPTERS[job.tool];
+  if (!adapter?.command) return undefined;
+  const root = config.root || '.';
+  const build = (p) => {
+    try {
+      adapter.command({ bin: adapter.binary, params: p, rawParams: p, target: { url: 'http://127.0.0.1:1', host: '127.0.0.1', port: 1, grpc: '127.0.0.1:1', ports: {} }, script: job.script ? resolve(root, job.script) : undefined, outFile: '/dev/null', root, subjectDir: root, timeoutSeconds: 600 });
+      return undefined;
+    } catch (e) {
+      return e.message;
+    }
+  };
+  const problem = build(params);
+  return problem && !build(withoutOverrides) ? problem : undefined;
 }
 
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
@@ -58,6 +79,10 @@ export function planJobs(config, sel = {}) {
         const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
         const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)) });
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
+        if (sel.param?.length) {
+          const refused = overrideProblem(config, job, entry.params, resolveParams({ suite, variant, job, profile }));
+          if (refused) throw new ConfigError(`--param ${sel.param.join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes`);
+        }
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;
         const judge = job.judgeByVariant?.[variant] || job.judge;

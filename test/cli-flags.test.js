@@ -73,6 +73,10 @@ const CASES = [
   [['plan', '--suite', 'gateways', '--param', 'ab.concurrency=10'], /no parameter "ab\.concurrency"; known:/],
   [['run', '--param', 'duraton=2s'], /no parameter "duraton"; known: .*duration/],
   [['plan', '--param', 'novalue'], /--param "novalue": expected key=value/],
+  // a value the tool refuses fails before any subject starts, not in every trial of a run that is then published
+  [['run', '--suite', 'orders-startup', '--param', 'runs=-1', '--out', join(TMP, 'param-out')], /^benchline run: --param runs=-1: hyperfine: param runs must be an integer >= 1, got -1 \(job orders-startup\.memory\.hyperfine\.start-to-healthy\); give a value the tool takes/],
+  [['bench', '--suite', 'orders-api', '--param', 'wrk.duration=abc', '--out', join(TMP, 'param-out'), '--history', join(TMP, 'param-history')], /^benchline bench: --param wrk\.duration=abc: wrk: param duration must be a whole number of seconds.*got "abc" \(job orders-api\.cache-off\.wrk\.peak\)/],
+  [['plan', '--param', 'ab.concurrency=0'], /--param ab\.concurrency=0: ab: param concurrency must be a positive integer, got 0/],
   [['plan', '--param', '=1'], /--param "=1": expected key=value/],
   [['plan', '-c', 'test'], /test: is a folder, not a configuration file; pass the YAML file/],
   [['run', '-c', 'test/'], /is a folder, not a configuration file/],
@@ -169,6 +173,8 @@ test(`${CASES.length} bad invocations each exit 2 with one line saying what to c
   // nothing was written by the refused runs (a base that is no commit leaves no empty run folder either)
   assert.equal(existsSync(join(TMP, 'site')), false);
   assert.equal(existsSync(join(TMP, 'base-out')), false);
+  assert.equal(existsSync(join(TMP, 'param-out')), false);
+  assert.equal(existsSync(join(TMP, 'param-history')), false);
 });
 
 test('publish --store with an empty value is refused instead of making a history store in the current folder', async () => {
