@@ -171,11 +171,11 @@ export function parseOverrides(list = []) {
   const out = {};
   for (const item of list) {
     const i = item.indexOf('=');
-    if (i < 1) throw new ConfigError(`--param "${item}": expected key=value`);
+    if (i < 1) throw new ConfigError(`--param ${JSON.stringify(item)}: expected key=value`);
     const key = item.slice(0, i);
     const text = item.slice(i + 1);
     // would set the object's prototype instead of a parameter (and so pass every check unseen)
-    if (['__proto__', 'constructor', 'prototype'].includes(key.slice(key.indexOf('.') + 1))) throw new ConfigError(`--param "${item}": "${key}" is not a parameter name`);
+    if (['__proto__', 'constructor', 'prototype'].includes(key.slice(key.indexOf('.') + 1))) throw new ConfigError(`--param ${JSON.stringify(item)}: ${JSON.stringify(key)} is not a parameter name`);
     out[key] = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
   }
   return out;
@@ -219,6 +219,6 @@ export function checkOverrides(config, jobs, overrides) {
     const known = new Set(targets.flatMap((j) => [...knownParams(config, j)]));
     if (known.has(name)) continue;
     const where = scoped ? `the selected ${prefix} jobs` : 'the selected jobs';
-    throw new ConfigError(`--param ${key}: ${where} have no parameter "${name}"; known: ${[...known].sort().join(', ') || 'none'} (a parameter a job does not list yet goes into its params in ${config.file ? 'the config' : 'bench.config.yaml'}; prefix a tool or scenario, e.g. wrk.duration, to set it for those jobs only)`);
+    throw new ConfigError(`--param ${JSON.stringify(key).slice(1, -1)}: ${where} have no parameter ${JSON.stringify(name)}; known: ${[...known].sort().join(', ') || 'none'} (a parameter a job does not list yet goes into its params in ${config.file ? 'the config' : 'bench.config.yaml'}; prefix a tool or scenario, e.g. wrk.duration, to set it for those jobs only)`);
   }
 }

@@ -36,6 +36,9 @@ function overrideProblem(config, job, params, withoutOverrides) {
   return problem && !build(withoutOverrides) ? problem : undefined;
 }
 
+/** A name from the command line as a one-line message shows it: control characters (a newline) escaped. */
+const oneLine = (s) => String(s).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
 /**
@@ -46,11 +49,11 @@ export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant
 export function planJobs(config, sel = {}) {
   const profile = sel.profile || config.defaults.profile;
   if (!Object.hasOwn(config.profiles, profile)) {
-    throw new ConfigError(`profile "${profile}" is not defined; choose one of: ${Object.keys(config.profiles).join(', ')}`);
+    throw new ConfigError(`profile ${JSON.stringify(profile)} is not defined; choose one of: ${Object.keys(config.profiles).join(', ')}`);
   }
   const suites = sel.suite?.length ? sel.suite : config.defaults.suites.length ? config.defaults.suites : Object.keys(config.suites);
   for (const s of suites) {
-    if (!Object.hasOwn(config.suites, s)) throw new ConfigError(`suite "${s}" is not defined in ${config.file || 'the config'}; defined: ${Object.keys(config.suites).join(', ') || 'none'}`);
+    if (!Object.hasOwn(config.suites, s)) throw new ConfigError(`suite ${JSON.stringify(s)} is not defined in ${config.file || 'the config'}; defined: ${Object.keys(config.suites).join(', ') || 'none'}`);
   }
   const overrides = parseOverrides(sel.param);
   const jobs = [];
@@ -81,7 +84,7 @@ export function planJobs(config, sel = {}) {
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
         if (sel.param?.length) {
           const refused = overrideProblem(config, job, entry.params, resolveParams({ suite, variant, job, profile }));
-          if (refused) throw new ConfigError(`--param ${sel.param.join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes`);
+          if (refused) throw new ConfigError(`--param ${sel.param.map(oneLine).join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes`);
         }
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;

@@ -73,6 +73,11 @@ const CASES = [
   [['plan', '--suite', 'gateways', '--param', 'ab.concurrency=10'], /no parameter "ab\.concurrency"; known:/],
   [['run', '--param', 'duraton=2s'], /no parameter "duraton"; known: .*duration/],
   [['plan', '--param', 'novalue'], /--param "novalue": expected key=value/],
+  // a name with a newline stays on the one line of the message, its newline written \n
+  [['plan', '--suite', 'a\nb'], /^benchline plan: suite "a\\nb" is not defined/],
+  [['plan', '--profile', 'quick\nfull'], /^benchline plan: profile "quick\\nfull" is not defined/],
+  [['plan', '--param', 'dur\nation=1'], /^benchline plan: --param dur\\nation: the selected jobs have no parameter "dur\\nation"/],
+  [['plan', '--param', 'x\ny'], /^benchline plan: --param "x\\ny": expected key=value/],
   // a value the tool refuses fails before any subject starts, not in every trial of a run that is then published
   [['run', '--suite', 'orders-startup', '--param', 'runs=-1', '--out', join(TMP, 'param-out')], /^benchline run: --param runs=-1: hyperfine: param runs must be an integer >= 1, got -1 \(job orders-startup\.memory\.hyperfine\.start-to-healthy\); give a value the tool takes/],
   [['bench', '--suite', 'orders-api', '--param', 'wrk.duration=abc', '--out', join(TMP, 'param-out'), '--history', join(TMP, 'param-history')], /^benchline bench: --param wrk\.duration=abc: wrk: param duration must be a whole number of seconds.*got "abc" \(job orders-api\.cache-off\.wrk\.peak\)/],
