@@ -2,24 +2,27 @@
 const TIME_NS = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, min: 60e9, h: 3600e9 };
 const SIZE_BYTES = { B: 1, KB: 1024, KiB: 1024, MB: 1024 ** 2, MiB: 1024 ** 2, GB: 1024 ** 3, GiB: 1024 ** 3, TB: 1024 ** 4 };
 
+/** Text a message quotes: a corrupted output can put megabytes where a value belongs. */
+const clip = (text) => (String(text).length > 40 ? `${String(text).slice(0, 40)}... (${String(text).length.toLocaleString('en-US')} characters)` : String(text));
+
 /** Nanoseconds from a number and a time unit (ns, us, ms, s, m, h). */
 export function toNs(value, unit) {
   const f = TIME_NS[unit];
-  if (f === undefined) throw new Error(`unknown time unit "${unit}"`);
+  if (f === undefined) throw new Error(`unknown time unit "${clip(unit)}"`);
   return value * f;
 }
 
 /** Nanoseconds from text such as "1.23ms", "45us" or "2.5s" (wrk and ghz print these). */
 export function parseDuration(text) {
   const m = /^\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i.exec(text);
-  if (!m) throw new Error(`not a duration: "${text}"`);
+  if (!m) throw new Error(`not a duration: "${clip(text)}"`);
   return toNs(Number(m[1]), m[2] === 'M' ? 'm' : m[2]);
 }
 
 /** Bytes from text such as "12.5MB" or "800KB" (binary multiples, as wrk prints them). */
 export function parseSize(text) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)\s*$/.exec(text);
-  if (!m) throw new Error(`not a size: "${text}"`);
+  if (!m) throw new Error(`not a size: "${clip(text)}"`);
   return Number(m[1]) * SIZE_BYTES[m[2]];
 }
 

@@ -240,3 +240,18 @@ test('a corrupted value is quoted in an error in at most about a hundred charact
     });
   }
 });
+
+test('a wrk duration or a k6 top-level key padded to tens of thousands of characters is quoted cut short in the error', () => {
+  const wrk = readFileSync(`${FIX}wrk/latency.txt`, 'utf8');
+  const k6 = readFileSync(`${FIX}k6/throws.json`, 'utf8');
+  const cases = [
+    ['wrk', wrk.replace(/(Latency\s+)(\d+\.\d+)(\w+)/, (m, a, v, u) => `${a}${v}${u}${'9'.repeat(50000)}`)],
+    ['k6', k6.replace('"metrics"', JSON.stringify(' '.repeat(50000)))],
+  ];
+  for (const [tool, mutant] of cases) {
+    assert.throws(() => ADAPTERS[tool].parse(mutant, {}), (e) => {
+      assert.ok(e.message.length < 600, `${tool}: a ${e.message.length}-character message: ${e.message.slice(0, 200)}`);
+      return true;
+    });
+  }
+});

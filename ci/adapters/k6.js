@@ -147,7 +147,7 @@ export function readSummary(doc, opts = {}) {
   }
   if (!isObj(doc.metrics)) {
     if ('latencyDistribution' in doc || 'statusCodeDistribution' in doc) fail('this is ghz output, not a k6 summary');
-    fail(`no "metrics" object (top-level keys: ${Object.keys(doc).slice(0, 8).join(', ') || 'none'}); this is not a k6 end-of-test summary`);
+    fail(`no "metrics" object (top-level keys: ${Object.keys(doc).slice(0, 8).map((k) => (k.length > 40 ? `${k.slice(0, 40)}...` : k)).join(', ') || 'none'}); this is not a k6 end-of-test summary`);
   }
   const entries = Object.entries(doc.metrics);
   if (!entries.length) fail('the summary holds no metrics; was the k6 run interrupted before its end?');
