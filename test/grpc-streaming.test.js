@@ -2,7 +2,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, command } from '../ci/adapters/grpc-client.js';
@@ -78,21 +78,31 @@ before(() => {
 // ---------------------------------------------------------------- the subject, for real
 
 describe('the grpc-streaming subject', { timeout: 240000 }, () => {
-  test('builds with Maven on JDK 25 into a runnable jar with grpc-java 1.85.1 and Helidon 4.5.0 beside it', () => {
+  test('builds with Maven on JDK 25 into a runnable jar with grpc-java 1.85.1 and Helidon 4.5.0 beside it', async () => {
     const started = Date.now();
-    buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    await buildSubject(loadManifest(ROOT, 'grpc-streaming'));
     assert.ok(existsSync(join(SUBJECT, 'target', 'grpc-streaming.jar')));
     const libs = readdirSync(join(SUBJECT, 'target', 'lib'));
     for (const jar of ['grpc-netty-shaded-1.85.1.jar', 'helidon-webserver-grpc-4.5.0.jar', 'helidon-webclient-grpc-4.5.0.jar', 'protobuf-java-4.36.2.jar']) assert.ok(libs.includes(jar), `target/lib lacks ${jar}`);
     assert.ok(Date.now() - started < 180000, 'a warm build takes seconds, not minutes');
   });
 
-  test('skips Maven when nothing in pom.xml or src is newer than the jar', () => {
+  test('skips Maven when nothing in pom.xml or src is newer than the last package that finished', async () => {
     const jar = join(SUBJECT, 'target', 'grpc-streaming.jar');
-    buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    await buildSubject(loadManifest(ROOT, 'grpc-streaming'));
     const built = statSync(jar).mtimeMs;
-    buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    await buildSubject(loadManifest(ROOT, 'grpc-streaming'));
     assert.equal(statSync(jar).mtimeMs, built, 'the jar was not rewritten');
+  });
+
+  test('builds again over the empty jar a build stopped half-way left, instead of starting it', async () => {
+    const jar = join(SUBJECT, 'target', 'grpc-streaming.jar');
+    await buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    // what a Ctrl-C during Maven's jar step leaves: the jar created, newer than every source, and empty
+    rmSync(join(SUBJECT, 'target', '.benchline-built'), { force: true });
+    writeFileSync(jar, '');
+    await buildSubject(loadManifest(ROOT, 'grpc-streaming'));
+    assert.ok(statSync(jar).size > 10000, `the jar was built again (${statSync(jar).size} bytes)`);
   });
 
   test('prints its usage and exits 2 on unknown arguments', () => {

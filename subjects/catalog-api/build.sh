@@ -2,7 +2,7 @@
 # Builds target/catalog-api.jar with a pinned Maven (fetched once from the artifact repository, cached beside benchline's tools) on JDK 25.
 #
 # Usage: subjects/catalog-api/build.sh [Maven arguments]   (default: package without tests, skipped when
-#        the jar is newer than every source; `build.sh test` runs the JUnit tests instead). JAVA_HOME must point to a JDK 25; benchline's
+#        nothing changed since the last package that finished; `build.sh test` runs the JUnit tests instead). JAVA_HOME must point to a JDK 25; benchline's
 #        manifest derives it from its own java (ci/tools.js). The first run needs some Maven ($MVN, else
 #        `mvn` on PATH) only to fetch the pinned distribution; every build after that uses the pinned one.
 set -eu
@@ -35,10 +35,14 @@ fi
 
 cd "$here"
 if [ "$#" -eq 0 ]; then
-  # Up to date: nothing in the sources or the POM is newer than the jar, so repackaging would change nothing.
-  if [ -f target/catalog-api.jar ] && [ -z "$(find pom.xml .mvn src -newer target/catalog-api.jar -print -quit)" ]; then
+  # Up to date: nothing in the sources or the POM is newer than the last package that finished, so repackaging would
+  # change nothing. The jar's own date is no proof: a build stopped half-way leaves a new, empty or cut jar.
+  if [ -f target/.benchline-built ] && [ -f target/catalog-api.jar ] && [ -z "$(find pom.xml .mvn src -newer target/.benchline-built -print -quit)" ]; then
     exit 0
   fi
-  set -- -DskipTests package
+  rm -f target/.benchline-built
+  "$maven_home/bin/mvn" -q -B -DskipTests package
+  touch target/.benchline-built
+  exit 0
 fi
 exec "$maven_home/bin/mvn" -q -B "$@"
