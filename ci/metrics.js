@@ -29,7 +29,7 @@ const FAMILIES = [
 
 /** Unit and direction for a metric name, or undefined when the name is unknown. */
 export function describeMetric(name) {
-  if (EXACT[name]) return { unit: EXACT[name][0], better: EXACT[name][1] };
+  if (Object.hasOwn(EXACT, name)) return { unit: EXACT[name][0], better: EXACT[name][1] };
   for (const [re, [unit, better]] of FAMILIES) if (re.test(name)) return { unit, better };
   return undefined;
 }

@@ -255,3 +255,18 @@ test('a wrk duration or a k6 top-level key padded to tens of thousands of charac
     });
   }
 });
+
+test('names every object has (constructor, toString) as a JMH mode, a JMH secondary result or a k6 metric are read as any other name', () => {
+  const jmh = JSON.parse(readFileSync(`${FIX}jmh/avgt-gc.json`, 'utf8'));
+  const mode = structuredClone(jmh);
+  mode[0].mode = 'toString';
+  assert.throws(() => ADAPTERS.jmh.parse(JSON.stringify(mode)), /unknown mode "toString" \(JMH writes thrpt, avgt, sample or ss\)/);
+  const secondary = structuredClone(jmh);
+  secondary[0].secondaryMetrics.constructor = { score: 1, scoreUnit: 'B/op' };
+  assert.ok(ADAPTERS.jmh.parse(JSON.stringify(secondary)).notes.some((n) => /secondary result "constructor" \(B\/op\) is not mapped/.test(n)));
+  const k6 = JSON.parse(readFileSync(`${FIX}k6/summary-throws.summary-export.json`, 'utf8'));
+  k6.metrics.constructor = { count: 3, rate: 1.5 };
+  const parsed = ADAPTERS.k6.parse(JSON.stringify(k6));
+  const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'property', subject: 'external', variant: 'default', scenario: 'proto', tool: { name: 'k6', version: 'fixture' }, params: {}, trials: [parsed] }, 'proto (k6)');
+  assert.deepEqual(doc.metrics.filter((m) => m.name === 'constructor').map((m) => [m.value, m.unit, m.better]), [[3, 'count', 'higher']]);
+});

@@ -200,7 +200,7 @@ function unreadParam(own, used) {
   for (const key of own) {
     if (params.includes(key) || used.has(key)) continue;
     const camel = kebabs.get(key) || kebabs.get(kebab(key).toLowerCase());
-    const unpassed = UNPASSED[key] ? key : camel && UNPASSED[camel] ? camel : undefined;
+    const unpassed = Object.hasOwn(UNPASSED, key) ? key : camel && Object.hasOwn(UNPASSED, camel) ? camel : undefined;
     if (unpassed) return `hyperfine: param ${key} (hyperfine --${kebab(unpassed)}) is not one benchline passes to hyperfine, so it would be ignored: ${UNPASSED[unpassed]}`;
     const near = camel || nearMiss(key, params, 4);
     if (near) return `hyperfine: param ${key} is not one benchline reads, so it would be ignored (did you mean ${near}?); hyperfine jobs read ${params.join(', ')} (docs/config.md, hyperfine)`;

@@ -57,7 +57,7 @@ function checkEntry(e, i) {
   if (!e || typeof e !== 'object' || Array.isArray(e)) throw new ParseError(`${where} is not an object; this is not a JMH -rf json file`);
   if (typeof e.benchmark !== 'string' || !e.benchmark) throw new ParseError(`${where} has no "benchmark" name; this is not a JMH -rf json file`);
   if (!e.primaryMetric || typeof e.primaryMetric !== 'object') throw new ParseError(`${e.benchmark}: no "primaryMetric"; the file is not JMH -rf json or was cut short`);
-  if (!MODES[e.mode]) throw new ParseError(`${e.benchmark}: unknown mode ${shown(e.mode)} (JMH writes thrpt, avgt, sample or ss)`);
+  if (!Object.hasOwn(MODES, e.mode)) throw new ParseError(`${e.benchmark}: unknown mode ${shown(e.mode)} (JMH writes thrpt, avgt, sample or ss)`);
   const pm = e.primaryMetric;
   if (typeof pm.scoreUnit !== 'string') throw new ParseError(`${e.benchmark} (${e.mode}): primaryMetric has no scoreUnit`);
   if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${shown(pm.score)} is not a number`);
@@ -162,7 +162,7 @@ export function parse(text) {
       if (!block || typeof block !== 'object') throw new ParseError(`${e.benchmark}: secondary result "${key}" is not an object; the file was edited or cut short`);
       // Sample mode repeats its percentiles as secondaries named p0.00 .. p1.00; they are already read above.
       if (/^p\d/.test(key)) continue;
-      const known = SECONDARY[key];
+      const known = Object.hasOwn(SECONDARY, key) ? SECONDARY[key] : undefined;
       const f = known?.[1][block.scoreUnit];
       if (!known || f === undefined) {
         notes.push(`jmh: secondary result "${key}" (${block.scoreUnit}) is not mapped to a benchline metric and was left out`);

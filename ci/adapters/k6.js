@@ -257,11 +257,15 @@ export function customName(k6Name) {
   return /^[a-z]/.test(clean) ? clean : `k6_${clean}`;
 }
 
-/** opts.contains / opts.better as an object, or from a job param such as "page_time=time,blob=data". */
+/**
+ * opts.contains / opts.better as an object, or from a job param such as "page_time=time,blob=data". Without a prototype:
+ * a k6 metric named constructor or toString must find nothing there, not Object's own function.
+ */
 function nameMap(v) {
-  if (isObj(v)) return v;
-  if (typeof v !== 'string') return {};
-  return Object.fromEntries(v.split(',').map((pair) => pair.split('=').map((s) => s.trim())).filter(([k, c]) => k && c));
+  const map = Object.create(null);
+  if (isObj(v)) return Object.assign(map, v);
+  if (typeof v !== 'string') return map;
+  return Object.assign(map, Object.fromEntries(v.split(',').map((pair) => pair.split('=').map((s) => s.trim())).filter(([k, c]) => k && c)));
 }
 
 const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
