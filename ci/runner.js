@@ -202,22 +202,16 @@ export async function runJobs(jobs, opts) {
       checkouts.base = worktree.dir;
       runDoc.base = { ref: opts.base, commit: worktree.commit };
     }
+    // one load and build a side's subject: its promise, so a failed build fails every job of that subject alike
     const manifests = {};
-    const buildErrors = {};
     const manifestFor = (role, subject) => {
       const key = `${role === 'base' ? 'base' : 'head'}:${subject}`;
-      if (buildErrors[key]) throw buildErrors[key];
-      if (!manifests[key]) {
-        try {
-          const m = loadManifest(checkouts[role], subject);
-          ensureTools(toolsOfManifest(m));
-          buildSubject(m, { log: progress.log });
-          manifests[key] = m;
-        } catch (e) {
-          buildErrors[key] = e;
-          throw e;
-        }
-      }
+      manifests[key] ??= (async () => {
+        const m = loadManifest(checkouts[role], subject);
+        ensureTools(toolsOfManifest(m));
+        await buildSubject(m, { log: progress.log });
+        return m;
+      })();
       return manifests[key];
     };
     Object.assign(ctx, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
@@ -454,7 +448,7 @@ async function runGroup(group, ctx) {
         for (const role of roles) {
           let manifest;
           try {
-            manifest = manifestFor(role, job.subject);
+            manifest = await manifestFor(role, job.subject);
           } catch (e) {
             if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
             throw e;

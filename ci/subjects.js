@@ -1,5 +1,5 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -120,15 +120,47 @@ export function portIsFree(port) {
   });
 }
 
+/** Longest a build step may take before it is stopped. */
+const BUILD_TIMEOUT_MS = 15 * 60 * 1000;
+
+/**
+ * Runs one build step in a process group of its own, listed in LIVE: a Ctrl-C or SIGTERM reaches benchline's handler
+ * at once and stops the build with everything else (a spawnSync held the handler until the build ended, and a Maven
+ * build went on after a kill -9). Resolves { status, signal, out } with the output's tail.
+ */
+function runBuildStep(cmd, cwd) {
+  return new Promise((res) => {
+    const child = spawn(cmd[0], cmd.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = { name: 'build', pid: child.pid, child, exited: false };
+    if (child.pid) LIVE.add(proc);
+    let out = '';
+    const keep = (d) => { out = (out + d).slice(-65536); };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), BUILD_TIMEOUT_MS);
+    let done = false;
+    const end = (status, signal) => {
+      if (done) return;
+      done = true;
+      proc.exited = true;
+      clearTimeout(timer);
+      LIVE.delete(proc);
+      res({ status, signal, out });
+    };
+    child.on('error', (e) => end(null, e.code));
+    child.on('close', end);
+  });
+}
+
 /** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
-export function buildSubject(manifest, { log = () => {} } = {}) {
+export async function buildSubject(manifest, { log = () => {} } = {}) {
   for (const step of manifest.build || []) {
     const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
     log(`building ${manifest.name}: ${cmd.join(' ')}`);
-    const r = spawnSync(cmd[0], cmd.slice(1), { cwd: manifest.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60 * 1000 });
+    const r = await runBuildStep(cmd, manifest.dir);
     if (r.status !== 0) {
-      const out = `${r.stdout || ''}${r.stderr || ''}`.trim().split('\n').slice(-25).join('\n');
+      const out = r.out.trim().split('\n').slice(-25).join('\n');
       throw new UserError(`building subject ${manifest.name} failed (${cmd.join(' ')}; exit ${r.status ?? r.signal}):\n${out}`);
     }
   }

@@ -1,7 +1,7 @@
 // SIGINT, SIGTERM and SIGHUP during `benchline run`: every process stopped, the port free, the finished trials kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -233,3 +233,29 @@ test('a run folder that kill -9 left without run.json is named as such, with the
   // a folder no run wrote is still told apart
   assert.throws(() => resolveRunDir(tempDir('not-a-run')), /no run\.json here and no `latest` run inside/);
 });
+
+/** A copy of the test project whose subject's build writes its PID to `pidFile` and runs for `seconds`. */
+function projectWithSlowBuild(pidFile, seconds) {
+  const dir = tempDir('slow-build');
+  cpSync(join(ROOT, 'test', 'fixtures', 'project'), dir, { recursive: true });
+  const config = join(dir, 'bench.config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replaceAll('../../../loadtests/', `${join(ROOT, 'loadtests')}/`));
+  const manifest = join(dir, 'subjects', 'flaky', 'subject.yaml');
+  writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}build:\n  - "echo $$ > '${pidFile}'; exec sleep ${seconds}"\n`);
+  return config;
+}
+
+for (const [how, stop, code] of [['SIGTERM to benchline alone (a cancelled CI job)', (c) => c.kill('SIGTERM'), 143], ['a Ctrl-C to its process group', (c) => process.kill(-c.pid, 'SIGINT'), 130]]) {
+  test(`${how} while a subject builds stops the build at once and marks the run interrupted, not failed when the build is done`, { timeout: 60000 }, async () => {
+    const pidFile = join(tempDir('build-pid'), 'pid');
+    const results = tempDir('build-stop');
+    // a build far longer than the test may take: only a stopped build lets benchline end in time
+    const child = spawn(process.execPath, [CLI, 'run', '--config', projectWithSlowBuild(pidFile, 600), '--variant', 'ok', '--scenario', 'short', '--trials', '1', '--out', results, '--no-progress'], { cwd: ROOT, stdio: 'ignore', detached: true });
+    const { exit, installerAlive } = await stopDuringInstall(child, pidFile, stop);
+    assert.equal(exit, code);
+    assert.equal(installerAlive, false, 'the build benchline started is stopped with it');
+    const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
+    assert.equal(run.status, 'interrupted');
+    assert.equal(run.jobs[0].status, 'interrupted');
+  });
+}

@@ -119,7 +119,7 @@ async function ghz() {
 }
 
 mkdirSync(OUT, { recursive: true });
-buildSubject(manifest, { log: (m) => process.stderr.write(`${m}\n`) });
+await buildSubject(manifest, { log: (m) => process.stderr.write(`${m}\n`) });
 if (groups.includes('loopback')) await matrix(false);
 if (groups.includes('network')) await matrix(true);
 if (groups.includes('nodelay')) await matrix(false, { nodelay: true });
