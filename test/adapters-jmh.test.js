@@ -159,6 +159,20 @@ test('builds schema-valid result documents from every captured mode', () => {
   }
 });
 
+test('a score outside its own scoreConfidence (edited; JMH writes score ± scoreError) is refused, not stored with an interval that misses it', () => {
+  const edited = JSON.parse(text('avgt-gc'));
+  const pm = edited[0].primaryMetric;
+  pm.scoreConfidence = [pm.score * 2, pm.score * 3];
+  const build = (entries) => buildResult({
+    run: { id: 'r1', startedAt: '2026-01-01T00:00:00Z', commit: null, ref: null, trigger: 'local', role: 'local' },
+    runner: { name: 'n', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'cpu', memoryBytes: 1, labels: [] },
+    suite: 'serialization', subject: 'serialization', variant: 'default', scenario: 'edited', tool: { name: 'jmh', version: '1.37' },
+    params: {}, trials: [parse(JSON.stringify(entries))],
+  }, 'edited.json (jmh)');
+  assert.throws(() => build(edited), /edited\.json \(jmh\): jmh output holds impossible values.*\n {2}jsonDeserialize::time\.mean = [\d.]+ ns: outside its own interval [\d.]+ \.\. [\d.]+/s);
+  assert.equal(build(JSON.parse(text('avgt-gc'))).trials, 1);
+});
+
 test('runs JMH with java -jar from the subject folder, writing -rf json to the trial\'s output file', () => {
   const cmd = command({
     bin: '/jdk/bin/java', outFile: '/r/trial-1.out.json', subjectDir: '/repo/subjects/serialization', root: '/repo',
