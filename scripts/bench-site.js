@@ -15,7 +15,7 @@
 import { mkdirSync, rmSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './args.js';
 import { publish, DEFAULT_POLICY, ensureStore } from '../ci/store/store.js';
 import { emptyArchive, foldDoc, indexArchive } from '../ci/store/archive.js';
 import { writeReplace } from '../ci/store/files.js';
@@ -24,13 +24,13 @@ import { buildSite } from '../ci/store/site.js';
 import { serveStatic } from '../ci/store/serve.js';
 import { launchChromium } from '../ci/store/browser.js';
 
-const { values: args } = parseArgs({ options: {
+const args = scriptArgs(import.meta.url, {
   runs: { type: 'string', default: '8760' },
   series: { type: 'string', default: '500' },
   hours: { type: 'string', default: '1' },
   dir: { type: 'string', default: join(tmpdir(), 'benchline-bench-site') },
   keep: { type: 'boolean', default: false },
-} });
+});
 const RUNS = Number(args.runs);
 const SERIES = Number(args.series);
 const EVERY = Number(args.hours) * 3600e3;

@@ -29,10 +29,10 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './args.js';
 
 const CASES = ['aa-wrk', 'aa-startup', 'aa-k6', 'ab-wrk-5', 'ab-wrk-3', 'ab-k6-5', 'ab-ab-5', 'aa-suite'];
-const { values: o } = parseArgs({ options: {
+const o = scriptArgs(import.meta.url, {
   case: { type: 'string', multiple: true, default: CASES },
   runs: { type: 'string', default: '10' },
   neighbour: { type: 'string', default: 'on' },
@@ -44,7 +44,7 @@ const { values: o } = parseArgs({ options: {
   pinning: { type: 'string' },
   restart: { type: 'string' },
   duet: { type: 'string' },
-} });
+});
 const extra = o.param.flatMap((p) => ['--param', p]);
 for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
 const runs = Number(o.runs);

@@ -9,16 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
 import { loadConfig } from '../ci/config.js';
 import { planJobs } from '../ci/plan.js';
 import * as wrk from '../ci/adapters/wrk.js';
 import { loadManifest, startSubject } from '../ci/subjects.js';
 import { locate } from '../ci/tools.js';
-import { judge } from '../ci/compare.js';
+import { decide, pairedStats } from '../ci/compare.js';
+import { scriptArgs } from './args.js';
 
-const { values: o } = parseArgs({ options: { pairs: { type: 'string', default: '5' }, variant: { type: 'string', default: 'cache-on' } } });
+const o = scriptArgs(import.meta.url, { pairs: { type: 'string', default: '5' }, variant: { type: 'string', default: 'cache-on' } });
 const root = resolve(new URL('..', import.meta.url).pathname);
 const config = loadConfig(join(root, 'bench.config.yaml'));
 const [job] = planJobs(config, { suite: ['orders-api'], variant: [o.variant], tool: ['wrk'] });
@@ -53,6 +53,9 @@ for (let i = 0; i < Number(o.pairs); i += 1) {
 const ratio = median(b) / median(a);
 process.stdout.write(`median direct ${Math.round(median(a))} req/s, via benchline ${Math.round(median(b))} req/s: benchline reaches ${(ratio * 100).toFixed(1)}% of direct (target >= 98%)\n`);
 // the same test benchline applies to a pull request, with direct as the base: a real 2% cost shows as a regression
-const v = judge(a, b, { better: 'higher', minEffect: 0.02, confidence: config.compare.confidence, alpha: config.compare.alpha });
-const pctOf = (x) => `${((1 + x) * 100).toFixed(1)}%`;
-process.stdout.write(`${config.compare.confidence * 100}% interval of via/direct: ${pctOf(v.lower)}..${pctOf(v.upper)}, p=${v.p.toPrecision(2)}: ${v.verdict} (${v.reason})\n`);
+// (each pair ran side by side in time, so the paired test, as for a pull request's rounds)
+const alpha = config.compare?.alpha ?? 0.05;
+const s = pairedStats(a, b, { alpha });
+const v = { ...s, ...decide({ ...s, base: { n: a.length }, head: { n: b.length }, better: 'higher', minEffect: 0.02, alpha }, s.p <= alpha) };
+const pctOf = (x) => (Number.isFinite(x) ? `${((1 + x) * 100).toFixed(1)}%` : '–');
+process.stdout.write(`${+(v.level * 100).toFixed(2)}% interval of via/direct: ${pctOf(v.lower)}..${pctOf(v.upper)}, p=${v.p.toPrecision(2)}: ${v.verdict} (${v.reason})\n`);
