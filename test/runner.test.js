@@ -2,7 +2,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
@@ -541,27 +541,31 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
-/** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing; returns the run (its folder as run.dir). */
-async function runHyperfineJob(params) {
+/**
+ * Runs one job (YAML flow text) of suite `cli` on a subject `step` that starts nothing, in a scratch project holding
+ * `files` (path -> text) besides; returns the run (its folder as run.dir, the project as run.repo).
+ */
+async function runScratchJob(job, files = {}) {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params} }\n`);
+  for (const [path, text] of Object.entries(files)) {
+    execFileSync('mkdir', ['-p', dirname(join(repo, path))]);
+    writeFileSync(join(repo, path), text);
+  }
+  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - ${job}\n`);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
-  return Object.defineProperty(run, 'dir', { value: dir }); // the results folder, beside the run
+  return Object.defineProperties(run, { dir: { value: dir }, repo: { value: repo } }); // the results folder, beside the run
 }
 
+/** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing (runScratchJob). */
+const runHyperfineJob = (params) => runScratchJob(`{ tool: hyperfine, scenario: s, params: ${params} }`);
+
 test('a job whose script does not exist fails naming the config, the job, the project root and the file it nearly spells', async () => {
-  const repo = out();
-  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step'), join(repo, 'loadtests')]);
-  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'loadtests', 'start-work.sh'), '#!/bin/sh\n');
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }\n');
-  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  const run = await runScratchJob('{ tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }', { 'loadtests/start-work.sh': '#!/bin/sh\n' });
   assert.equal(run.jobs[0].status, 'failed');
-  assert.equal(run.jobs[0].reason, `bench.config.yaml suites.cli job hyperfine/s: script loadtests/start-wrok.sh does not exist (script: paths are relative to the project root, ${repo}); did you mean loadtests/start-work.sh?`);
+  assert.equal(run.jobs[0].reason, `bench.config.yaml suites.cli job hyperfine/s: script loadtests/start-wrok.sh does not exist (script: paths are relative to the project root, ${run.repo}); did you mean loadtests/start-work.sh?`);
 });
 
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
@@ -616,14 +620,12 @@ test('a hyperfine parameterList written as { name: [values] }, as docs/config.md
 });
 
 test("a k6 script without handleSummary is read from k6's --summary-export, with a note naming BENCHLINE_SUMMARY and an import of the helpers that works from the script", async () => {
-  const repo = out();
-  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
-  writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
   // a custom Trend whose name says nothing of time: the export format cannot tell it is one
-  writeFileSync(join(repo, 'loadtests', 'no-summary.js'), "// A script without handleSummary.\nimport { Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); }\n");
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: bare, script: loadtests/no-summary.js }\n');
+  const run = await runScratchJob('{ tool: k6, scenario: bare, script: loadtests/no-summary.js }', {
+    'loadtests/no-summary.js': "// A script without handleSummary.\nimport { Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); }\n",
+  });
+  const { repo, dir } = run;
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
   const doc = loadResultsDir(dir).byRole.local[0];
   assert.equal(doc.metrics.find((m) => m.name === 'iterations').value, 3);
@@ -642,17 +644,12 @@ test("a k6 script without handleSummary is read from k6's --summary-export, with
 });
 
 test('a k6 job\'s own params reach the adapter in a run: contains, better, trends and k6Scenario change the result as docs/config.md says', async () => {
-  const repo = out();
-  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'none'), join(repo, 'loadtests')]);
-  writeFileSync(join(repo, 'subjects', 'none', 'subject.yaml'), 'name: none\nprocesses: {}\n');
   // no handleSummary: the export format, where only the job param contains says that a Trend named step is a time
-  writeFileSync(join(repo, 'loadtests', 'params.js'), "// A script without handleSummary, with a Trend and a Counter.\nimport { Counter, Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nconst hits = new Counter('hits');\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); hits.add(1); }\n");
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [s], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  s:\n    subject: none\n    variants: { only: {} }\n    jobs:\n'
-    + '      - { tool: k6, scenario: params, script: loadtests/params.js, params: { contains: "step=time", better: "hits=lower", trends: [absent_metric], k6Scenario: nosuch } }\n');
-  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  const run = await runScratchJob('{ tool: k6, scenario: params, script: loadtests/params.js, params: { contains: "step=time", better: "hits=lower", trends: [absent_metric], k6Scenario: nosuch } }', {
+    'loadtests/params.js': "// A script without handleSummary, with a Trend and a Counter.\nimport { Counter, Trend } from 'k6/metrics';\nconst step = new Trend('step', true);\nconst hits = new Counter('hits');\nexport const options = { iterations: 3 };\nexport default function () { step.add(2); hits.add(1); }\n",
+  });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
-  const doc = loadResultsDir(dir).byRole.local[0];
+  const doc = loadResultsDir(run.dir).byRole.local[0];
   const m = (n) => doc.metrics.find((x) => x.name === n);
   assert.deepEqual([m('step.p50').unit, m('step.p50').value], ['ns', 2e6], 'contains: step=time');
   assert.deepEqual([m('hits').value, m('hits').better], [3, 'lower'], 'better: hits=lower');
