@@ -42,6 +42,18 @@ test('names a document runs/<yyyy>/<mm>/<run>/<role>/<job>.json after its own co
   assert.equal(docRelPath(doc), 'runs/2025/01/20250101T000000Z-057847/local/orders-api.cache-off.ab.keepalive.json');
 });
 
+test('publishing nothing that is a result (a wrong path, a file of another kind) creates no store, and says why for each', async () => {
+  const dir = tempDir('publish-nothing');
+  const store = join(dir, 'new-store');
+  const notes = join(dir, 'notes.txt');
+  writeFileSync(notes, 'not a result\n');
+  const r = await publish({ store, files: [notes, join(dir, 'missing.json')] });
+  assert.equal(r.added, 0);
+  assert.equal(r.errors.length, 2, JSON.stringify(r.errors));
+  assert.match(r.errors[1].message, /missing\.json: no such file or folder/);
+  assert.equal(existsSync(store), false, 'no store folder left behind');
+});
+
 test('publishing the same run folder twice stores it once and leaves every file as it was', async () => {
   const dir = temp('publish');
   const store = join(dir, 'store');

@@ -266,7 +266,6 @@ function putOnce(store, rel, value, source, result) {
  */
 export async function publish({ store, files, docs, policy, compaction = true } = {}) {
   if (!store) throw new StoreError('publish: no store folder given (--store)');
-  const pol = await ensureStore(store, policy);
   const inputs = collectInputs(files || []);
   // documents handed over in memory get the same validation as files
   for (const [i, doc] of (docs || []).entries()) {
@@ -275,6 +274,9 @@ export async function publish({ store, files, docs, policy, compaction = true } 
     else inputs.docs.push({ doc, source: `document #${i + 1} (${doc.run.id} ${jobIdOfDoc(doc)})` });
   }
   const result = { added: 0, skipped: 0, duets: 0, errors: [...inputs.errors], compacted: null, paths: { added: [], skipped: [], duets: [] } };
+  // nothing to publish makes no store: a wrong path given as a result (publish /etc/passwd) leaves no folder behind
+  if (!inputs.docs.length && !inputs.failures.length && !existsSync(join(store, 'store.json'))) return result;
+  const pol = await ensureStore(store, policy);
   const archived = archiveReader(store);
   for (const { doc, source } of inputs.docs) {
     const rel = docRelPath(doc);
