@@ -117,8 +117,9 @@ const running = (c) => selecting(c)
   .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree')
   .addOption(new Option('--order <order>', 'order of base and head within each round: random (a seeded coin per round) or abab (base first)').choices(['abab', 'random']).default('random'))
   .option('--budget <seconds>', 'A/B runs: seconds the whole run may spend adding rounds (compare.budget.run)', (v) => {
-    const n = Number(v);
-    if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('a number of seconds above 0, e.g. --budget 600');
+    // decimal seconds only (Number would read 0x10 as 16), and at least one: less could never add a round
+    const n = /^\d+(\.\d+)?$/.test(String(v).trim()) ? Number(v) : NaN;
+    if (!(n >= 1) || !Number.isFinite(n)) throw new InvalidArgumentError('Give a number of seconds, at least 1, e.g. --budget 600.');
     return n;
   })
   .option('--job <id>', 'run only this matrix job id (repeatable)', collect, [])

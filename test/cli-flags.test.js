@@ -64,6 +64,8 @@ const CASES = [
   [['run', '--trials', '-1'], /--trials .* '-1' is invalid/],
   [['bench', '--trials', '1e3'], /'1e3' is invalid/],
   [['run', '--seed', 'abc'], /--seed .* 'abc' is invalid\. Give a whole number/],
+  [['run', '--budget', '0x10'], /--budget .* '0x10' is invalid\. Give a number of seconds, at least 1/],
+  [['bench', '--budget', '1e-300'], /'1e-300' is invalid\. Give a number of seconds, at least 1/],
   [['run', '--seed', '1.5'], /'1\.5' is invalid/],
   [['bench', '--seed', '99999999999999999999'], /'99999999999999999999' is invalid/],
   [['plan', '--tool', 'curl'], /--tool .* 'curl' is invalid\. Choose one of: k6, ghz, wrk, ab, jmh, hyperfine, grpc-client/],
