@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { bencherMeasures, BENCHER_UNITS, measureSlug, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
 import { ROOT } from '../ci/tools.js';
 import exportCommand from '../ci/commands/export.js';
+import { normalizeFile } from '../ci/commands/normalize.js';
 
 const RUNNER = { name: 'bench-1', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU', memoryBytes: 1024 ** 3, labels: [] };
 
@@ -76,6 +77,23 @@ test('leaves out of both github-action-benchmark files the metrics that restate 
   assert.deepEqual(toGab([wrk], 'lower').map((e) => e.name), ['gateways/haproxy/wrk/peak/latency.p50']);
   assert.deepEqual(toGab([wrk], 'higher').map((e) => e.name), ['gateways/haproxy/wrk/peak/throughput']);
   assert.ok(Object.keys(toBmf([wrk])['gateways/haproxy/wrk/peak']).includes('bytes-received'), 'Bencher, where alerts are per measure and set by the user, keeps them');
+});
+
+test('leaves JMH\'s per-measurement-time GC figures out of both github-action-benchmark files: a faster benchmark allocating the same bytes per operation shows more of them', () => {
+  // test/fixtures/jmh/avgt-gc.json (JMH 1.37, -prof gc): gc.alloc.rate, gc.count and gc.time sum over a fixed measurement time, so
+  // sbeDeserialize, allocating 8.6x fewer bytes per operation than jsonDeserialize, has 6.8x its alloc_rate and 4x its gc_count
+  const parsed = normalizeFile(join(ROOT, 'test/fixtures/jmh/avgt-gc.json'), 'jmh');
+  const jmh = buildResult({
+    run: { id: 'r1', startedAt: '2026-11-22T10:15:00.000Z', commit: '0123456789abcdef0123456789abcdef01234567', ref: 'main', trigger: 'push', role: 'local' },
+    runner: RUNNER, suite: 'serialization', subject: 'serialization', variant: 'default', scenario: 'avgt-gc', tool: { name: 'jmh', version: '1.37' }, params: {}, trials: [parsed],
+  }, 'avgt-gc fixture');
+  const of = (name, c) => jmh.metrics.find((m) => m.name === name && m.case === c).value;
+  assert.ok(of('alloc_per_op', 'sbeDeserialize') < of('alloc_per_op', 'jsonDeserialize') / 8);
+  assert.ok(of('alloc_rate', 'sbeDeserialize') > of('alloc_rate', 'jsonDeserialize') * 6, 'the per-second figure ranks them the other way round');
+  const names = toGab([jmh], 'lower').map((e) => e.name.split('/').at(-1));
+  assert.ok(names.includes('alloc_per_op') && names.includes('time.mean'));
+  assert.deepEqual(['alloc_rate', 'gc_count', 'gc_time'].filter((n) => names.includes(n)), []);
+  assert.ok(Object.keys(toBmf([jmh])['serialization/default/jmh/avgt-gc/sbeDeserialize']).includes('alloc-rate'), 'Bencher keeps them');
 });
 
 // The JSON Schema Bencher publishes for BMF (bencher.dev/bmf.json).

@@ -8,7 +8,8 @@
 // (the wider side, so it never understates the noise), in the form the action parses; `extra` says
 // how the value was obtained. Metrics that restate a run's parameters (compare.js RESTATED: a fixed-duration run's
 // `duration`, its `requests` and `bytes_received`) are left out: more of them follows from more throughput, and the
-// action, which alerts on every entry, would call a speed-up a regression of `bytes_received`.
+// action, which alerts on every entry, would call a speed-up a regression of `bytes_received`; so are JMH's GC figures
+// summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason.
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
@@ -37,16 +38,23 @@ export const BENCHER_UNITS = Object.freeze({
 // Cut to 64 before the hyphens at the ends are trimmed: Bencher takes a key ending in a hyphen for a measure name, not a slug.
 export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
 
+/**
+ * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark
+ * allocating the same bytes per operation shows more of them, so the action would call a speed-up a regression of
+ * `alloc_rate`; `alloc_per_op` is the figure that says whether allocation grew.
+ */
+export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
+
 // The action's range parser wants a digit followed by more characters, so small numbers keep 4 significant digits.
 const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4));
 
-/** The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`, restated ones left out. */
+/** The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`, restated and per-measurement-time ones left out. */
 export function toGab(docs, better) {
   if (better !== 'lower' && better !== 'higher') throw new Error(`toGab: better must be "lower" or "higher", got ${better}`);
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better || RESTATED.includes(m.name)) continue;
+      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name)) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
