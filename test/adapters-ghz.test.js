@@ -243,6 +243,13 @@ describe('ghz adapter: command', () => {
     assert.deepEqual(argv.slice(4, -5), ['--duration=10s', '--rps=200', '--duration-stop=wait']);
   });
 
+  test('a run bounded by maxDuration (-x) also waits for calls in flight: ghz cuts them off at -x as at -z', () => {
+    // ghz v0.93.0, -x 1s -n 10000000 -c 8 against a grpcio health server: 6-8 "transport is closing" errors a run
+    // with the default --duration-stop, none in 4 runs with --duration-stop=wait
+    const { argv } = ghz.command({ ...base, params: { call: 'a.B/C', total: 100000, maxDuration: '2s', loadSchedule: 'step' } });
+    assert.deepEqual(argv.slice(4, -5), ['--total=100000', '--max-duration=2s', '--load-schedule=step', '--duration-stop=wait']);
+  });
+
   test('resolves proto files against the checkout and takes the target from host and port', () => {
     const { argv } = ghz.command({ ...base, target: { host: '127.0.0.1', port: 9090 }, script: '/repo/loadtests/ghz/orders.json', params: { call: 'orders.Orders/List', proto: 'subjects/api/orders.proto', importPaths: 'subjects/api,/usr/include', data: { page: 1 } } });
     assert.deepEqual(argv, ['/opt/ghz', '--config', '/repo/loadtests/ghz/orders.json', '--insecure', '--call', 'orders.Orders/List',

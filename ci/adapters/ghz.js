@@ -11,9 +11,10 @@
 //
 // With -z (a duration) and the default --duration-stop=close, ghz closes the connection while
 // calls are in flight and counts them as errors ("transport is closing", "grpc: the client
-// connection is closing", "use of closed network connection"; bojand/ghz#370). Those are not the
-// server's errors: they are left out of requests, errors and throughput, and named in a note. command() passes
-// --duration-stop=wait so runs made by benchline do not have them.
+// connection is closing", "use of closed network connection"; bojand/ghz#370), and so it does at the end
+// of -x (--max-duration). Those are not the server's errors: they are left out of requests, errors and
+// throughput, and named in a note. command() passes --duration-stop=wait with either, so runs made by benchline
+// do not have them.
 import { isAbsolute, resolve } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
@@ -241,8 +242,8 @@ export function command(ctx) {
     argv.push(flag, text);
   }
   for (const [key, flag] of FLAGS) if (params[key] !== undefined && params[key] !== null) argv.push(`${flag}=${params[key]}`);
-  // Finish in-flight calls at the end of -z instead of counting them as errors (bojand/ghz#370).
-  if (params.duration) argv.push('--duration-stop=wait');
+  // Finish in-flight calls at the end of -z or -x instead of counting them as errors (bojand/ghz#370).
+  if (params.duration || params.maxDuration) argv.push('--duration-stop=wait');
   if (params.countErrors === true) argv.push('--count-errors');
   argv.push('--format', 'json', '--output', outFile, targetAddress(target));
   return { argv, output: 'file' };
