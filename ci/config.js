@@ -43,7 +43,7 @@ function didYouMean(e) {
 /**
  * A key in a job's own params (its profiles' and warm-up's too) that the job's tool does not read but nearly spells one
  * it does, as a line saying so; undefined when there is none. Only tools whose params are a closed set (the adapter's
- * `params`); suite and variant params are shared by jobs of several tools and stay free, and so does a key the job's
+ * `params`, and keys under its `paramPrefixes`: JMH's `p.NAME`); suite and variant params are shared by jobs of several tools and stay free, and so does a key the job's
  * params use as a `${param.NAME}` placeholder. A typo (`conections: 50`) would otherwise run the job with the default.
  */
 function misspeltParam(job) {
@@ -55,6 +55,7 @@ function misspeltParam(job) {
   for (const [where, params] of sources) {
     for (const key of Object.keys(params || {})) {
       if (known.includes(key) || used.includes(`\${param.${key}}`)) continue;
+      if ((ADAPTERS[job.tool].paramPrefixes || []).some((prefix) => key.startsWith(prefix))) continue;
       const near = nearMiss(key, known);
       if (near) return `${where}.${key} is not a parameter ${job.tool} reads (did you mean "${near}"?); ${job.tool} reads ${known.join(', ')}`;
     }

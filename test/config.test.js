@@ -98,6 +98,10 @@ test('a job param its tool does not read but nearly spells one it does is refuse
   assert.match(at(yaml.replace('params: { requests: 100, keepalive: true }', 'params: { requests: 100, keepalive: true, concurency: 10 }')), /jobs\[1\] \(ab\/keepalive\): params\.concurency is not a parameter ab reads \(did you mean "concurrency"\?\)/);
   const ghzJob = (params) => `version: 1\nsuites:\n  g:\n    subject: x\n    jobs: [{ tool: ghz, scenario: s, params: ${params} }]\n`;
   assert.match(at(ghzJob('{ call: a.B/C, totl: 100 }')), /\(ghz\/s\): params\.totl is not a parameter ghz reads \(did you mean "total"\?\)/);
+  // a JMH typo ran JMH's defaults (5 warm-up iterations of 10 s per fork and benchmark) and said nothing
+  const jmhJob = (params) => `version: 1\nsuites:\n  j:\n    subject: x\n    jobs: [{ tool: jmh, scenario: s, params: ${params} }]\n`;
+  assert.match(at(jmhJob('{ jar: b.jar, warmupIteration: 2 }')), /\(jmh\/s\): params\.warmupIteration is not a parameter jmh reads \(did you mean "warmupIterations"\?\)/);
+  assert.equal(at(jmhJob('{ jar: b.jar, p.mode: "a,b", p.n: 10, forks: 1 }')), 'accepted');
   // free: keys like no param (a label for the reports), one used as a placeholder, suite-wide params, and k6's (its script reads them)
   assert.equal(at(ghzJob('{ call: a.B/C, total: 100, label: cold }')), 'accepted');
   assert.equal(at(ghzJob('{ call: "${param.cal}", cal: a.B/C }')), 'accepted');

@@ -190,6 +190,10 @@ const FLAGS = {
   mode: '-bm', timeUnit: '-tu', threads: '-t', batchSize: '-bs', warmupBatchSize: '-wbs', timeout: '-to',
 };
 
+/** Every parameter command() reads, and the prefix of @Param values (`p.NAME`): a near miss of one is refused with the config. */
+export const params = Object.freeze(['jar', 'include', ...Object.keys(FLAGS), 'prof', 'jvmArgsAppend', 'javaOptions', 'failOnError']);
+export const paramPrefixes = Object.freeze(['p.']);
+
 /**
  * The command line of one trial: java -jar <subject>/<params.jar> [options] -rf json -rff <outFile> [include].
  * params: jar (relative to the subject folder), include (regex), forks, warmupIterations, iterations,
