@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, command, caseNames, binary, produce } from '../ci/adapters/jmh.js';
+import { parse, command, caseNames, binary, produce, failedRun } from '../ci/adapters/jmh.js';
 import { ParseError } from '../ci/adapters/errors.js';
 import { normalizeFile } from '../ci/commands/normalize.js';
 import { buildResult } from '../ci/result.js';
@@ -194,4 +194,20 @@ test('accepts profilers as a list and refuses a job without a jar', () => {
   const argv = command({ bin: 'java', outFile: 'o.json', subjectDir: '/s', params: { jar: '/abs/b.jar', prof: ['gc', 'stack'] } }).argv;
   assert.deepEqual(argv, ['java', '-jar', '/abs/b.jar', '-prof', 'gc', '-prof', 'stack', '-foe', 'true', '-rf', 'json', '-rff', 'o.json']);
   assert.throws(() => command({ bin: 'java', outFile: 'o.json', params: {} }), /needs params\.jar/);
+});
+
+test('a jar that is not there, an unknown profiler and an option JMH refuses each say what java or JMH said and what to fix', () => {
+  // before, each was only "jmh wrote no output file (trial 1, exit 1)"
+  const run = (name, params) => failedRun({ exitCode: 1, stdout: readFileSync(join(dir, `${name}.stdout`), 'utf8'), stderr: readFileSync(join(dir, `${name}.stderr`), 'utf8'), params });
+  assert.equal(run('no-jar', { jar: 'target/benchmark.jar' }),
+    'java could not open the benchmarks jar: "Error: Unable to access jarfile target/benchmark.jar"; params.jar ("target/benchmark.jar") is relative to the subject folder, and the subject\'s build: (subject.yaml) must make it');
+  assert.equal(run('bad-profiler', { jar: 'target/benchmarks.jar', prof: ['gcc'] }),
+    'JMH could not start a profiler of params.prof ("gcc"): "java.lang.ClassNotFoundException: gcc"; java -jar <jar> -lprof lists JMH\'s own (gc, stack, ...), any other is a class name on the jar\'s classpath');
+  assert.equal(run('bad-option', { jar: 'target/benchmarks.jar', timeUnit: 'nanos' }),
+    'JMH refused its command line: "Unknown time unit: nanos"; the job\'s params take JMH\'s own values (docs/config.md, JMH): timeUnit ns, us, ms, s, m; mode thrpt, avgt, sample, ss; warmup and time such as 200ms or 1s');
+});
+
+test('a run that ended normally, or stopped in a way it does not know, is left to the output file', () => {
+  assert.equal(failedRun({ exitCode: 0, stdout: '', stderr: '', params: {} }), undefined);
+  assert.equal(failedRun({ exitCode: 1, stdout: 'No matching benchmarks. Miss-spelled regexp?\n', stderr: '', params: {} }), undefined);
 });

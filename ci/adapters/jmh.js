@@ -190,6 +190,31 @@ const FLAGS = {
   mode: '-bm', timeUnit: '-tu', threads: '-t', batchSize: '-bs', warmupBatchSize: '-wbs', timeout: '-to',
 };
 
+/**
+ * Why java or JMH stopped before benchmarking, from what they printed, and how to fix the job; undefined when the run
+ * ended normally or stopped in a way this does not know (the output file then says more: JMH leaves it empty when the
+ * include regex matched nothing). Without it a missing jar, an unknown profiler or a refused option was only "jmh wrote
+ * no output file".
+ */
+export function failedRun({ exitCode, stdout = '', stderr = '', params = {} } = {}) {
+  if (!exitCode) return undefined;
+  const lines = `${stderr}\n${stdout}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('WARNING: '));
+  const after = (re) => { const i = lines.findIndex((l) => re.test(l)); return i < 0 ? undefined : lines[i + 1] || ''; };
+  const jar = lines.find((l) => /^Error: Unable to access jarfile /.test(l));
+  if (jar) {
+    return `java could not open the benchmarks jar: ${JSON.stringify(jar)}; params.jar (${JSON.stringify(String(params.jar ?? ''))}) is relative to the subject folder, and the subject's build: (subject.yaml) must make it`;
+  }
+  const cli = after(/^Error parsing command line:/);
+  if (cli !== undefined) {
+    return `JMH refused its command line: ${JSON.stringify(cli)}; the job's params take JMH's own values (docs/config.md, JMH): timeUnit ns, us, ms, s, m; mode thrpt, avgt, sample, ss; warmup and time such as 200ms or 1s`;
+  }
+  const prof = after(/^Profilers failed to initialize/);
+  if (prof !== undefined) {
+    return `JMH could not start a profiler of params.prof (${JSON.stringify(asList(params.prof).join(' '))}): ${JSON.stringify(prof)}; java -jar <jar> -lprof lists JMH's own (gc, stack, ...), any other is a class name on the jar's classpath`;
+  }
+  return undefined;
+}
+
 /** Every parameter command() reads, and the prefix of @Param values (`p.NAME`): a near miss of one is refused with the config. */
 export const params = Object.freeze(['jar', 'include', ...Object.keys(FLAGS), 'prof', 'jvmArgsAppend', 'javaOptions', 'failOnError']);
 export const paramPrefixes = Object.freeze(['p.']);
