@@ -503,6 +503,11 @@ describe('k6 adapter: command', () => {
     params: { rate: 1000, duration: '3s', path: '/api/order/all-items', maxVus: 20, p95Ms: 50, trends: 'traversal_duration', keepalive: true, skip: null },
   };
 
+  test('a param written as a YAML mapping (data, metadata) reaches the script as JSON, not "[object Object]"', () => {
+    const { argv } = k6.command({ ...ctx, params: { data: { service: '', n: 1 } } });
+    assert.ok(argv.includes('DATA={"service":"","n":1}'), argv.join(' '));
+  });
+
   test("runs k6 quietly with every param as -e KEY=VALUE, the summary path in BENCHLINE_SUMMARY and k6's --summary-export beside it as the fallback", () => {
     const cmd = k6.command(ctx);
     assert.match(cmd.fallback.note, /^k6: the script wrote no summary to __ENV\.BENCHLINE_SUMMARY/);

@@ -109,6 +109,14 @@ test('a job param its tool does not read but nearly spells one it does is refuse
   assert.equal(at('version: 1\nsuites:\n  k:\n    subject: x\n    jobs: [{ tool: k6, scenario: s, script: a.js, params: { thread: 1 } }]\n'), 'accepted');
 });
 
+test("ghz's data and metadata may be written as YAML mappings, since they are JSON", () => {
+  // refused before with "/suites/g/jobs/0/params/data must be string,number,boolean,null,array"
+  const config = parseConfig('version: 1\nsuites:\n  g:\n    subject: x\n    jobs: [{ tool: ghz, scenario: s, params: { call: a.B/C, data: { service: "", n: 1 }, metadata: { x-user: u3 } } }]\n', 'g.yaml');
+  assert.deepEqual(config.suites.g.jobs[0].params.data, { service: '', n: 1 });
+  assert.throws(() => parseConfig('version: 1\nsuites:\n  g:\n    subject: x\n    jobs: [{ tool: ghz, scenario: s, params: { call: a.B/C, total: { n: 1 } } }]\n', 'g.yaml'),
+    /\/suites\/g\/jobs\/0\/params\/total must be string,number,boolean,null,array/);
+});
+
 test('selections that match nothing, unknown suites and unknown profiles are errors', () => {
   const config = parseConfig(yaml);
   assert.throws(() => planJobs(config, { suite: ['nope'] }), /suite "nope" is not defined/);

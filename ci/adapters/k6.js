@@ -485,7 +485,7 @@ export function command(ctx) {
     if (!env) throw new Error(`k6 param "${key}" has no letters or digits to name an environment variable`);
     if (env.startsWith('K6_')) throw new Error(`k6 param "${key}" would become ${env}, but k6 reserves K6_* for its own options; rename it`);
     if (env === 'BENCHLINE_SUMMARY') throw new Error(`k6 param "${key}" would overwrite the summary path benchline sets`);
-    vars.set(env, String(value));
+    vars.set(env, value && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : String(value));
   }
   for (const [k, v] of [...vars].sort(([a], [b]) => (a < b ? -1 : 1))) argv.push('-e', `${k}=${v}`);
   argv.push(script);
