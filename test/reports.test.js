@@ -12,6 +12,7 @@ import { metric } from '../ci/metrics.js';
 import { formatValue } from '../ci/units.js';
 import { compare } from '../ci/compare.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
+import { parse as parseJmh } from '../ci/adapters/jmh.js';
 import { render as renderConsole } from '../ci/reports/console.js';
 import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/comment.js';
 import { render as renderSummary } from '../ci/reports/summary.js';
@@ -91,6 +92,17 @@ function pr() {
   const head = [doc({ variant: 'cache-off', role: 'head', metrics: { ...off, 'latency.p50': OFF['latency.p50'].map((x) => x * 0.8) } }), doc({ variant: 'cache-on', role: 'head', metrics: on })];
   return { base, head, result: compare(base, head, CONFIG.compare) };
 }
+
+test("a JMH job of one trial says its ± is JMH's own interval, not a bootstrap over trials it does not have", () => {
+  const parsed = parseJmh(readFileSync(join(ROOT, 'test/fixtures/jmh/avgt-gc.json'), 'utf8'));
+  const d = buildResult({
+    run: { id: '20261122T101500Z-abc123', startedAt: '2026-11-22T10:15:00.000Z', commit: 'a'.repeat(40), ref: 'main', trigger: 'local', role: 'local' },
+    runner: RUNNER, suite: 'ser', subject: 'ser', variant: 'default', scenario: 'avgt', tool: { name: 'jmh', version: '1.37' }, params: {}, trials: [parsed],
+  }, 'test document');
+  const out = renderConsole({ docs: [d], config: { compare: { confidence: 0.95 }, suites: { ser: { variants: { default: {} }, jobs: [{ tool: 'jmh', scenario: 'avgt' }] } } } });
+  assert.match(out, /^ {2}±: the wider side of the 99\.9% interval the tool gave for its one trial \(JMH: score ± error\), relative to the value$/m);
+  assert.doesNotMatch(out, /bootstrap interval/);
+});
 
 test('renders each tool/scenario as a metric-by-variant table in config order, like the seed report, and says what ± is', () => {
   const out = renderConsole({ docs: [doc({ variant: 'cache-on', metrics: ON }), doc({ variant: 'cache-off', metrics: OFF })], config: CONFIG });

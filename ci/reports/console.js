@@ -28,14 +28,26 @@ function header(run, docs) {
   return lines.join('\n');
 }
 
-/** The legend of the ± column: the interval's wider side, at the confidence the documents' intervals were made at. */
+/**
+ * The legend of the ± column: the interval's wider side, at the confidence the documents' intervals were made at: a
+ * bootstrap over trials, or for a document of one trial the interval its tool gave (JMH's score ± error).
+ */
 function spreadLegend(blocks) {
-  const levels = new Set();
-  for (const b of blocks) for (const r of b.rows) for (const m of Object.values(r.cells)) if (formatSpread(m)) levels.add(m.confidence ?? 0.95);
-  if (!levels.size) return [];
-  const level = [...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ');
-  return [`  ±: the wider side of the ${level} bootstrap interval of the median over the block's trials, relative to the median`,
-    '     (how far the median could move on a rerun; a table cell is the median over trials).'];
+  const over = new Set();
+  const own = new Set();
+  for (const b of blocks) {
+    for (const r of b.rows) {
+      for (const [v, m] of Object.entries(r.cells)) if (formatSpread(m)) (b.byVariant[v]?.trials === 1 ? own : over).add(m.confidence ?? 0.95);
+    }
+  }
+  const level = (levels) => [...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ');
+  const lines = [];
+  if (over.size) {
+    lines.push(`  ±: the wider side of the ${level(over)} bootstrap interval of the median over the block's trials, relative to the median`,
+      '     (how far the median could move on a rerun; a table cell is the median over trials).');
+  }
+  if (own.size) lines.push(`  ±: the wider side of the ${level(own)} interval the tool gave for its one trial (JMH: score ± error), relative to the value`);
+  return lines;
 }
 
 /**
