@@ -749,6 +749,9 @@ function laneDocs(lane, ctx) {
 
 /** Result documents keep scalar parameters; lists are joined so the schema stays flat ({ mode: [a, b] } as "mode=a,b"). */
 const scalar = (v) => (Array.isArray(v) ? v.join(',') : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}=${scalar(x)}`).join('; ') : v);
-const scalarParams = (params) => Object.fromEntries(Object.entries(params || {}).map(([k, v]) => [k, scalar(v)]));
+// ghz's data and metadata are JSON: kept as the JSON text ghz was given, whichever way the config wrote them
+const JSON_PARAMS = new Set(['data', 'metadata']);
+export const scalarParams = (params) => Object.fromEntries(Object.entries(params || {})
+  .map(([k, v]) => [k, JSON_PARAMS.has(k) && v && typeof v === 'object' ? JSON.stringify(v) : scalar(v)]));
 
 export { stopProcess, spawnLogged };
