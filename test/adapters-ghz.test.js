@@ -203,6 +203,14 @@ describe('ghz adapter: runs that stop before a report', () => {
       /^ghz could not open a file: "open \S*test\/fixtures\/ghz\/no-such\.proto: no such file or directory"; params\.proto, protoset and importPaths are paths from the repository root$/);
   });
 
+  test('an unknown method of a proto file and a missing protoset file say which param to fix too', () => {
+    // before: "ghz stopped before writing its report: ..." with no word on params.call or the protoset path
+    assert.equal(ghz.failedRun({ exitCode: 1, stderr: text('no-method-proto.stderr'), params: { call: 'benchline.streaming.StreamBench/Sned', proto: 'subjects/grpc-streaming/src/main/proto/stream_bench.proto' } }),
+      'ghz found no method "benchline.streaming.StreamBench/Sned": "service \\"benchline.streaming.StreamBench\\" does not include a method named \\"Sned\\""; params.call is package.Service/Method as the proto file names it');
+    assert.match(ghz.failedRun({ exitCode: 1, stderr: text('no-protoset.stderr'), params: { call: 'grpc.health.v1.Health/Check', protoset: 'test/fixtures/ghz/no-such.protoset' } }),
+      /^ghz could not open a file: "could not load protoset file .*no-such\.protoset: no such file or directory"; params\.proto, protoset and importPaths are paths from the repository root$/);
+  });
+
   test('a run that ended normally, or failed without a word, is left to the report', () => {
     assert.equal(ghz.failedRun({ exitCode: 0, stderr: '', params: {} }), undefined);
     assert.equal(ghz.failedRun({ exitCode: 1, stderr: '\n', params: {} }), undefined);

@@ -172,10 +172,10 @@ export function failedRun({ exitCode, stderr, params = {} } = {}) {
   if (/Error while dialing|connection refused|no such host|connection error/.test(line)) {
     return `ghz could not reach the target: ${said}; start the subject and check its target.grpc (subject.yaml)`;
   }
-  if (/^Symbol not found: |cannot find (?:method|service)|not found in (?:the )?(?:proto|file descriptor)/i.test(line)) {
+  if (/^Symbol not found: |cannot find (?:method|service)|not found in (?:the )?(?:proto|file descriptor)|does not include a method named/i.test(line)) {
     return `ghz found no method ${JSON.stringify(String(params.call ?? ''))}: ${said}; params.call is package.Service/Method as ${params.proto || params.protoset ? 'the proto file' : 'the server\'s reflection'} names it`;
   }
-  if (/^open .*: no such file or directory$/.test(line)) {
+  if (/^(?:could not load protoset file .*: )?open .*: no such file or directory$/.test(line)) {
     return `ghz could not open a file: ${said}; params.proto, protoset and importPaths are paths from the repository root`;
   }
   return `ghz stopped before writing its report: ${said}`;
