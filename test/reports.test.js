@@ -102,6 +102,9 @@ test("a JMH job of one trial says its ± is JMH's own interval, not a bootstrap 
   const out = renderConsole({ docs: [d], config: { compare: { confidence: 0.95 }, suites: { ser: { variants: { default: {} }, jobs: [{ tool: 'jmh', scenario: 'avgt' }] } } } });
   assert.match(out, /^ {2}±: the wider side of the 99\.9% interval the tool gave for its one trial \(JMH: score ± error\), relative to the value$/m);
   assert.doesNotMatch(out, /bootstrap interval/);
+  const md = renderSummary({ docs: [d], config: { compare: { confidence: 0.95 }, suites: { ser: { variants: { default: {} }, jobs: [{ tool: 'jmh', scenario: 'avgt' }] } } } });
+  assert.match(md, /^<sub>±: the wider side of the 99\.9% interval the tool gave for its one trial \(JMH: score ± error\), relative to the value\. ✓\/✗: a decided difference; ≈: not decided\.<\/sub>$/m);
+  assert.doesNotMatch(md, /bootstrap interval/);
 });
 
 test('renders each tool/scenario as a metric-by-variant table in config order, like the seed report, and says what ± is', () => {

@@ -8,6 +8,7 @@ import { countsLine, headerText, infoDetails, row } from './comment.js';
 export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
   const out = [`### ${mdEscape(s.suite)}${s.description ? ` · ${mdEscape(s.description)}` : ''}`];
   const levels = new Set();
+  const own = new Set(); // documents of one trial: the interval their tool gave (JMH's score ± error)
   for (const b of s.blocks) {
     const params = formatParams(b.params);
     out.push(`#### ${mdEscape(b.tool)} · ${mdEscape(b.scenario)}\n\n<sub>${mdEscape(`${b.tool} ${b.toolVersion}`)}, ${trialsText(b)}${params ? `; ${mdEscape(params)}` : ''}</sub>`);
@@ -19,7 +20,7 @@ export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
     })]);
     out.push(mdTable(['metric', ...b.variants.map((v) => mdEscape(v))], rows));
     if (b.hidden) out.push(`<sub>${plural(b.hidden, 'more metric')} in the result documents</sub>`);
-    for (const r of b.rows) for (const m of Object.values(r.cells)) if (formatSpread(m)) levels.add(m.confidence ?? 0.95);
+    for (const r of b.rows) for (const [v, m] of Object.entries(r.cells)) if (formatSpread(m)) (b.byVariant[v]?.trials === 1 ? own : levels).add(m.confidence ?? 0.95);
     const lines = [];
     for (const [ref, other] of variantPairs(b.variants)) {
       const saturated = bottleneckLine([b.byVariant[ref], b.byVariant[other]]);
@@ -32,7 +33,9 @@ export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
     }
     if (lines.length) out.push(lines.join('\n'));
   }
-  if (levels.size) out.push(`<sub>±: the wider side of the ${[...levels].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ')} bootstrap interval of the median over the trials, relative to the median. ✓/✗: a decided difference; ≈: not decided.</sub>`);
+  const level = (set) => [...set].map((c) => `${+(c * 100).toFixed(1)}%`).join(' or ');
+  if (levels.size) out.push(`<sub>±: the wider side of the ${level(levels)} bootstrap interval of the median over the trials, relative to the median. ✓/✗: a decided difference; ≈: not decided.</sub>`);
+  if (own.size) out.push(`<sub>±${levels.size ? ' of a job of one trial' : ''}: the wider side of the ${level(own)} interval the tool gave for its one trial (JMH: score ± error), relative to the value.${levels.size ? '' : ' ✓/✗: a decided difference; ≈: not decided.'}</sub>`);
   return out.join('\n\n');
 }
 
