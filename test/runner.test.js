@@ -410,7 +410,7 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
 
 test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
   const repo = out();
-  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  const g = gitIn(repo);
   const step = (side) => `#!/bin/sh\n# records which checkout's binary ran, from where, with which port\necho "${side} $(pwd) $2" >> "$1"\n`;
   execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nports: [http]\nprocesses: {}\n');
@@ -460,12 +460,8 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
 });
 
 test('under --base a hyperfine script: job whose args hold ${dir} times one case on both sides, so they are compared', async () => {
-  const repo = out();
-  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
-  execFileSync('mkdir', ['-p', join(repo, 'scripts'), join(repo, 'subjects', 'step')]);
-  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'scripts', 'run.sh'), '#!/bin/sh\ntest -d "$1"\n', { mode: 0o755 });
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 2 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, script: scripts/run.sh, trials: 2, params: { args: "${dir}", runs: 2, warmup: 0 } }\n');
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, script: scripts/run.sh, trials: 2, params: { args: "${dir}", runs: 2, warmup: 0 } }', { 'scripts/run.sh': { text: '#!/bin/sh\ntest -d "$1"\n', mode: 0o755 } }, { trials: 2 });
+  const g = gitIn(repo);
   g('init', '-q');
   g('add', '-A');
   g('commit', '-qm', 'base');
@@ -482,12 +478,8 @@ test('under --base a hyperfine script: job whose args hold ${dir} times one case
 });
 
 test('under --base a hyperfine command that fails at once on head (ignoreFailure keeps its runs) is judged a regression in errors, not only a faster time', async () => {
-  const repo = out();
-  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
-  execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
-  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nsleep 0.02\n', { mode: 0o755 });
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 10 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, trials: 10, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }\n');
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, trials: 10, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }', { 'bin/app': { text: '#!/bin/sh\nsleep 0.02\n', mode: 0o755 } }, { trials: 10 });
+  const g = gitIn(repo);
   g('init', '-q');
   g('add', '-A');
   g('commit', '-qm', 'base');
@@ -530,7 +522,7 @@ test('a hyperfine job beside a running subject is never called the load tool\'s 
 
 test('a --base run whose base has no such subject measures head only and records which subject and ref were missing', async () => {
   const repo = out();
-  const g = (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+  const g = gitIn(repo);
   writeFileSync(join(repo, 'README.md'), 'before the subject\n');
   g('init', '-q');
   g('add', '-A');
@@ -548,18 +540,27 @@ test('a --base run whose base has no such subject measures head only and records
 });
 
 /**
- * Runs one job (YAML flow text) of suite `cli` on a subject `step` that starts nothing, in a scratch project holding
- * `files` (path -> text) besides; returns the run (its folder as run.dir, the project as run.repo).
+ * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
+ * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.
  */
-async function runScratchJob(job, files = {}) {
+function scratchProject(job, files = {}, { trials = 1 } = {}) {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  for (const [path, text] of Object.entries(files)) {
+  for (const [path, file] of Object.entries(files)) {
     execFileSync('mkdir', ['-p', dirname(join(repo, path))]);
-    writeFileSync(join(repo, path), text);
+    writeFileSync(join(repo, path), file.text ?? file, file.mode ? { mode: file.mode } : undefined);
   }
-  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - ${job}\n`);
+  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: ${trials} } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - ${job}\n`);
+  return repo;
+}
+
+/** git in a scratch project, committing as a test user. */
+const gitIn = (repo) => (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+
+/** Runs scratchProject's job; returns the run (its folder as run.dir, the project as run.repo). */
+async function runScratchJob(job, files = {}) {
+  const repo = scratchProject(job, files);
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
   return Object.defineProperties(run, { dir: { value: dir }, repo: { value: repo } }); // the results folder, beside the run

@@ -24,6 +24,14 @@ const JOBS = [
 const CONFIG = { suites: { 'orders-api': { report: 'subjects/orders-api/report.js', variants: { 'cache-off': {}, 'cache-on': {} } } } };
 const DAY = 86400e3;
 
+/** A scratch folder with the places a build uses: the store, the site and its cache. */
+const scratchSite = () => {
+  const d = tempDir('incremental');
+  return { d, s: join(d, 'store'), o: join(d, 'site'), c: join(d, 'cache') };
+};
+// a policy that folds months older than 30 days into archives, keeping the newest 3 runs whole
+const ARCHIVING = Object.freeze({ keepDays: 30, keepRuns: 3, digits: 6 });
+
 const manifest = (dir) => JSON.parse(readFileSync(join(dir, '.benchline-site.json'), 'utf8'));
 /** A file with the build's time stamps blanked (a data file's payload read back, as it may be deflated). */
 // (the feed's own <updated> is the build time when it has no entries)
@@ -47,10 +55,7 @@ function assertSameSite(got, want) {
 }
 
 test('a rebuild from the store cache reads only the new runs, writes only what changed, and equals a clean build byte for byte', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 'store');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
+  const { d, s, o, c } = scratchSite();
   const docs = [...syntheticDocs({ runs: 14, jobs: JOBS, every: DAY })];
   await publish({ store: s, docs: docs.slice(0, 12 * JOBS.length) });
   const first = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
@@ -75,10 +80,7 @@ test('a rebuild from the store cache reads only the new runs, writes only what c
 });
 
 test('change points of a long history, searched again only from their last windows after each new run and from the start after a late one, equal a clean build\'s byte for byte', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 'store');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
+  const { d, s, o, c } = scratchSite();
   // a step a few runs before the end: the change point appears only once enough runs after it are in
   const runs = 160;
   const steps = [{ from: 150, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }];
@@ -124,10 +126,7 @@ test('change points of a long history, searched again only from their last windo
 });
 
 test('with the cache, an altered kept run file is rewritten under verify, and a run published late for an earlier time rewrites the run files after it', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 's');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
+  const { d, s, o, c } = scratchSite();
   await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
   await buildSite({ store: s, out: o, cache: c });
   const victim = manifest(o).files.find((f) => f.startsWith('data/runs/'));
@@ -150,11 +149,8 @@ test('with the cache, an altered kept run file is rewritten under verify, and a 
 });
 
 test('a month whose archive changed is written again while the unchanged archive months are not', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 's');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
-  const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
+  const { d, s, o, c } = scratchSite();
+  const policy = ARCHIVING;
   // a run every 4 days from January to June: January to April are folded into archives
   await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 45, jobs: JOBS, every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
   const first = await buildSite({ store: s, out: o, cache: c });
@@ -175,10 +171,7 @@ test('a month whose archive changed is written again while the unchanged archive
 });
 
 test('a rebuild appends to the last build only what it can: a stopped build, other options, a file that is no part of the store or a new document in an earlier run\'s folder make it lay out the whole store, and every site equals a clean build', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 'store');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
+  const { d, s, o, c } = scratchSite();
   // two suites with report pages; later runs measure only the first, so the second's page comes from an older run
   const other = JOBS.map((j) => ({ ...j, suite: 'orders-b' }));
   const config = { suites: { ...CONFIG.suites, 'orders-b': { ...CONFIG.suites['orders-api'] } } };
@@ -267,11 +260,8 @@ test('a rebuild appends to the last build only what it can: a stopped build, oth
 });
 
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
-  const d = tempDir('incremental');
-  const s = join(d, 'store');
-  const o = join(d, 'site');
-  const c = join(d, 'cache');
-  const policy = { keepDays: 30, keepRuns: 3, digits: 6 };
+  const { d, s, o, c } = scratchSite();
+  const policy = ARCHIVING;
   const [a, b] = JOBS;
   // both jobs from January to April, then the first alone into July: the second's documents all go into archives
   await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 30, jobs: [a, b], every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
