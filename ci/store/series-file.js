@@ -17,23 +17,35 @@ export const PART_POINTS = 1024;
  */
 export function packSeries(series) {
   const { run, n, ...rest } = series;
-  const runs = [];
-  for (let i = 0; i < run.length; i += 1) {
-    const last = runs[runs.length - 1];
-    if (last && last[0] + last[1] === run[i]) last[1] += 1;
-    else runs.push([run[i], 1]);
-  }
+  const runs = runRanges(run);
   const many = [];
   n.forEach((k, i) => { if (k !== 1) many.push([i, k]); });
   return { ...rest, runs, many };
+}
+
+/** Run indices (ascending in stretches) as [first, count] for each stretch of consecutive ones. Pure. */
+export function runRanges(run) {
+  const ranges = [];
+  for (let i = 0; i < run.length; i += 1) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[0] + last[1] === run[i]) last[1] += 1;
+    else ranges.push([run[i], 1]);
+  }
+  return ranges;
+}
+
+/** The run indices of runRanges' ranges, written into `into` (a typed array of their number, or an array). */
+export function runsOfRanges(ranges, into = []) {
+  let i = 0;
+  for (const [first, count] of ranges) for (let k = 0; k < count; k += 1) into[i++] = first + k;
+  return into;
 }
 
 /** The series as packSeries was given it; a file of another layout is returned as is. */
 export function unpackSeries(packed) {
   if (!Array.isArray(packed?.runs)) return packed;
   const { runs, many, ...rest } = packed;
-  const run = [];
-  for (const [first, count] of runs) for (let k = 0; k < count; k += 1) run.push(first + k);
+  const run = runsOfRanges(runs);
   const n = new Array(run.length).fill(1);
   for (const [i, k] of many) n[i] = k;
   return { ...rest, run, n };

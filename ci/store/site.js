@@ -639,9 +639,10 @@ function appendPlan({ store, config, repoUrl = null, basePath = './', title, cha
   const runFiles = [];
   for (const r of digest.runs) {
     if (r.archived) continue;
-    const kept = asRecorded(runPath(r));
+    const path = runPath(r);
+    const kept = asRecorded(path);
     if (!kept) return null;
-    runFiles.push({ path: runPath(r), kept });
+    runFiles.push({ path, kept });
   }
   for (const s of digest.series) {
     for (let k = 0; k < s.points.from / partPoints; k += 1) if (!asRecorded(seriesPartPath(seriesPath(s.key), k))) return null;

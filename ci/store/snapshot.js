@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { prefixHash } from '../changepoints.js';
 import { writeReplace } from './files.js';
+import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
 const FILE = 'snapshot.json';
@@ -33,14 +34,16 @@ export const optionsKey = (options) => sha1(JSON.stringify(options));
 
 /** An archived month's stamp: its size and identity on disk, and the hash of its content (checked when those differ). */
 export function archiveStamp(path, text = null) {
-  const st = statSync(path);
-  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: sha1(text ?? readFileSync(path)) };
+  return { ...onDisk(path), hash: sha1(text ?? readFileSync(path)) };
 }
 
 /** A stamp of the archived month at path, whose content is as stamped, with its size and identity on disk now. */
-export function restamp(path, stamp) {
-  const st = statSync(path);
-  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: stamp.hash };
+export const restamp = (path, stamp) => ({ ...onDisk(path), hash: stamp.hash });
+
+/** A file's size and identity on disk. */
+function onDisk(path) {
+  const { size, mtimeMs, ino } = statSync(path);
+  return { size, mtimeMs, ino };
 }
 
 /** Whether the archived month at path is as stamped: by size and identity, else by content (a fresh checkout of it). */
@@ -105,23 +108,6 @@ function joined(list, more, Type) {
   return out;
 }
 
-/** Run indices as [first, count] ranges (series-file.js packSeries lays them out the same way), and back. */
-const toRanges = (run) => {
-  const ranges = [];
-  for (let i = 0; i < run.length; i += 1) {
-    const last = ranges[ranges.length - 1];
-    if (last && last[0] + last[1] === run[i]) last[1] += 1;
-    else ranges.push([run[i], 1]);
-  }
-  return ranges;
-};
-const fromRanges = (ranges, count) => {
-  const run = new Int32Array(count);
-  let i = 0;
-  for (const [first, n] of ranges) for (let k = 0; k < n; k += 1) run[i++] = first + k;
-  return run;
-};
-
 /**
  * Writes a snapshot into the cache folder dir. state: { builder, key, manifest (hash of the manifest the build wrote),
  * folders ([[folder, files]]), archives ({ [store path]: stamp }), digest, reportFolders ({ [suite]: run folder of its
@@ -149,7 +135,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     const from = Math.floor(count / partPoints) * partPoints;
     const tail = (field) => p[field].slice(from - (p.from || 0));
     const { points, undescribed, ...rest } = s;
-    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: toRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
+    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: runRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
   });
   const runs = Object.fromEntries(ROW_FIELDS.map((f) => [f, digest.runs.map((r) => r[f])]));
   const { order, latest, newest } = digest.suites;
@@ -201,7 +187,7 @@ function readSnapshot(dir, s) {
     }
     if (prefixHash(v, count) !== hash) throw new Error(`${valuesFile(dir, rest.id)}: not the values of series ${rest.id} the snapshot was written with`);
     stored.set(rest.id, count);
-    const out = { ...rest, points: { run: fromRanges(runs, count), v, lo, hi, n, from } };
+    const out = { ...rest, points: { run: runsOfRanges(runs, new Int32Array(count)), v, lo, hi, n, from } };
     if (undescribed) out.undescribed = true;
     return out;
   });
