@@ -732,7 +732,7 @@ function laneDocs(lane, ctx) {
       variant: job.variant,
       scenario: job.scenario,
       tool: { name: job.tool, version: String(toolVersion) },
-      params: scalarParams(job.params),
+      params: scalarParams(job.params, adapter.jsonParams),
       trials: trials[role],
       artifacts: artifacts[role],
       seed: opts.seed,
@@ -749,9 +749,8 @@ function laneDocs(lane, ctx) {
 
 /** Result documents keep scalar parameters; lists are joined so the schema stays flat ({ mode: [a, b] } as "mode=a,b"). */
 const scalar = (v) => (Array.isArray(v) ? v.join(',') : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}=${scalar(x)}`).join('; ') : v);
-// ghz's data and metadata are JSON: kept as the JSON text ghz was given, whichever way the config wrote them
-const JSON_PARAMS = new Set(['data', 'metadata']);
-export const scalarParams = (params) => Object.fromEntries(Object.entries(params || {})
-  .map(([k, v]) => [k, JSON_PARAMS.has(k) && v && typeof v === 'object' ? JSON.stringify(v) : scalar(v)]));
+// params a tool takes as JSON (its adapter's jsonParams: ghz's data and metadata) keep the JSON text it was given
+export const scalarParams = (params, jsonParams = []) => Object.fromEntries(Object.entries(params || {})
+  .map(([k, v]) => [k, jsonParams.includes(k) && v && typeof v === 'object' ? JSON.stringify(v) : scalar(v)]));
 
 export { stopProcess, spawnLogged };

@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
+import { jsonParams as ghzJsonParams } from '../ci/adapters/ghz.js';
 import { addWorktree, baseCommit, runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds, scalarParams } from '../ci/runner.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
@@ -32,7 +33,7 @@ const out = () => tempDir('runner');
 
 test("result documents keep ghz's data and metadata given as YAML mappings as the JSON ghz got, and other lists and mappings as before", () => {
   // a mapping was kept as "service=" (the report showed data=service=), which names neither the field nor its value
-  assert.deepEqual(scalarParams({ data: { service: '' }, metadata: { 'x-user': 'u3' }, prof: ['gc', 'stack'], parameterList: { mode: ['a', 'b'] }, total: 5 }),
+  assert.deepEqual(scalarParams({ data: { service: '' }, metadata: { 'x-user': 'u3' }, prof: ['gc', 'stack'], parameterList: { mode: ['a', 'b'] }, total: 5 }, ghzJsonParams),
     { data: '{"service":""}', metadata: '{"x-user":"u3"}', prof: 'gc,stack', parameterList: 'mode=a,b', total: 5 });
 });
 

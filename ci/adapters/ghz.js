@@ -219,6 +219,9 @@ export const params = Object.freeze(['call', 'proto', 'protoset', 'importPaths',
  * concurrency, rps, connections, timeout, skipFirst, cpus. ctx.script, when set, is a ghz config
  * file (--config) whose settings the params override.
  */
+/** Params ghz takes as JSON text; a YAML mapping or list in the config is written as JSON (and kept so in result documents). */
+export const jsonParams = Object.freeze(['data', 'metadata']);
+
 export function command(ctx) {
   const { bin, params = {}, target, script, outFile, root = process.cwd() } = ctx;
   if (!outFile) throw new Error('ghz command: ctx.outFile is required');
@@ -231,7 +234,7 @@ export function command(ctx) {
   if (params.proto) argv.push('--proto', file(params.proto));
   else if (params.protoset) argv.push('--protoset', file(params.protoset));
   if (params.importPaths) argv.push('--import-paths', String(params.importPaths).split(',').map((p) => file(p.trim())).join(','));
-  for (const [key, flag] of [['data', '--data'], ['metadata', '--metadata']]) {
+  for (const key of jsonParams) {
     if (params[key] === undefined || params[key] === null) continue;
     const text = typeof params[key] === 'string' ? params[key] : JSON.stringify(params[key]);
     try {
@@ -239,7 +242,7 @@ export function command(ctx) {
     } catch (e) {
       throw new Error(`ghz param ${key} must be JSON text (${e.message}): ${text}`);
     }
-    argv.push(flag, text);
+    argv.push(`--${key}`, text);
   }
   for (const [key, flag] of FLAGS) if (params[key] !== undefined && params[key] !== null) argv.push(`${flag}=${params[key]}`);
   // Finish in-flight calls at the end of -z or -x instead of counting them as errors (bojand/ghz#370).
