@@ -224,3 +224,13 @@ test('a misspelt config key, two swapped letters included, is named with the key
   assert.match(at('version: 1\nprofiles:\n  quick: { trails: 3 }\nsuites: {}\n'), /\("trails"\) \(did you mean "trials"\?\)$/);
   assert.match(at('version: 1\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s, zzzzzz: 1 }]\n'), /\("zzzzzz"\)$/);
 });
+
+test('a profile without trials is refused when the config is loaded, since its jobs would be planned with no trial count', () => {
+  const yaml = 'version: 1\nprofiles: { smoke: { description: a quick look } }\nsuites:\n  a:\n    subject: x\n    jobs: [{ tool: wrk, scenario: s }]\n';
+  assert.throws(() => parseConfig(yaml, 'x.yaml'), { message: "x.yaml: does not match the configuration schema (docs/config.md): /profiles/smoke must have required property 'trials'" });
+});
+
+test('a variant key the runner never reads is refused, not accepted and ignored', () => {
+  const yaml = 'version: 1\nsuites:\n  a:\n    subject: x\n    variants: { v: { native: true } }\n    jobs: [{ tool: wrk, scenario: s }]\n';
+  assert.throws(() => parseConfig(yaml, 'x.yaml'), /\/suites\/a\/variants\/v must NOT have additional properties \("native"\)/);
+});
