@@ -40,7 +40,8 @@ export function loadManifest(root, name) {
   }
   m.processes ||= {};
   m.ports ||= [];
-  return { ...m, dir, file };
+  // messages name the subject: a manifest without a name: is its folder's
+  return { ...m, name: m.name || name, dir, file };
 }
 
 /** Tool names a manifest refers to with ${tool.NAME}, so they can be installed before it starts. */

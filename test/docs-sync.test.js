@@ -1,0 +1,102 @@
+// The reference tables in docs/ against the code they describe: a key, flag or param added, renamed or removed in
+// the code without the docs (or the other way round) fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { parseConfig } from '../ci/config.js';
+import { ALERT_DEFAULTS } from '../.github/scripts/alert-settings.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const read = (...p) => readFileSync(join(ROOT, ...p), 'utf8');
+const CONFIG_DOC = read('docs', 'config.md');
+
+/** The text of a doc from the heading `title` (a whole line) to the next heading of the same or a higher level. */
+export function section(doc, title) {
+  const lines = doc.split('\n');
+  const start = lines.indexOf(title);
+  assert.ok(start >= 0, `no heading "${title}"`);
+  const level = title.match(/^#+/)[0].length;
+  const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && l.match(/^#+/)[0].length <= level);
+  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}
+
+/** Rows of the `| key | type | default | effect |` table in `text`: { key, type, def, effect } by key. */
+function keyTable(text) {
+  const rows = new Map();
+  let inTable = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('| key | type | default | effect |')) { inTable = true; continue; }
+    if (!inTable) continue;
+    if (!line.startsWith('|')) { inTable = false; continue; }
+    const cells = line.split(' | ').map((c) => c.replace(/^\|\s*|\s*\|$/g, ''));
+    const key = cells[0].match(/^`([^`]+)`$/)?.[1];
+    if (!key) continue; // the |---| line
+    assert.ok(!rows.has(key), `${key} has two rows`);
+    rows.set(key, { key, type: cells[1], def: cells[2], effect: cells[3] });
+  }
+  return rows;
+}
+
+/**
+ * The keys a JSON Schema lets one write, as dotted paths: `<name>` for a map of named entries whose entries have keys
+ * of their own (`names` gives the word per map key), `[]` for a list of such entries. Keys that only hold others (a
+ * section such as `compare.rounds`) are left out; a map of free names (`env`, `params`) is one key.
+ */
+function schemaKeys(schema, names) {
+  const deref = (s) => (s?.$ref?.startsWith('#/$defs/') ? schema.$defs[s.$ref.slice(8)] : s);
+  const nested = (s) => Boolean(deref(s)?.properties);
+  const out = [];
+  const walk = (s, path, key) => {
+    s = deref(s);
+    const isMap = s.additionalProperties && nested(s.additionalProperties) && names[key];
+    const isList = s.items && nested(s.items);
+    // a map of free names whose entries are plain values (params: a tool's own names, in the tools' sections) is one key
+    const free = s.additionalProperties && s.additionalProperties !== false && !nested(s.additionalProperties);
+    if (path && (free || (!s.properties && !isMap && !isList))) { out.push(path); if (free) return; }
+    for (const [k, v] of Object.entries(s.properties || {})) walk(v, path ? `${path}.${k}` : k, k);
+    if (isMap) walk(s.additionalProperties, `${path}.<${names[key]}>`, null);
+    if (isList) walk(s.items, `${path}[]`, null);
+  };
+  walk(schema, '', null);
+  return out;
+}
+
+const configSchema = JSON.parse(read('ci', 'schema', 'config.schema.json'));
+const subjectSchema = JSON.parse(read('ci', 'schema', 'subject.schema.json'));
+
+test('every key bench.config.yaml takes has a row in docs/config.md\'s key table, and every row is a key the loader takes', () => {
+  const documented = [...keyTable(section(CONFIG_DOC, '### Every key')).keys()];
+  const keys = schemaKeys(configSchema, { profiles: 'profile', suites: 'suite', variants: 'variant' });
+  assert.ok(keys.includes('suites.<suite>.jobs[].judge') && keys.includes('compare.rounds.looks'), 'the walk reaches jobs and nested sections');
+  assert.deepEqual(keys.filter((k) => !documented.includes(k)), [], 'keys of ci/schema/config.schema.json missing from docs/config.md, "Every key"');
+  assert.deepEqual(documented.filter((k) => !keys.includes(k)), [], 'rows of docs/config.md, "Every key", the schema does not have');
+});
+
+test('the defaults docs/config.md\'s key table gives are the ones the loader and the publish workflow fill in', () => {
+  const rows = keyTable(section(CONFIG_DOC, '### Every key'));
+  const loaded = parseConfig('version: 1\nsuites: {}\n');
+  const actual = { ...loaded, compare: { ...loaded.compare, alert: ALERT_DEFAULTS } };
+  let checked = 0;
+  for (const { key, def } of rows.values()) {
+    const path = key.split('.');
+    if (path.some((p) => p.startsWith('<') || p.endsWith('[]'))) continue;
+    const value = path.reduce((o, p) => o?.[p], actual);
+    const literal = def.match(/^`([^`]+)`/)?.[1];
+    if (value === undefined) continue; // filled in where it is used (compare.restart: the runner), checked by its own tests
+    assert.ok(literal !== undefined, `${key}: the loader fills in ${JSON.stringify(value)}, the docs give no literal default ("${def}")`);
+    assert.deepEqual(YAML.parse(literal), value, `${key}: docs/config.md says ${literal}, the code ${JSON.stringify(value)}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 15, `only ${checked} defaults checked`);
+});
+
+test('every key of a subject manifest has a row in docs/config.md\'s subject.yaml table, and every row is a key the manifest schema takes', () => {
+  const documented = [...keyTable(section(CONFIG_DOC, '## subjects/<name>/subject.yaml')).keys()];
+  const keys = schemaKeys(subjectSchema, { processes: 'process' });
+  assert.ok(keys.includes('processes.<process>.health.timeout') && keys.includes('processes.<process>.templates[].to'), 'the walk reaches processes');
+  assert.deepEqual(keys.filter((k) => !documented.includes(k)), [], 'keys of ci/schema/subject.schema.json missing from docs/config.md');
+  assert.deepEqual(documented.filter((k) => !keys.includes(k)), [], 'rows of the subject.yaml table the schema does not have');
+});
