@@ -80,13 +80,13 @@ const verb = (name) => async (...args) => {
 /** Options shared by the verbs that select jobs from bench.config.yaml. */
 const selecting = (c) => c
   .option('-c, --config <file>', 'configuration file', path, 'bench.config.yaml')
-  .option('-s, --suite <name>', 'suite to run (repeatable; default: defaults.suites)', collect, [])
+  .addOption(new Option('-s, --suite <name>', 'suite to run (repeatable)').argParser(collect).default([], 'defaults.suites'))
   .option('--variant <name>', 'only these variants (repeatable)', collect, [])
   .addOption(new Option('--tool <name>', 'only jobs of these tools (repeatable)').choices(TOOL_NAMES).argParser(collectChoice(TOOL_NAMES)).default([]))
   .option('--scenario <name>', 'only these scenarios (repeatable)', collect, [])
-  .option('-p, --profile <name>', 'profile from the config (quick, full, ...)', profileName)
+  .option('-p, --profile <name>', 'profile from the config (quick, full, ...; default: defaults.profile)', profileName)
   .option('--param <key=value>', 'override a job parameter (repeatable)', collect, [])
-  .option('--trials <n>', `trials per job and side, overriding the profile (1 to ${MAX_TRIALS})`, wholeNumber(1, MAX_TRIALS));
+  .option('--trials <n>', `trials per job and side, overriding the job's and the profile's (1 to ${MAX_TRIALS}); an A/B run then runs exactly that many rounds`, wholeNumber(1, MAX_TRIALS));
 
 // Usage errors are one line and exit 2, like UserError; set before the verbs are added, which inherit it.
 const program = new Command('benchline')
@@ -105,7 +105,7 @@ program.command('normalize')
   .argument('<raw-file>', 'the tool output', path)
   .option('--suite <name>', 'suite name for the document', pathName('suite'), 'adhoc')
   .option('--variant <name>', 'variant name for the document', pathName('variant'), 'default')
-  .option('--scenario <name>', 'scenario name for the document', pathName('scenario'))
+  .option('--scenario <name>', "scenario name for the document (default: the file's name without its extension)", pathName('scenario'))
   .action(verb('normalize'));
 
 selecting(program.command('plan').description("print the job matrix as JSON (the shape of strategy.matrix; \"trials\": 0 keeps the profile's, with rounds added as an A/B run needs them)"))
@@ -132,7 +132,7 @@ running(program.command('bench').description('the main job: run, compare against
   .option('--no-publish', 'do not append to the local history')
   .option('--no-site', 'do not build the site')
   .option('--history <dir>', 'history store folder (default: defaults.history); the site is built beside it (../site for a folder named history, else <dir>-site)', path)
-  .option('--fail-on-regression', 'exit 1 when any metric regressed')
+  .option('--fail-on-regression', 'exit 1 when a judged metric regressed')
   .action(verb('bench'));
 
 program.command('compare')
@@ -140,7 +140,7 @@ program.command('compare')
   .argument('<base>', 'folder or result file of the base', path)
   .argument('[head]', 'folder or result file of the head (default: same folder, role head)', path)
   .option('-c, --config <file>', 'configuration file (thresholds)', path, 'bench.config.yaml')
-  .option('--fail-on-regression', 'exit 1 when any metric regressed')
+  .option('--fail-on-regression', 'exit 1 when a judged metric regressed')
   .action(verb('compare'));
 
 program.command('report')

@@ -2,7 +2,8 @@
 // the code without the docs (or the other way round) fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -99,4 +100,88 @@ test('every key of a subject manifest has a row in docs/config.md\'s subject.yam
   assert.ok(keys.includes('processes.<process>.health.timeout') && keys.includes('processes.<process>.templates[].to'), 'the walk reaches processes');
   assert.deepEqual(keys.filter((k) => !documented.includes(k)), [], 'keys of ci/schema/subject.schema.json missing from docs/config.md');
   assert.deepEqual(documented.filter((k) => !keys.includes(k)), [], 'rows of the subject.yaml table the schema does not have');
+});
+
+const CLI_DOC = read('docs', 'cli.md');
+/** `benchline ...args` as run from the checkout, without a GitHub API address from the environment (--api-url's default). */
+const cliHelp = (...args) => {
+  const env = { ...process.env };
+  delete env.GITHUB_API_URL;
+  return execFileSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...args, '--help'], { encoding: 'utf8', env, cwd: ROOT });
+};
+const COMMANDS = [...cliHelp().split(/\nCommands:\n/)[1].matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+
+/** A command's options as --help prints them: { spec ("-c, --config <file>"), text, default, choices } by long name. */
+function helpOptions(command) {
+  const text = cliHelp(command).split(/\nOptions:\n/)[1];
+  const options = new Map();
+  let last;
+  for (const line of text.split('\n')) {
+    const m = /^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>)?) {2,}(.*)$/.exec(line);
+    if (m) {
+      last = { spec: m[1], text: m[2] };
+      options.set(m[1].match(/--[\w-]+/)[0], last);
+    } else if (last && /^ {10,}\S/.test(line)) last.text += ` ${line.trim()}`;
+  }
+  options.delete('--help');
+  for (const o of options.values()) {
+    o.choices = [...(o.text.match(/\(choices: ([^)]*)\)/)?.[1] || '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    o.default = o.text.match(/default: ("[^"]*"|[^,)]+)\)?$/)?.[1]?.replace(/^"|"$/g, '');
+  }
+  return options;
+}
+
+/** Rows of the `| option | default | meaning |` table of docs/cli.md's section of `command`, by long name. */
+function docOptions(command) {
+  const rows = new Map();
+  for (const line of section(CLI_DOC, `## benchline ${command}`).split('\n')) {
+    const m = /^\| `([^`]+)` \| (.*) \| (.*) \|$/.exec(line);
+    if (m) rows.set(m[1].match(/--[\w-]+/)[0], { spec: m[1], def: m[2], meaning: m[3] });
+  }
+  return rows;
+}
+/** Commands whose section says they take another command's options (bench: all of run's; plan: run's selection). */
+const TAKES = { bench: 'run', plan: 'run' };
+
+test('docs/cli.md has a section for every benchline command, and every section is a command', () => {
+  assert.ok(COMMANDS.length >= 10, COMMANDS.join(' '));
+  const sections = [...CLI_DOC.matchAll(/^## benchline ([a-z]+)$/gm)].map((m) => m[1]);
+  assert.deepEqual([...sections].sort(), [...COMMANDS].sort());
+});
+
+test('every option a command\'s --help lists is in docs/cli.md with the same spelling, default and choices, and every documented option exists', () => {
+  for (const command of COMMANDS) {
+    const help = helpOptions(command);
+    const own = docOptions(command);
+    const documented = new Map([...(TAKES[command] ? docOptions(TAKES[command]) : []), ...own]);
+    for (const [name, o] of help) {
+      const row = documented.get(name);
+      assert.ok(row, `benchline ${command} ${name} is not in docs/cli.md`);
+      assert.equal(row.spec, o.spec, `benchline ${command} ${name}: docs/cli.md writes it differently`);
+      if (o.default && o.default !== '[]') assert.ok(row.def.includes(o.default), `benchline ${command} ${name}: --help's default is ${o.default}, docs/cli.md says "${row.def}"`);
+      for (const c of o.choices) assert.ok(`${row.def} ${row.meaning}`.includes(`\`${c}\``), `benchline ${command} ${name}: choice ${c} is not in docs/cli.md`);
+    }
+    for (const name of own.keys()) assert.ok(help.has(name), `docs/cli.md documents ${name} for benchline ${command}, whose --help has no such option`);
+  }
+});
+
+test('every --option a benchline command line in README.md and docs/ uses is one that command takes', () => {
+  const files = ['README.md', 'reports-site/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const known = Object.fromEntries(COMMANDS.map((c) => [c, new Set([...helpOptions(c).keys(), '--help'].flatMap((n) => [n, n.replace(/^--no-/, '--')]))]));
+  const problems = [];
+  let seen = 0;
+  for (const file of files) {
+    for (const line of read(file).split('\n')) {
+      for (const m of line.matchAll(/(?:benchline|node ci\/cli\.js) ([a-z]+)([^`#|]*)|npm run bench -- ([^`#|]*)/g)) {
+        const [command, rest] = m[3] !== undefined ? ['bench', m[3]] : [m[1], m[2]];
+        if (!known[command]) continue; // prose: "benchline passes ..."
+        for (const flag of rest.match(/(?<![\w-])--[a-z][\w-]*/g) || []) {
+          seen += 1;
+          if (!known[command].has(flag)) problems.push(`${file}: benchline ${command} ${flag}`);
+        }
+      }
+    }
+  }
+  assert.ok(seen >= 20, `only ${seen} flags found`);
+  assert.deepEqual(problems, []);
 });
