@@ -149,6 +149,7 @@ program.command('report')
   .addOption(new Option('-f, --format <format>', 'report format').choices(['console', 'comment', 'summary', 'suite']).default('console'))
   .option('-c, --config <file>', 'configuration file', path, 'bench.config.yaml')
   .option('-o, --output <file>', 'write here instead of stdout', path)
+  .option('--detail', 'console format: also the breakdown metrics it leaves out (connect and processing times, stdev, p66-p98, counts)')
   .action(verb('report'));
 
 program.command('export')

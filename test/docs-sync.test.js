@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { parseConfig } from '../ci/config.js';
+import { planJobs } from '../ci/plan.js';
+import { manifestProblems } from '../ci/subjects.js';
+import { ADAPTERS } from '../ci/adapters/index.js';
 import { ALERT_DEFAULTS } from '../.github/scripts/alert-settings.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -184,4 +187,42 @@ test('every --option a benchline command line in README.md and docs/ uses is one
   }
   assert.ok(seen >= 20, `only ${seen} flags found`);
   assert.deepEqual(problems, []);
+});
+
+/** The ```yaml blocks of a doc: { line, text }. */
+const yamlBlocks = (doc) => [...doc.matchAll(/^```yaml[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => ({ line: doc.slice(0, m.index).split('\n').length, text: m[1] }));
+
+test('every bench.config.yaml, job and subject.yaml snippet in docs/ passes the loader, the planner and the manifest schema', () => {
+  let checked = 0;
+  for (const file of ['config.md', 'github-actions.md']) {
+    for (const { line, text } of yamlBlocks(read('docs', file))) {
+      const where = `docs/${file}:${line}`;
+      const parsed = YAML.parse(text);
+      let configText;
+      if (parsed?.version !== undefined) configText = text;
+      else if (Array.isArray(parsed) && parsed.every((j) => j.tool)) configText = `version: 1\nsuites:\n  s:\n    subject: x\n    jobs:\n${text.replace(/^/gm, '      ')}`;
+      else if (parsed?.jobs && parsed.variants) configText = `version: 1\nsuites:\n  s:\n    subject: x\n${text.replace(/^/gm, '    ')}`;
+      if (configText) {
+        const config = parseConfig(configText, where);
+        assert.ok(planJobs(config, { suite: Object.keys(config.suites) }).length > 0, where);
+        checked += 1;
+      } else if (parsed?.processes || parsed?.target) {
+        assert.deepEqual(manifestProblems(parsed), [], where);
+        checked += 1;
+      }
+    }
+  }
+  assert.ok(checked >= 12, `only ${checked} snippets checked`);
+});
+
+test('each tool\'s section in docs/config.md names every param its adapter reads and shows a job of that tool', () => {
+  const tools = section(CONFIG_DOC, '## Tools and their job params');
+  for (const [tool, adapter] of Object.entries(ADAPTERS)) {
+    const title = tools.split('\n').find((l) => l.toLowerCase().startsWith(`### ${tool} `) || l.toLowerCase() === `### ${tool}`);
+    assert.ok(title, `docs/config.md has no section for ${tool}`);
+    const text = section(tools, title);
+    const params = [...(adapter.params || []), ...(adapter.ADAPTER_PARAMS || []), ...(adapter.paramPrefixes || []).map((p) => `${p}NAME`)];
+    for (const p of params) assert.ok(text.includes(`\`${p}\``), `docs/config.md, "${title}": param ${p} of ci/adapters is not named`);
+    assert.match(text, new RegExp(`^-? *tool: ${tool}$`, 'm'), `docs/config.md, "${title}" shows no job of ${tool}`);
+  }
 });

@@ -89,15 +89,15 @@ export function suiteInput(data, suite) {
 }
 
 /**
- * Renders one format from reportData(); `color` only affects the console format. `generic: false` leaves out of
+ * Renders one format from reportData(); `color` and `detail` (the breakdown metrics) only affect the console format. `generic: false` leaves out of
  * the suite format the suites without their own renderer (the console format already shows their generic tables).
  */
-export async function renderReport(format, given, { color = false, generic = true } = {}) {
+export async function renderReport(format, given, { color = false, generic = true, detail = false } = {}) {
   // the text formats go to a terminal or a CI log as they are: what the documents say is made plain text first
   const data = format === 'console' || format === 'suite' ? { ...given, ...terminalSafe({ run: given.run, docs: given.docs, comparisons: given.comparisons, failures: given.failures }) } : given;
   switch (format) {
     case 'console':
-      return consoleReport.render({ ...data, color });
+      return consoleReport.render({ ...data, color, detail });
     case 'comment':
       return commentReport.render(data);
     case 'summary': {
@@ -132,6 +132,6 @@ export default async function report(opts) {
   const config = loadSettings(opts.config);
   const data = reportData(dir, config);
   const color = !opts.output && opts.format === 'console' && process.stdout.isTTY && !process.env.NO_COLOR;
-  writeOutput(opts.output, await renderReport(opts.format || 'console', data, { color }));
+  writeOutput(opts.output, await renderReport(opts.format || 'console', data, { color, detail: Boolean(opts.detail) }));
   return 0;
 }
