@@ -107,6 +107,16 @@ test("a JMH job of one trial says its ± is JMH's own interval, not a bootstrap 
   assert.doesNotMatch(md, /bootstrap interval/);
 });
 
+test('report --detail shows the breakdown metrics the console table otherwise only counts', async () => {
+  const data = { run: RUN, docs: [doc({ variant: 'cache-on', metrics: ON }), doc({ variant: 'cache-off', metrics: OFF })], failures: [], config: CONFIG };
+  const plain = await renderReport('console', data);
+  const detailed = await renderReport('console', data, { detail: true });
+  assert.match(plain, /\(1 more metric in the result documents\)/);
+  assert.doesNotMatch(detailed, /more metrics? in the result documents/);
+  assert.doesNotMatch(plain, /^ {2}Error rate /m);
+  assert.match(detailed, /^ {2}Error rate {2,}0 % {2,}0 %$/m);
+});
+
 test('renders each tool/scenario as a metric-by-variant table in config order, like the seed report, and says what ± is', () => {
   const out = renderConsole({ docs: [doc({ variant: 'cache-on', metrics: ON }), doc({ variant: 'cache-off', metrics: OFF })], config: CONFIG });
   assert.ok(out.startsWith('╔══'), 'opens with the banner box');
