@@ -226,3 +226,21 @@ test('each tool\'s section in docs/config.md names every param its adapter reads
     assert.match(text, new RegExp(`^-? *tool: ${tool}$`, 'm'), `docs/config.md, "${title}" shows no job of ${tool}`);
   }
 });
+
+test('every metric a tool\'s captured outputs give is named in that tool\'s section of docs/config.md (k6 keeps a script\'s own names)', () => {
+  const tools = section(CONFIG_DOC, '## Tools and their job params');
+  const isRaw = (f) => /\.(txt|json|csv)$/.test(f) && !f.endsWith('.stdout.txt');
+  for (const tool of Object.keys(ADAPTERS).filter((t) => t !== 'k6')) {
+    const title = tools.split('\n').find((l) => l.toLowerCase().startsWith(`### ${tool} `) || l.toLowerCase() === `### ${tool}`);
+    const text = section(tools, title);
+    const dir = join(ROOT, 'test', 'fixtures', tool);
+    const names = new Set();
+    for (const f of readdirSync(dir).filter(isRaw)) {
+      try {
+        for (const m of ADAPTERS[tool].parse(readFileSync(join(dir, f), 'utf8'), { params: {} }).metrics) names.add(m.name);
+      } catch { /* the broken outputs among the fixtures: test/normalize.test.js */ }
+    }
+    assert.ok(names.size >= 4, `${tool}: only ${names.size} metric names from test/fixtures/${tool}`);
+    for (const n of names) assert.ok(text.includes(`\`${n}\``), `docs/config.md, "${title}": metric ${n} (from test/fixtures/${tool}) is not named`);
+  }
+});
