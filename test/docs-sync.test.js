@@ -11,6 +11,7 @@ import { parseConfig } from '../ci/config.js';
 import { planJobs } from '../ci/plan.js';
 import { manifestProblems } from '../ci/subjects.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
+import { RESTATED } from '../ci/compare.js';
 import { ALERT_DEFAULTS } from '../.github/scripts/alert-settings.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -243,4 +244,17 @@ test('every metric a tool\'s captured outputs give is named in that tool\'s sect
     assert.ok(names.size >= 4, `${tool}: only ${names.size} metric names from test/fixtures/${tool}`);
     for (const n of names) assert.ok(text.includes(`\`${n}\``), `docs/config.md, "${title}": metric ${n} (from test/fixtures/${tool}) is not named`);
   }
+});
+
+test('the table of metrics judged by default in docs/config.md gives each tool\'s own list, and the restated metrics are the ones never judged', () => {
+  const verdicts = section(CONFIG_DOC, '### Verdicts: which metrics are judged, and how');
+  for (const [tool, adapter] of Object.entries(ADAPTERS)) {
+    const row = verdicts.split('\n').find((l) => l.startsWith(`| ${tool} |`));
+    assert.ok(row, `no row for ${tool}`);
+    const listed = [...row.split(' | ')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    assert.deepEqual(listed, [...adapter.judged], `${tool}: docs/config.md judges ${listed.join(', ')} by default, ci/adapters/${tool}.js ${adapter.judged.join(', ')}`);
+  }
+  const never = verdicts.split('\n\n').find((p) => p.includes('are never\njudged') || /are never\s+judged/.test(p));
+  assert.ok(never, 'the paragraph on metrics that are never judged');
+  assert.deepEqual([...never.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((n) => n !== 'judge'), [...RESTATED]);
 });
