@@ -258,3 +258,15 @@ test('the table of metrics judged by default in docs/config.md gives each tool\'
   assert.ok(never, 'the paragraph on metrics that are never judged');
   assert.deepEqual([...never.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((n) => n !== 'judge'), [...RESTATED]);
 });
+
+test('the dispatch inputs table of docs/github-actions.md lists bench.yml\'s inputs with their types and defaults', () => {
+  const inputs = YAML.parse(read('.github', 'workflows', 'bench.yml')).on.workflow_dispatch.inputs;
+  const doc = section(read('docs', 'github-actions.md'), '## Running benchmarks by hand: the dispatch inputs');
+  const rows = new Map([...doc.matchAll(/^\| `([^`]+)` \| (\w+) \| ([^|]+) \|/gm)].map((m) => [m[1], { type: m[2], def: m[3].trim() }]));
+  assert.deepEqual([...rows.keys()], Object.keys(inputs));
+  for (const [name, input] of Object.entries(inputs)) {
+    const row = rows.get(name);
+    assert.equal(row.type, input.type, `${name}: type`);
+    assert.equal(row.def, input.default === '' ? 'empty' : `\`${input.default}\``, `${name}: default`);
+  }
+});
