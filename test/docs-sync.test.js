@@ -270,3 +270,17 @@ test('the dispatch inputs table of docs/github-actions.md lists bench.yml\'s inp
     assert.equal(row.def, input.default === '' ? 'empty' : `\`${input.default}\``, `${name}: default`);
   }
 });
+
+test('every environment variable the pipeline reads is in docs/cli.md\'s table of them', () => {
+  const table = section(CLI_DOC, '## Environment variables');
+  const files = (dir) => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  const used = new Set();
+  for (const file of files('ci')) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b|\benv: '([A-Z][A-Z0-9_]+)'/g)) used.add(m[1] || m[2]);
+  }
+  // PATH is the shell's; NAME is the placeholder ${env.NAME} in comments
+  for (const name of ['PATH', 'NAME']) used.delete(name);
+  assert.ok(used.size >= 10, [...used].join(' '));
+  assert.deepEqual([...used].filter((v) => !table.includes(`\`${v}\``)).sort(), []);
+});
