@@ -284,3 +284,12 @@ test('every environment variable the pipeline reads is in docs/cli.md\'s table o
   assert.ok(used.size >= 10, [...used].join(' '));
   assert.deepEqual([...used].filter((v) => !table.includes(`\`${v}\``)).sort(), []);
 });
+
+test('every field of a result document has a row in docs/reports.md, and every row is a field of the schema', () => {
+  const rows = section(read('docs', 'reports.md'), '## Result documents').split('\n').filter((l) => l.startsWith('| `'))
+    .flatMap((l) => [...l.split(' | ')[0].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  const keys = schemaKeys(JSON.parse(read('ci', 'schema', 'result.schema.json')), {});
+  assert.ok(keys.includes('load[].toolCores') && keys.includes('distributions[].percentiles[].p'), 'the walk reaches lists');
+  assert.deepEqual(keys.filter((k) => !rows.includes(k)), [], 'fields of ci/schema/result.schema.json missing from docs/reports.md');
+  assert.deepEqual(rows.filter((k) => !keys.includes(k)), [], 'rows of docs/reports.md, "Result documents", the schema does not have');
+});
