@@ -19,7 +19,7 @@ const read = (...p) => readFileSync(join(ROOT, ...p), 'utf8');
 const CONFIG_DOC = read('docs', 'config.md');
 
 /** The text of a doc from the heading `title` (a whole line) to the next heading of the same or a higher level. */
-export function section(doc, title) {
+function section(doc, title) {
   const lines = doc.split('\n');
   const start = lines.indexOf(title);
   assert.ok(start >= 0, `no heading "${title}"`);
@@ -108,10 +108,15 @@ test('every key of a subject manifest has a row in docs/config.md\'s subject.yam
 
 const CLI_DOC = read('docs', 'cli.md');
 /** `benchline ...args` as run from the checkout, without a GitHub API address from the environment (--api-url's default). */
+const helpTexts = new Map();
 const cliHelp = (...args) => {
-  const env = { ...process.env };
-  delete env.GITHUB_API_URL;
-  return execFileSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...args, '--help'], { encoding: 'utf8', env, cwd: ROOT });
+  const key = args.join(' ');
+  if (!helpTexts.has(key)) {
+    const env = { ...process.env };
+    delete env.GITHUB_API_URL;
+    helpTexts.set(key, execFileSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...args, '--help'], { encoding: 'utf8', env, cwd: ROOT }));
+  }
+  return helpTexts.get(key);
 };
 const COMMANDS = [...cliHelp().split(/\nCommands:\n/)[1].matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]).filter((c) => c !== 'help');
 
