@@ -12,6 +12,7 @@ import { planJobs } from '../ci/plan.js';
 import { manifestProblems } from '../ci/subjects.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { RESTATED } from '../ci/compare.js';
+import { DEFAULT_POLICY } from '../ci/store/store.js';
 import { ALERT_DEFAULTS } from '../.github/scripts/alert-settings.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -297,4 +298,10 @@ test('every field of a result document has a row in docs/reports.md, and every r
   assert.ok(keys.includes('load[].toolCores') && keys.includes('distributions[].percentiles[].p'), 'the walk reaches lists');
   assert.deepEqual(keys.filter((k) => !rows.includes(k)), [], 'fields of ci/schema/result.schema.json missing from docs/reports.md');
   assert.deepEqual(rows.filter((k) => !keys.includes(k)), [], 'rows of docs/reports.md, "Result documents", the schema does not have');
+});
+
+test('docs/config.md\'s table of the store.json policy has every key of it with the store\'s own default', () => {
+  const rows = keyTable(section(CONFIG_DOC, '## The history store: store.json'));
+  assert.deepEqual([...rows.keys()], Object.keys(DEFAULT_POLICY));
+  for (const [key, value] of Object.entries(DEFAULT_POLICY)) assert.equal(rows.get(key).def, `\`${value}\``, key);
 });
