@@ -70,6 +70,10 @@ test('a misspelt key in subject.yaml is refused with the file, where it is and t
   }
 });
 
+test('a manifest without name: is named after its folder, as docs/config.md says, so messages name the subject', () => {
+  assert.equal(loadManifest(checkoutWith(MANIFEST.replace('name: probe\n', '')), 'probe').name, 'probe');
+});
+
 test('a process without a command, or a health check without an address, is refused when the manifest is read, not with a crash at start', () => {
   assert.throws(() => loadManifest(checkoutWith(MANIFEST.replace('command:', 'cmd:')), 'probe'), /subject\.yaml: does not match the subject manifest schema[^\n]*:\n {2}\/processes\/server must have required property 'command'\n {2}\/processes\/server must NOT have additional properties \("cmd"\)/);
   assert.throws(() => loadManifest(checkoutWith(MANIFEST.replace('http: "http://127.0.0.1:${port.http}/health", ', '')), 'probe'), /\/processes\/server\/health needs one of http, tcp or grpc/);
