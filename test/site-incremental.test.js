@@ -408,6 +408,7 @@ test('a first build stopped outright half-way leaves a folder the next build tak
   child.kill('SIGKILL');
   assert.equal(await exited, 'SIGKILL');
   assert.ok(existsSync(join(out, '.benchline-site.json')), 'the folder is marked as the site\'s before anything goes in');
+  assert.ok(manifest(out).building, 'and as holding a build under way');
   assert.deepEqual(JSON.parse(readFileSync(join(`${out}.lock`, 'owner.json'), 'utf8')).pid, child.pid, 'the lock it left names its process');
   const said = [];
   const rebuilt = await buildSite({ store: s, out, log: (m) => said.push(m) });
@@ -428,4 +429,25 @@ test('a build that finds its folder locked says what it waits for and how to go 
   assert.match(said[0], /^waiting for the build that holds .*site\.lock: another site build into .* \(one stopped outright on this machine is taken over at once; from another machine or container, 2 minutes after its last refresh\); remove .*site\.lock to go on at once if no build is running$/);
   await release();
   assert.ok((await waiting).pages > 0);
+});
+
+test('a rebuild stopped while it rewrote files in place leaves its mark, and the next build checks every kept file by content and equals a clean build', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c });
+  const before = manifest(o);
+  assert.equal(before.building, undefined, 'a finished build leaves no mark');
+  // what a stopped rebuild leaves: its mark, and a file it was rewriting in place holding the start of other bytes
+  // and the rest of its old ones, as long as it was (so its size alone looks as written)
+  writeFileSync(join(o, '.benchline-site.json'), JSON.stringify({ ...before, generatedAt: null, building: new Date().toISOString() }));
+  const victim = before.files.find((f) => f.startsWith('data/runs/'));
+  const old = readFileSync(join(o, victim));
+  writeFileSync(join(o, victim), Buffer.concat([Buffer.from('x'.repeat(40)), old.subarray(40)]));
+  // and a file it had just made, which no build lists
+  writeFileSync(join(o, 'data', 'stray.js'), 'half\n');
+  const r = await buildSite({ store: s, out: o, cache: c });
+  assert.ok(r.written.includes(victim), 'the damaged file was found by its content and written again');
+  assert.equal(manifest(o).building, undefined);
+  await buildSite({ store: s, out: join(d, 'clean') });
+  assertSameSite(o, join(d, 'clean'));
 });

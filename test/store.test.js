@@ -1,11 +1,11 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
-import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS } from '../ci/store/store.js';
-import { listFiles } from '../ci/store/files.js';
+import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles } from '../ci/store/store.js';
+import { listFiles, rewrite } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
@@ -377,4 +377,64 @@ test('a failure record whose run start is no time is reported and skipped, by co
   const contents = readStore(store);
   assert.deepEqual(contents.problems.map((p) => p.path), [path]);
   assert.equal(contents.docs.length, 4);
+});
+
+test('rewrite writes over a file of one link in place, cut to the new length, and replaces a link, a hard-linked file or no file instead of writing through it', () => {
+  const dir = temp('rewrite');
+  const own = join(dir, 'own.js');
+  writeFileSync(own, 'a longer first content\n');
+  const inode = statSync(own).ino;
+  assert.equal(rewrite(own, Buffer.from('short\n')), true);
+  assert.equal(readFileSync(own, 'utf8'), 'short\n', 'no tail of the longer content is left');
+  assert.equal(statSync(own).ino, inode, 'the same file, written in place');
+  assert.equal(rewrite(own, Buffer.from('longer than short\n')), true);
+  assert.equal(readFileSync(own, 'utf8'), 'longer than short\n');
+  // a file that is also linked from elsewhere (a copy made with cp -al) keeps its other name's content
+  const elsewhere = join(dir, 'backup.js');
+  linkSync(own, elsewhere);
+  assert.equal(rewrite(own, Buffer.from('new\n')), false);
+  assert.equal(readFileSync(elsewhere, 'utf8'), 'longer than short\n');
+  assert.equal(readFileSync(own, 'utf8'), 'new\n');
+  // a symbolic link is replaced by a file, never written through
+  const target = join(dir, 'outside.txt');
+  writeFileSync(target, 'keep me\n');
+  const link = join(dir, 'link.js');
+  symlinkSync(target, link);
+  assert.equal(rewrite(link, Buffer.from('site file\n')), false);
+  assert.equal(readFileSync(target, 'utf8'), 'keep me\n');
+  assert.equal(lstatSync(link).isSymbolicLink(), false);
+  assert.equal(readFileSync(link, 'utf8'), 'site file\n');
+  // no file yet (in a folder not made yet): created
+  assert.equal(rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n')), false);
+  assert.equal(readFileSync(join(dir, 'new', 'file.js'), 'utf8'), 'made\n');
+});
+
+test('listStore finds the run folders and other files a full listing does, in its order, whatever lies where in the store', async () => {
+  const store = temp('list-store');
+  await publish({ store, docs: [...syntheticDocs({ runs: 3 })] });
+  const put = (rel, text = '{}') => {
+    mkdirSync(join(store, rel, '..'), { recursive: true });
+    writeFileSync(join(store, rel), text);
+  };
+  const [run] = readdirSync(join(store, 'runs', '2025', '01'));
+  // folders whose names sort one way and whose files' paths sort the other ('-' sorts before '/')
+  put('runs/2025/01/A/main/x.json');
+  put('runs/2025/01/A-b/main/x.json');
+  // files that are no run folder's: misplaced years, months and runs, and anything beside the store's own
+  for (const rel of ['runs/abcd/01/r/main/x.json', 'runs/2025/1/r/main/x.json', 'runs/2025/01/loose.json', 'runs/2025/file', 'runs/file', 'notes.txt', 'archive/2024-01.json', 'extra/deep/file']) put(rel);
+  // temp files inside and outside run folders, a folder nested deeper, an empty run folder, a link
+  put(`runs/2025/01/${run}/main/.tmp-1-abcd`);
+  put(`runs/2025/01/${run}/main/x.json.123`);
+  put(`runs/2025/01/${run}/deeper/still/y.json`);
+  put('.tmp-9-ffff');
+  mkdirSync(join(store, 'runs', '2025', '01', 'empty'), { recursive: true });
+  symlinkSync('/nowhere', join(store, 'runs', '2025', '01', run, 'main', 'link.json'));
+  const files = storeFiles(store);
+  const want = runFolders(files);
+  const got = listStore(store);
+  assert.deepEqual([...got.folders], [...want]);
+  assert.deepEqual(got.others, files.filter((rel) => ![...want.keys()].some((f) => rel.startsWith(`${f}/`))));
+  assert.ok(got.others.includes('notes.txt') && got.others.includes('runs/2025/1/r/main/x.json'));
+  assert.equal(got.folders.get(`runs/2025/01/${run}`).includes('main/link.json'), true);
+  assert.equal(got.folders.get(`runs/2025/01/${run}`).some((n) => n.includes('.tmp-') || n.endsWith('.json.123')), false);
 });

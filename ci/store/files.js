@@ -1,5 +1,5 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -63,26 +63,60 @@ export function writeReplace(path, text, { sync = false } = {}) {
   writeFileAtomic.sync(path, text, { fsync: sync, mode: 0o644 });
 }
 
-/** Every file under `dir` (recursively) as a path relative to `dir` with '/' separators, sorted; [] when dir is absent. */
-export function listFiles(dir) {
-  const out = [];
-  // relative paths built as the walk goes: path.relative per file is most of the cost on a store of 100,000 files
-  const walk = (d, prefix) => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch (e) {
-      if (e.code === 'ENOENT') return;
-      throw e;
+/**
+ * Writes `bytes` over the regular file at `path` in place (its own blocks reused, then cut to length), or, when there
+ * is no such file of one link only (none, a link, a folder, a file hard-linked elsewhere), replaces it as writeReplace
+ * does. For derived files whose writer can tell a half-written one afterwards (the site marks a build in progress):
+ * replacing a file whose blocks are on disk frees them, which on a disk mounted with discard costs about a millisecond
+ * a file, against a few microseconds for rewriting it. Returns whether it wrote in place.
+ */
+export function rewrite(path, bytes) {
+  let fd;
+  try {
+    fd = openSync(path, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  } catch {
+    writeReplace(path, bytes);
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1) {
+      closeSync(fd);
+      fd = undefined;
+      writeReplace(path, bytes);
+      return false;
     }
-    for (const e of entries) {
-      if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
-      else out.push(`${prefix}${e.name}`);
-    }
-  };
-  walk(dir, '');
-  return out.sort();
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, done);
+    if (st.size !== bytes.length) ftruncateSync(fd, bytes.length);
+    return true;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
+
+/**
+ * Pushes every file under `dir` (recursively; anything but a folder counts as a file) onto `out` as `prefix` + its path
+ * relative to `dir` with '/' separators, in no particular order; nothing when dir is absent.
+ */
+export function walkFiles(dir, prefix, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    if (e.code === 'ENOENT') return out;
+    throw e;
+  }
+  // relative paths built as the walk goes: path.relative per file is most of the cost on a store of 100,000 files
+  for (const e of entries) {
+    if (e.isDirectory()) walkFiles(join(dir, e.name), `${prefix}${e.name}/`, out);
+    else out.push(`${prefix}${e.name}`);
+  }
+  return out;
+}
+
+/** Every file under `dir` (recursively) as a path relative to `dir` with '/' separators, sorted; [] when dir is absent. */
+export const listFiles = (dir) => walkFiles(dir, '', []).sort();
 
 /** Removes now-empty folders from `path`'s folder up to (not including) `stop`; a non-empty one ends the climb. */
 export function pruneEmptyDirs(path, stop) {

@@ -5,8 +5,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { readPolicy, readRunFolders, readStore, runFolderRel, runFolders, storeFiles, StoreError } from './store.js';
-import { openCache, packEntry, runFolderOf } from './read-cache.js';
+import { listStore, readPolicy, readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
+import { openCache, packEntry } from './read-cache.js';
 import { appendSeries, archiveStamp, listingHash, optionsKey, restamp, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
 import { PART_POINTS, splitSeries } from './series-file.js';
@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
+import { listFiles, rewrite, pruneEmptyDirs, writeReplace } from './files.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
 
@@ -75,9 +75,9 @@ function previousBuild(out) {
   try {
     const text = readFileSync(join(out, MANIFEST), 'utf8');
     const m = JSON.parse(text);
-    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {}, hash: sha1(text) };
+    return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {}, hash: sha1(text), building: m.building !== undefined };
   } catch {
-    return { files: [], hashes: {}, hash: null };
+    return { files: [], hashes: {}, hash: null, building: false };
   }
 }
 
@@ -303,8 +303,11 @@ async function build(options) {
   const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
   // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
   // content is at hand, which spares hashing it)
+  // files are rewritten in place, so one a build stopped half-way was writing may be cut short or mixed with what it
+  // held: after such a build (its manifest still says it was building) every kept file is checked by content, as --verify does
+  const distrust = verify || previous.building;
   const same = (path, hash, size, content = null) => {
-    if (!verify) return sizeOf(path) === size;
+    if (!distrust) return sizeOf(path) === size;
     const bytes = fileBytes(path, size);
     if (!bytes) return false;
     return content ? bytes.equals(content) : sha1(bytes) === hash;
@@ -320,7 +323,9 @@ async function build(options) {
   const { layout, problems } = plan;
   // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
   // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
-  if (!existsSync(join(out, MANIFEST))) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, files: [], hashes: {} })}\n`);
+  // and the manifest says a build is under way until this one writes its own at the end (what the last build wrote
+  // stays listed, so a later build still removes what it no longer writes)
+  if (!previous.building) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, building: generatedAt, files: previous.files, hashes: previous.hashes })}\n`);
   layout.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const { js, css } = await code;
 
@@ -344,7 +349,7 @@ async function build(options) {
     const path = join(out, rel);
     if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
     else {
-      writeReplace(path, bytes);
+      rewrite(path, bytes);
       wrote.add(rel);
     }
     hashOf.set(rel, hash);
@@ -444,7 +449,7 @@ async function build(options) {
 
   const now = new Set(files);
   let removed = 0;
-  for (const rel of verify ? listFiles(out).filter((f) => f !== MANIFEST) : previous.files) {
+  for (const rel of distrust ? listFiles(out).filter((f) => f !== MANIFEST) : previous.files) {
     if (now.has(rel)) continue;
     // the manifest is a file in the output folder anyone may edit: only paths inside `out` are ever removed
     const abs = insideDir(out, rel);
@@ -611,11 +616,8 @@ function tryAppend(ctx, snapshot) {
  * that is no part of the store) or a kept file is not as written: then the build lays out the whole store.
  */
 function appendPlan({ store, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, asRecorded, partPoints }, snap) {
-  const listing = storeFiles(store);
-  const folderOfFile = listing.map(runFolderOf);
-  const groups = runFolders(listing, folderOfFile);
+  const { folders: groups, others } = listStore(store);
   // besides run folders, the store holds the archived months it held, unchanged
-  const others = listing.filter((_, i) => !folderOfFile[i]);
   if (others.length !== Object.keys(snap.archives).length || !others.every((rel) => snap.archives[rel] && sameArchive(join(store, rel), snap.archives[rel]))) return null;
   const old = [...groups].filter(([folder]) => snap.folders.has(folder));
   if (old.length !== snap.folders.size || listingHash(old) !== snap.listing) return null;

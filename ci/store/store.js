@@ -8,7 +8,7 @@
 // A document's name derives from its run id, role and job id, so publishing it twice finds it in place;
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
-import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
@@ -17,7 +17,7 @@ import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
-import { isTempFile, listFiles, pruneEmptyDirs, writeNew, writeReplace } from './files.js';
+import { isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
 import { runFolderOf, unpackDocs } from './read-cache.js';
 
@@ -367,6 +367,59 @@ export function readStoreFile(store, rel) {
 /** Store files that are neither in-flight temp files nor lock folders, sorted. */
 const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
 export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
+
+/**
+ * The store's files as runFolders(storeFiles(store)) and the files outside run folders give them, walked run folder by
+ * run folder instead of as one list of every file: { folders: Map(run folder -> [name, ...], in listing order),
+ * others: [path, ...] sorted }. What a rebuild checks the store against its snapshot with, on every build.
+ */
+// isTempFile of a path inside a run folder, in one test (a rebuild asks it of a hundred thousand names)
+const TEMP_NAME = /(?:^|\/)\.tmp-[^/]*$|\.json\.\d+$/;
+export function listStore(store) {
+  const others = [];
+  const found = [];
+  const dirs = (dir) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === 'ENOENT') return [];
+      throw e;
+    }
+  };
+  for (const e of dirs(store)) {
+    if (e.name !== 'runs' || !e.isDirectory()) {
+      if (e.isDirectory()) walkFiles(join(store, e.name), `${e.name}/`, others);
+      else others.push(e.name);
+      continue;
+    }
+    // runs/<yyyy>/<mm>/<run>/...: what runFolderOf takes for a run folder; anything else under runs/ is another file
+    for (const y of dirs(join(store, 'runs'))) {
+      const yRel = `runs/${y.name}`;
+      if (!y.isDirectory()) others.push(yRel);
+      else if (!/^\d{4}$/.test(y.name)) walkFiles(join(store, yRel), `${yRel}/`, others);
+      else {
+        for (const m of dirs(join(store, yRel))) {
+          const mRel = `${yRel}/${m.name}`;
+          if (!m.isDirectory()) others.push(mRel);
+          else if (!/^\d{2}$/.test(m.name)) walkFiles(join(store, mRel), `${mRel}/`, others);
+          else {
+            for (const r of dirs(join(store, mRel))) {
+              const rRel = `${mRel}/${r.name}`;
+              if (!r.isDirectory()) others.push(rRel);
+              else {
+                const names = walkFiles(join(store, rRel), '', []).filter((n) => !TEMP_NAME.test(n));
+                if (names.length) found.push([rRel, names.sort()]);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // in the order of their files' paths, as runFolders gives them
+  found.sort(([a], [b]) => (`${a}/` < `${b}/` ? -1 : 1));
+  return { folders: new Map(found), others: others.filter(isStoreFile).sort() };
+}
 
 /**
  * The run folders of a store listing (storeFiles) with their files' names, in the listing's order:
