@@ -18,15 +18,60 @@ const std = (xs, from, to, m) => {
   return Math.sqrt(s / (to - from));
 };
 
+/**
+ * Mean and population standard deviation of a segment xs[a..b). While changePointsResumable works on a series, those
+ * tTest asks for are remembered (computed the same way, so the results are the same): the merge steps weigh every
+ * change point against its neighbours' segments, so each segment is asked for again and again.
+ */
+const segments = { xs: null, stats: new Map() };
+const rememberSegments = (xs) => {
+  segments.xs = xs;
+  segments.stats.clear();
+};
+function plainStats(xs, a, b) {
+  const m = mean(xs, a, b);
+  return { m, s: b - a >= 2 ? std(xs, a, b, m) : 0 };
+}
+function segmentStats(xs, a, b) {
+  if (segments.xs !== xs) return plainStats(xs, a, b);
+  const key = a * (xs.length + 1) + b;
+  let s = segments.stats.get(key);
+  if (!s) {
+    s = plainStats(xs, a, b);
+    segments.stats.set(key, s);
+  }
+  return s;
+}
+
+/**
+ * Remembers the stats of xs[a..c) from those of xs[a..b) and xs[b..c) when both are remembered (Chan et al.'s pairwise
+ * update, exact to a few units in the last place), as the merge steps join two segments: without it every join would
+ * read the whole joined segment again, which on a year of hourly points was most of a rebuild's change point time.
+ */
+function joinSegments(xs, a, b, c) {
+  if (segments.xs !== xs || a >= b || b >= c) return;
+  const key = a * (xs.length + 1) + c;
+  if (segments.stats.has(key)) return;
+  const left = segments.stats.get(a * (xs.length + 1) + b);
+  const right = segments.stats.get(b * (xs.length + 1) + c);
+  if (!left || !right) return;
+  const n1 = b - a;
+  const n2 = c - b;
+  const n = n1 + n2;
+  const delta = right.m - left.m;
+  const m = left.m + (delta * n2) / n;
+  // sums of squared deviations from each side's mean (population variance times count), then of the two together
+  const m2 = left.s * left.s * n1 + right.s * right.s * n2 + (delta * delta * n1 * n2) / n;
+  segments.stats.set(key, { m, s: Math.sqrt(m2 / n) });
+}
+
 /** Pooled-variance t statistic of xs[a..b) against xs[b..c), with the parts scipy's ttest_ind_from_stats uses. */
-function tStatistic(xs, a, b, c) {
+function tStatistic(xs, a, b, c, stats = plainStats) {
   const n1 = b - a;
   const n2 = c - b;
   if (n1 === 0 || n2 === 0) throw new Error('t-test needs two non-empty sides');
-  const m1 = mean(xs, a, b);
-  const m2 = mean(xs, b, c);
-  const s1 = n1 >= 2 ? std(xs, a, b, m1) : 0;
-  const s2 = n2 >= 2 ? std(xs, b, c, m2) : 0;
+  const { m: m1, s: s1 } = stats(xs, a, b);
+  const { m: m2, s: s2 } = stats(xs, b, c);
   const df = n1 + n2 - 2;
   let t = NaN;
   if (df > 0) {
@@ -44,7 +89,7 @@ const twoSided = (t, df) => (df > 0 ? (Number.isNaN(t) ? NaN : 2 * tCdf(-Math.ab
  * comparing xs[a..b) with xs[b..c). Returns otava's TTestStats fields.
  */
 export function tTest(xs, a, b, c) {
-  const { m1, m2, s1, s2, df, t } = tStatistic(xs, a, b, c);
+  const { m1, m2, s1, s2, df, t } = tStatistic(xs, a, b, c, segmentStats);
   return { meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, pvalue: twoSided(t, df) };
 }
 
@@ -253,17 +298,21 @@ function withStats(xs, indices) {
  * Fingerprint of xs[0..n): two 32-bit FNV-1a style hashes over the values' bytes, as 16 hex digits. Tells whether a
  * series still starts with the points a saved split was computed on.
  */
-export function prefixHash(xs, n) {
+export const prefixHash = (xs, n) => hexOf(hashState(xs, n));
+
+/** The state of prefixHash after xs[0..n), carried on from `from` (the state after a shorter prefix of xs) when given. */
+function hashState(xs, n, from = { n: 0, a: 0x811c9dc5, b: 0x01000193 }) {
   const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < words.length; i += 1) {
+  let { a, b } = from;
+  for (let i = from.n * 2; i < words.length; i += 1) {
     a = Math.imul(a ^ words[i], 0x01000193) >>> 0;
     b = Math.imul(b ^ words[i], 0x5bd1e995) >>> 0;
     b ^= b >>> 15;
   }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  return { n, a, b };
 }
+
+const hexOf = ({ a, b }) => a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 
 /**
  * Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find.
@@ -285,7 +334,9 @@ function split(xs, window, maxPValue, prune, saved = null) {
     for (const i of local) found.add(i);
     return Math.max(local.length ? local[local.length - 1] : 0, at + step);
   };
-  if (saved && saved.key === key && saved.length <= xs.length && saved.hash === prefixHash(xs, saved.length)) {
+  // the hash state after the points the saved split saw (whether or not they are the same now), carried on to all of them for the next call
+  let seen;
+  if (saved && saved.key === key && saved.length <= xs.length && saved.hash === hexOf((seen = hashState(xs, saved.length)))) {
     for (const [at, ...local] of saved.windows) {
       if (at !== start || at + window > saved.length) break;
       start = take(at, local);
@@ -296,7 +347,7 @@ function split(xs, window, maxPValue, prune, saved = null) {
     searched.windows += 1;
     start = take(start, detectInWindow(xs, start, end, maxPValue, prune).map((i) => i + start));
   }
-  return { points: withStats(xs, [...found].sort((a, b) => a - b)), saved: { key, length: xs.length, hash: prefixHash(xs, xs.length), windows } };
+  return { points: withStats(xs, [...found].sort((a, b) => a - b)), saved: { key, length: xs.length, hash: hexOf(hashState(xs, xs.length, seen)), windows } };
 }
 
 /** Merge step: drop the weakest change point (highest p, else smallest step) until all pass both thresholds. */
@@ -310,6 +361,7 @@ function merge(points, xs, maxPValue, minMagnitude) {
     }
     const at = cps.indexOf(weakest);
     cps.splice(at, 1);
+    joinSegments(xs, at === 0 ? 0 : cps[at - 1].index, weakest.index, at < cps.length ? cps[at].index : xs.length);
     // otava recomputes the point now at the removed position and the one after it; kept as is to match its output
     const bounds = [0, ...cps.map((c) => c.index), xs.length];
     for (const k of [at, at + 1]) {
@@ -317,6 +369,12 @@ function merge(points, xs, maxPValue, minMagnitude) {
     }
   }
   return cps;
+}
+
+/** Whether xs holds a NaN (a plain loop: this runs on every point of every series a build lays out). */
+function hasNaN(xs) {
+  for (let i = 0; i < xs.length; i += 1) if (xs[i] !== xs[i]) return true;
+  return false;
 }
 
 /** Missing values take the previous value (the next one at the start), as otava fills gaps. */
@@ -348,17 +406,22 @@ export function changePoints(values, options = {}) {
  */
 export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null) {
   // values already unboxed and complete (a site build's kept series) are read as they are
-  const dense = values instanceof Float64Array && !values.some(Number.isNaN);
+  const dense = values instanceof Float64Array && !hasNaN(values);
   const filled = dense ? values : fillMissing(Array.from(values));
   if (filled.length < 2 || filled[0] === null) return { points: [], saved: null };
   // one unboxed copy: the window scans read it tens of millions of times
   const xs = dense ? values : Float64Array.from(filled);
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-  const weak = split(xs, window, firstPass, prune, saved);
-  let cps = merge(weak.points, xs, maxPValue, minMagnitude);
-  if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
-  if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
-  return { points: cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
+  rememberSegments(xs);
+  try {
+    const weak = split(xs, window, firstPass, prune, saved);
+    let cps = merge(weak.points, xs, maxPValue, minMagnitude);
+    if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
+    if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
+    return { points: cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
+  } finally {
+    rememberSegments(null);
+  }
 }
 
 /**
