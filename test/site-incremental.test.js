@@ -451,3 +451,32 @@ test('a rebuild stopped while it rewrote files in place leaves its mark, and the
   await buildSite({ store: s, out: join(d, 'clean') });
   assertSameSite(o, join(d, 'clean'));
 });
+
+test('the worker that checks kept files by content gives the verdict the build\'s own check gives, and leaves what it was not asked to the build', async () => {
+  const { verifyInBackground } = await import('../ci/store/verify-worker.js');
+  const { createHash } = await import('node:crypto');
+  const { symlinkSync } = await import('node:fs');
+  const d = tempDir('verify-worker');
+  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+  const file = (name, text) => {
+    writeFileSync(join(d, name), text);
+    return { path: join(d, name), size: Buffer.byteLength(text), hash: sha1(text) };
+  };
+  const same = file('same.js', 'as written\n');
+  const edited = file('edited.js', 'as written\n');
+  writeFileSync(edited.path, 'AS WRITTEN\n');
+  const gone = file('gone.js', 'gone\n');
+  rmSync(gone.path);
+  const linked = file('target.js', 'linked\n');
+  const link = { ...linked, path: join(d, 'link.js') };
+  symlinkSync(linked.path, link.path);
+  const checks = verifyInBackground([same, edited, gone, link]);
+  assert.equal(checks.check(same.path, same.size, same.hash), true);
+  assert.equal(checks.check(edited.path, edited.size, edited.hash), false, 'same size, other bytes');
+  assert.equal(checks.check(gone.path, gone.size, gone.hash), false);
+  assert.equal(checks.check(link.path, link.size, link.hash), false, 'a link is never taken as a kept file');
+  assert.equal(checks.check(linked.path, linked.size, linked.hash), null, 'not asked about');
+  assert.equal(checks.check(same.path, same.size, sha1('other')), null, 'asked about with another hash');
+  checks.close();
+  assert.equal(checks.check(same.path, same.size, same.hash), null, 'closed: the build reads the file itself');
+});

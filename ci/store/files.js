@@ -1,5 +1,5 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -90,6 +90,34 @@ export function rewrite(path, bytes) {
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, done);
     if (st.size !== bytes.length) ftruncateSync(fd, bytes.length);
     return true;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// one buffer for the content of every kept file a build checks (a long history's site is thousands of files)
+let scratch = Buffer.allocUnsafe(1 << 20);
+
+/**
+ * The content of the regular file at path when it is `size` bytes long, else null (another size, a link, which is
+ * never kept as it could point anywhere, or no file). Valid until the next call: it is read into one shared buffer.
+ */
+export function fileBytes(path, size) {
+  let fd;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== size) return null;
+    if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length));
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, scratch, got, size - got, got);
+      if (!n) return null;
+      got += n;
+    }
+    return scratch.subarray(0, size);
+  } catch {
+    return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -15,7 +15,8 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { listFiles, rewrite, pruneEmptyDirs, writeReplace } from './files.js';
+import { fileBytes, listFiles, rewrite, pruneEmptyDirs, writeReplace } from './files.js';
+import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
 
@@ -160,34 +161,6 @@ function sizeOf(path) {
   }
 }
 
-// one buffer for the content of every kept file a build checks (a long history's site is thousands of files)
-let scratch = Buffer.allocUnsafe(1 << 20);
-
-/**
- * The content of the regular file at path when it is `size` bytes long, else null (another size, a link, which is
- * never kept as it could point anywhere, or no file). Valid until the next call: it is read into one shared buffer.
- */
-function fileBytes(path, size) {
-  let fd;
-  try {
-    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size !== size) return null;
-    if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length));
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, scratch, got, size - got, got);
-      if (!n) return null;
-      got += n;
-    }
-    return scratch.subarray(0, size);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** Whether `inner` is `outer` or lies inside it (both resolved). */
 function within(outer, inner) {
   const rel = relative(resolve(outer), resolve(inner));
@@ -306,13 +279,19 @@ async function build(options) {
   // files are rewritten in place, so one a build stopped half-way was writing may be cut short or mixed with what it
   // held: after such a build (its manifest still says it was building) every kept file is checked by content, as --verify does
   const distrust = verify || previous.building;
+  const filesBefore = readCache?.dataFiles || {};
+  // checking kept files by content is reading and hashing most of the site: a worker thread does it while this one
+  // lays out the store, for the files the cache records as the last build wrote them, in the order they are asked for
+  const recorded = distrust ? previous.files.filter((rel) => filesBefore[rel] && previous.hashes[rel] === filesBefore[rel].hash) : [];
+  const background = recorded.length ? verifyInBackground(recorded.map((rel) => ({ path: join(out, rel), size: filesBefore[rel].size, hash: filesBefore[rel].hash }))) : null;
   const same = (path, hash, size, content = null) => {
     if (!distrust) return sizeOf(path) === size;
+    const known = content ? null : background?.check(path, size, hash);
+    if (known === true || known === false) return known;
     const bytes = fileBytes(path, size);
     if (!bytes) return false;
     return content ? bytes.equals(content) : sha1(bytes) === hash;
   };
-  const filesBefore = readCache?.dataFiles || {};
   // a data file the last build wrote or kept, as the cache records it, when it is still there as written; else null
   const asRecorded = (rel) => {
     const was = filesBefore[rel];
@@ -467,6 +446,7 @@ async function build(options) {
   writeReplace(join(out, MANIFEST), manifest);
   // the next build lays out only the runs added after this one, when the store has nothing this build could not read
   if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
+  background?.close();
   return { pages: files.length, unchanged, written, removed, read: plan.read, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
 }
 
@@ -637,25 +617,12 @@ function appendPlan({ store, config, repoUrl = null, basePath = './', title, cha
   const known = new Set(digest.runs.map((r) => r.id));
   if (model.runs.some((r) => known.has(r.id))) return null;
   if (last && model.runs.length && (model.runs[0].t < last.t || (model.runs[0].t === last.t && model.runs[0].id <= last.id))) return null;
-  // the files of earlier runs, series parts and archived months, as the last build wrote them
-  const runFiles = [];
-  for (const r of digest.runs) {
-    if (r.archived) continue;
-    const path = runPath(r);
-    const kept = asRecorded(path);
-    if (!kept) return null;
-    runFiles.push({ path, kept });
-  }
-  for (const s of digest.series) {
-    for (let k = 0; k < s.points.from / partPoints; k += 1) if (!asRecorded(seriesPartPath(seriesPath(s.key), k))) return null;
-  }
-  const archiveFiles = [];
-  for (const rel of Object.keys(snap.archives)) {
-    const path = archivePath(/^archive\/(.+)\.json$/.exec(rel)[1]);
-    const kept = asRecorded(path);
-    if (!kept) return null;
-    archiveFiles.push({ path, kept });
-  }
+  // the files of earlier runs, series parts and archived months, as the last build wrote them: checked once the
+  // layout is made, for under --verify a worker thread reads them meanwhile
+  const keptRuns = digest.runs.filter((r) => !r.archived).map(runPath);
+  const keptParts = [];
+  for (const s of digest.series) for (let k = 0; k < s.points.from / partPoints; k += 1) keptParts.push(seriesPartPath(seriesPath(s.key), k));
+  const keptArchives = Object.keys(snap.archives).map((rel) => archivePath(/^archive\/(.+)\.json$/.exec(rel)[1]));
   // each suite's report from its newest run: a new one, else the one the last build read (read whole again)
   const reportFolders = newestFolders(docs, reportedSuites(modules), { ...snap.reportFolders });
   const reread = [...new Set(Object.values(reportFolders))].filter((f) => snap.folders.has(f));
@@ -667,6 +634,19 @@ function appendPlan({ store, config, repoUrl = null, basePath = './', title, cha
   absorbRuns(digest, model.runs);
   appendSeries(digest, model.series, offset);
   const layout = siteLayout(digest, { config, repoUrl, basePath, problems: [], policy: readPolicy(store), generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache.splits });
+  const runFiles = [];
+  for (const path of keptRuns) {
+    const kept = asRecorded(path);
+    if (!kept) return null;
+    runFiles.push({ path, kept });
+  }
+  if (!keptParts.every((path) => asRecorded(path))) return null;
+  const archiveFiles = [];
+  for (const path of keptArchives) {
+    const kept = asRecorded(path);
+    if (!kept) return null;
+    archiveFiles.push({ path, kept });
+  }
   for (const f of runFilesOf(model.runs)) runFiles.push({ ...f, folder: [...foldersOfRun.get(f.payload.id)][0] });
   const archives = Object.fromEntries(Object.entries(snap.archives).map(([rel, stamp]) => [rel, restamp(join(store, rel), stamp)]));
   return {
