@@ -480,3 +480,26 @@ test('the worker that checks kept files by content gives the verdict the build\'
   checks.close();
   assert.equal(checks.check(same.path, same.size, same.hash), null, 'closed: the build reads the file itself');
 });
+
+test('with the cache, a build in a new process takes the page\'s code from the last build\'s bundle while its inputs are unchanged, and bundles again otherwise', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS })] });
+  const cli = fileURLToPath(new URL('../ci/cli.js', import.meta.url));
+  const site = () => execFileSync(process.execPath, [cli, 'site', '--store', s, '--out', o, '--cache', c], { stdio: 'pipe' });
+  site();
+  const file = join(c, 'bundle.json');
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  assert.ok(saved.inputs.some((f) => f.endsWith('reports-site/src/main.js')) && saved.inputs.some((f) => f.includes('uplot')), saved.inputs.join(' '));
+  assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
+  // a bundle the next process takes as it is: marked, to see it taken
+  writeFileSync(file, JSON.stringify({ ...saved, js: `${saved.js}/*taken*/` }));
+  site();
+  assert.match(readFileSync(join(o, 'app.js'), 'utf8'), /\/\*taken\*\/$/);
+  // inputs that no longer hash as recorded (here: one more, which is not there): bundled again
+  writeFileSync(file, JSON.stringify({ ...saved, inputs: [...saved.inputs, 'reports-site/src/gone.js'], js: `${saved.js}/*stale*/` }));
+  site();
+  assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).js, saved.js, 'and the new bundle saved');
+  rmSync(d, { recursive: true, force: true });
+});

@@ -47,24 +47,52 @@ function builderKey() {
 }
 
 let bundled;
-/** The page's code as one classic script (modules do not load from file://), bundled once per process. */
-async function bundle() {
+const BUNDLE_FILE = 'bundle.json';
+const BUNDLE_SCHEMA = 'benchline/site-bundle@1';
+
+/**
+ * The page's code as one classic script (modules do not load from file://), bundled once per process. With a site
+ * cache, the last build's bundle is taken while every file that went into it (esbuild's list of inputs, this file with
+ * the bundle's options, esbuild's version) hashes as then: a rebuild then starts no esbuild process.
+ */
+async function bundle(cache = null) {
   if (bundled) return bundled;
+  // Resolved like an import: installed as a dependency, uplot sits in the adopting project's node_modules, not ours.
+  const css = readFileSync(createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
+  const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
+  const inputsHash = (inputs) => {
+    const h = createHash('sha1').update(`${esbuildVersion}\u0000`).update(readFileSync(fileURLToPath(import.meta.url)));
+    // inputs outside the file system (node built-ins, stubbed) are fixed by this file
+    for (const rel of [...inputs].sort()) h.update(`\u0000${rel}\u0000`).update(rel.includes(':') ? '' : readFileSync(join(ROOT, rel)));
+    return h.digest('hex');
+  };
+  const file = cache ? join(cache, BUNDLE_FILE) : null;
+  try {
+    const saved = file ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    if (saved?.schema === BUNDLE_SCHEMA && Array.isArray(saved.inputs) && typeof saved.js === 'string' && saved.hash === inputsHash(saved.inputs)) {
+      bundled = { js: saved.js, css };
+      return bundled;
+    }
+  } catch { /* none yet, unreadable, or an input gone: bundled again */ }
   const esbuild = await import('esbuild');
   const r = await esbuild.build({
     entryPoints: [join(SITE_SRC, 'src', 'main.js')],
+    absWorkingDir: ROOT,
     bundle: true,
     format: 'iife',
     minify: true,
     target: 'es2022',
     write: false,
+    metafile: true,
     legalComments: 'none',
     logLevel: 'silent',
     plugins: [nodeBuiltinsStub],
   });
-  // Resolved like an import: installed as a dependency, uplot sits in the adopting project's node_modules, not ours.
-  const css = readFileSync(createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css'), 'utf8') + readFileSync(join(SITE_SRC, 'style.css'), 'utf8');
   bundled = { js: r.outputFiles[0].text, css };
+  if (file) {
+    const inputs = Object.keys(r.metafile.inputs);
+    writeReplace(file, `${JSON.stringify({ schema: BUNDLE_SCHEMA, hash: inputsHash(inputs), inputs, js: bundled.js })}\n`);
+  }
   return bundled;
 }
 
@@ -263,7 +291,7 @@ async function build(options) {
   const { store, out, config, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 } = options;
   const readCache = cache ? openCache(cache, builderKey()) : null;
   // esbuild bundles the page in its own process while this one lays out the data
-  const code = bundle();
+  const code = bundle(cache);
   code.catch(() => { /* awaited below */ });
   const generatedAt = new Date().toISOString();
   // each suite's own report of its newest run, as a page; its module may also lay out the variant view
