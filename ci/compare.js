@@ -175,9 +175,10 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
   const shared = Boolean(adjusted.slope || adjusted.unadjusted);
   const eqLevel = equivalenceLevel(shared ? 1 - alpha * last.weight * (1 - RAW_SHARE) : level);
   const baseMedian = median(base);
+  // relative to the base's size: a difference of a negative base (a k6 gauge) keeps its sign, so a rise stays a rise
   const rel = (x) => {
     if (!Number.isFinite(x)) return x > 0 ? Infinity : -Infinity;
-    return logScale ? Math.exp(x) - 1 : (baseMedian ? x / baseMedian : null);
+    return logScale ? Math.exp(x) - 1 : (baseMedian ? x / Math.abs(baseMedian) : null);
   };
   const bounds = (c, lvl) => ({ lower: rel(c.lower), upper: rel(c.upper), level: lvl });
   const values = (c, lvl) => ({ change: rel(c.estimate), ...bounds(c, lvl), absolute: logScale ? baseMedian * (Math.exp(c.estimate) - 1) : c.estimate });
@@ -260,14 +261,21 @@ export function adjustForOtherWork(d, gap, { intercept = false } = {}) {
  */
 export const equivalenceLevel = (level) => Math.max(0.5, Number((1 - 2 * (1 - level)).toFixed(12)));
 
+/**
+ * Head's value relative to base's as 1 + change: head / base, and for a negative base 1 + (head - base) / |base|, so the
+ * change has the sign of head - base (a ratio of two negatives would call -10 -> -5 a 50% fall). Zero base: the ratio
+ * as it is (infinite, or NaN for 0 / 0).
+ */
+export const relativeRatio = (h, b) => (b < 0 ? 1 + (h - b) / -b : h / b);
+
 /** Statistics of one metric from two independent sets of trials (two runs). */
 export function unpairedStats(base, head, { alpha, confidence, seed }) {
   const b = median(base);
   const h = median(head);
-  const out = { method: 'unpaired', p: mannWhitney(head, base).p, change: b ? h / b - 1 : null, lower: null, upper: null, absolute: h - b, level: confidence ?? 1 - alpha };
+  const out = { method: 'unpaired', p: mannWhitney(head, base).p, change: b ? relativeRatio(h, b) - 1 : null, lower: null, upper: null, absolute: h - b, level: confidence ?? 1 - alpha };
   if (b) {
     const eqLevel = equivalenceLevel(out.level);
-    const [ci, eq] = bootstrapInterval({ a: head, b: base, stat: (x, y) => median(x) / median(y), confidence: [out.level, eqLevel], seed });
+    const [ci, eq] = bootstrapInterval({ a: head, b: base, stat: (x, y) => relativeRatio(median(x), median(y)), confidence: [out.level, eqLevel], seed });
     out.lower = ci.lower - 1;
     out.upper = ci.upper - 1;
     out.equivalence = { lower: eq.lower - 1, upper: eq.upper - 1, level: eqLevel };
@@ -375,7 +383,7 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
   const head = { value: median(hm.samples), n: hm.samples.length };
   const minEffect = minEffectFor(hm.name, cfg, own);
   const method = paired && bm.samples.length === hm.samples.length ? 'paired' : 'unpaired';
-  const out = { base, head, minEffect, better: hm.better, method, change: base.value ? head.value / base.value - 1 : null, lower: null, upper: null, p: null };
+  const out = { base, head, minEffect, better: hm.better, method, change: base.value ? relativeRatio(head.value, base.value) - 1 : null, lower: null, upper: null, p: null };
   if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
   const calm = (disturbed || []).filter((x) => !x).length;
   if (paired && disturbed?.length && calm < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: `${disturbed.length - calm} of ${disturbed.length} rounds were disturbed by other work on the machine (compare.maxOtherGap); too few calm rounds`, final: true };

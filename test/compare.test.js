@@ -491,3 +491,24 @@ test('a base whose trials are sometimes 0 leaves the change open above: two runs
   assert.equal(c.upper, Infinity);
   assert.notEqual(c.verdict, 'no change');
 });
+
+test('a rise of a metric whose base is negative (a k6 gauge) is a rise: -10 to -5 where higher is better is an improvement of +50%, paired or from two runs', () => {
+  const gauge = (samples) => metric('temperature_delta', samples[0], { unit: 'count', better: 'higher', samples });
+  const sides = (base, head, { run = 'r1', headRun = run } = {}) => {
+    const b = { ...doc({ run, role: 'base', judge: ['temperature_delta'], sequential: ONE_LOOK(8), metrics: { throughput: BASE } }), metrics: [gauge(base)] };
+    const h = { ...doc({ run: headRun, judge: ['temperature_delta'], sequential: ONE_LOOK(8), metrics: { throughput: BASE } }), metrics: [gauge(head)] };
+    return compare([b], [h], CFG).comparisons[0];
+  };
+  const base = BASE.map((x) => -x / 1000);
+  const paired = sides(base, base.map((x) => x / 2));
+  assert.equal(paired.method, 'paired');
+  assert.equal(paired.verdict, 'improvement', 'head is higher in every round and higher is better');
+  assert.ok(paired.change > 0.4 && paired.change < 0.6, `change ${paired.change} has the sign of head - base`);
+  assert.ok(paired.lower <= paired.change && paired.change <= paired.upper, `interval ${paired.lower}..${paired.upper} holds its estimate in order`);
+  assert.equal(sides(base, base.map((x) => x * 2)).verdict, 'regression', '-10 to -20 is a fall');
+  const apart = sides(base, base.map((x) => x / 2), { run: 'a', headRun: 'b' });
+  assert.equal(apart.method, 'unpaired');
+  near(apart.change, 0.5, 'median -10.5 to -5.25 is +50% of the base\'s size');
+  assert.ok(apart.lower > 0 && apart.upper > apart.lower, `the bootstrap interval ${apart.lower}..${apart.upper} lies above 0 as the change does`);
+  assert.equal(apart.verdict, 'improvement');
+});
