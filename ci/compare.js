@@ -424,6 +424,23 @@ function indexDocs(docs, side) {
 
 const identity = (doc) => ({ suite: doc.suite, subject: doc.subject, variant: doc.variant, tool: doc.tool?.name ?? doc.tool, scenario: doc.scenario });
 
+/**
+ * Why base and head cannot be judged against each other because their jobs ran with other params (documents of two runs
+ * whose configs differ: 10 connections against 50 measure different loads), or null when the params agree (or a side
+ * does not record them). Names each differing param as base → head.
+ */
+export function paramsApart(baseDoc, headDoc) {
+  const b = baseDoc.params;
+  const h = headDoc.params;
+  if (!b || !h || typeof b !== 'object' || typeof h !== 'object') return null;
+  const shown = (v) => (v === undefined ? '(unset)' : JSON.stringify(v));
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])].sort();
+  const differ = keys.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(h[k]));
+  if (!differ.length) return null;
+  const list = differ.slice(0, 6).map((k) => `${k} ${shown(b[k])} → ${shown(h[k])}`).join(', ');
+  return `base and head ran the job with different params (${list}${differ.length > 6 ? `, and ${differ.length - 6} more` : ''}), so they measured different things and a change between them says nothing about the code; not judged: compare runs of one configuration`;
+}
+
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
 const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
 
@@ -449,6 +466,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     const duetApart = (baseDoc.duet || headDoc.duet) && !(paired && baseDoc.duet && headDoc.duet)
       ? `${headDoc.duet ? 'head' : 'base'} ran as a duet (beside the other side of its own run, about half of a run alone) and the two documents are not one duet run: compare a duet only with its own run's other side`
       : null;
+    // a job configured differently on each side (two runs of different configs) measured something else: no verdict
+    const otherParams = paramsApart(baseDoc, headDoc);
+    const apart = duetApart || otherParams;
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
     const capped = cappedBy(baseDoc, headDoc);
@@ -471,8 +491,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       }
       const judged = isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
-      const stats = duetApart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: duetApart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
-      const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...stats };
+      const stats = apart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: apart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
+      const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);

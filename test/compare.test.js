@@ -512,3 +512,26 @@ test('a rise of a metric whose base is negative (a k6 gauge) is a rise: -10 to -
   assert.ok(apart.lower > 0 && apart.upper > apart.lower, `the bootstrap interval ${apart.lower}..${apart.upper} lies above 0 as the change does`);
   assert.equal(apart.verdict, 'improvement');
 });
+
+test('documents of two runs whose job ran with different params (10 connections against 50) are never judged, and the reason names each param that differs', () => {
+  const b = { ...doc({ run: 'main-1', role: 'base', metrics: { throughput: BASE, 'latency.p50': BASE } }), params: { connections: 10, duration: '5s', threads: 2 } };
+  const h = { ...doc({ run: 'pr-1', metrics: { throughput: BASE.map((x) => x * 1.5), 'latency.p50': BASE.map((x) => x * 3) } }), params: { connections: 50, duration: '5s', path: '/orders' } };
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  for (const name of ['throughput', 'latency.p50']) {
+    assert.equal(by[name].verdict, 'inconclusive', `${name}: a 50% and a 200% change of another load are no finding`);
+    assert.equal(by[name].reason, 'base and head ran the job with different params (connections 10 → 50, path (unset) → "/orders", threads 2 → (unset)), so they measured different things and a change between them says nothing about the code; not judged: compare runs of one configuration');
+  }
+  assert.deepEqual(r.counts, { regression: 0, improvement: 0, inconclusive: 2, 'no change': 0 }, 'compare --fail-on-regression has nothing to fail on');
+  assert.equal(r.family.size, 0, 'left out of the family, so they cannot crowd out other discoveries');
+  assert.ok(by.throughput.change > 0.4, 'the change is still shown');
+  // the same params (in any key order) are judged as before
+  const same = compare([{ ...b, params: { threads: 2, duration: '5s', connections: 10 } }], [{ ...h, params: { connections: 10, duration: '5s', threads: 2 } }], CFG);
+  assert.equal(same.comparisons.find((c) => c.metric === 'latency.p50').verdict, 'regression');
+  const body = renderComment({ docs: [{ ...h, runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: r });
+  assert.match(body, /### benchline: ✅ no regressions, 2 inconclusive/);
+  assert.match(body, /\n⚠️ Not judged, because base and head ran this job with different params \(compare runs of one configuration\): orders-api\/cache-on\/wrk\/peak\.\n/, 'the comment says so above the fold');
+  assert.match(body, /ran the job with different params \\\(connections 10 → 50/, 'and why, among the inconclusive reasons');
+  assert.ok(r.comparisons.every((c) => c.paramsDiffer === true), 'comparisons.json marks them');
+  assert.equal(same.comparisons[0].paramsDiffer, undefined);
+});

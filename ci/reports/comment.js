@@ -170,6 +170,9 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const unmatched = (comparisons?.unmatched?.length || 0) - disagreeing.length;
   if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
   if (disagreeing.length) parts.push(`⚠️ Not compared, because base and head disagree on the unit or on which way is better (measure both with the same benchline version): ${disagreeing.map((u) => mdEscape(`${jobName(u)} ${u.case ? `${u.case}::` : ''}${u.metric}`)).join(', ')}.`);
+  // a job run with other params on each side (two runs of different configs) is inconclusive, never judged: said above the fold
+  const otherParams = [...new Set(all.filter((c) => c.paramsDiffer).map(jobName))];
+  if (otherParams.length) parts.push(`⚠️ Not judged, because base and head ran ${otherParams.length === 1 ? 'this job' : 'these jobs'} with different params (compare runs of one configuration): ${otherParams.map((n) => mdEscape(n)).join(', ')}.`);
   if (links) parts.push(links);
   // only jobs with a verdict the tool's ceiling could hide (compare.js marks those `capped`): a judged metric zero on every
   // trial of both sides has none, so the orders-api ab jobs against the cache, which judge only their errors, are not named
