@@ -39,6 +39,7 @@ import { ADAPTERS } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { nearMiss } from './spelling.js';
 import { bottleneck } from './cpuset.js';
+import { formatValue } from './units.js';
 
 export const VERDICTS = Object.freeze(['regression', 'improvement', 'inconclusive', 'no change']);
 export const MIN_TRIALS = 3;
@@ -387,15 +388,22 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
   if (base.n < MIN_TRIALS || head.n < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: 'too few trials', final: true };
   const calm = (disturbed || []).filter((x) => !x).length;
   if (paired && disturbed?.length && calm < MIN_TRIALS) return { ...out, verdict: 'inconclusive', reason: `${disturbed.length - calm} of ${disturbed.length} rounds were disturbed by other work on the machine (compare.maxOtherGap); too few calm rounds`, final: true };
+  // the coarser side's step: a value the tool prints in whole milliseconds is known to a millisecond
+  const resolution = Math.max(hm.resolution || 0, bm.resolution || 0);
+  const belowResolution = { verdict: 'below resolution', reason: `the change is no larger than the tool's resolution (${formatValue(resolution, hm.unit)}), which rounding alone can make; it cannot be judged`, final: true };
   const all = [...bm.samples, ...hm.samples];
-  if (all.every((x) => x === 0)) return { ...out, change: 0, lower: 0, upper: 0, p: 1, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
+  if (all.every((x) => x === 0)) {
+    // a count of zero is exact; a time of "0 ms" is anything under the tool's step on either side
+    const zero = { ...out, change: 0, lower: 0, upper: 0, p: 1, absolute: 0 };
+    return resolution ? { ...zero, ...belowResolution } : { ...zero, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
+  }
   const s = method === 'paired'
     ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed, otherGap })
     : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
-  const resolution = hm.resolution ?? bm.resolution;
-  if (resolution && Math.abs(s.absolute) < resolution && Math.abs(head.value - base.value) < resolution) {
-    return { ...out, ...s, verdict: 'below resolution', reason: `the change is smaller than the tool's resolution (${resolution} ${hm.unit}); it cannot be judged`, final: true };
-  }
+  // Rounding moves each side by up to a step, so a difference of one step (3 ms in every base round, 4 ms in every
+  // head round) may be 3.49 against 3.50 ms: a change up to the resolution is not told apart from none.
+  const withinStep = (x) => Math.abs(x) <= resolution * (1 + 1e-9);
+  if (resolution && withinStep(s.absolute) && withinStep(head.value - base.value)) return { ...out, ...s, ...belowResolution };
   return { ...out, ...s };
 }
 

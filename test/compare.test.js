@@ -225,7 +225,7 @@ test('a change below the tool\'s resolution is not a verdict: ab percentiles in 
   h.metrics = [mk([3, 3, 4, 3, 3, 3, 3, 3].map((x) => x * ms))];
   const c = compare([b], [h], CFG).comparisons[0];
   assert.equal(c.verdict, 'below resolution');
-  assert.match(c.reason, /smaller than the tool's resolution \(1000000 ns\)/);
+  assert.match(c.reason, /^the change is no larger than the tool's resolution \(1 ms\), which rounding alone can make; it cannot be judged$/);
   assert.equal(compare([b], [h], CFG).family.size, 0, 'it is left out of the family');
 });
 
@@ -534,4 +534,27 @@ test('documents of two runs whose job ran with different params (10 connections 
   assert.match(body, /ran the job with different params \\\(connections 10 → 50/, 'and why, among the inconclusive reasons');
   assert.ok(r.comparisons.every((c) => c.paramsDiffer === true), 'comparisons.json marks them');
   assert.equal(same.comparisons[0].paramsDiffer, undefined);
+});
+
+test('a change of one step of a tool that prints whole milliseconds is no verdict: 3 ms in every base round and 4 ms in every head round may be 3.49 against 3.50 ms', () => {
+  const ms = 1e6;
+  const ab = (role, values, resolution = ms) => ({ ...doc({ tool: 'ab', role, judge: ['latency.p50'], sequential: ONE_LOOK(8), metrics: { throughput: BASE } }), metrics: [metric('latency.p50', values[0], { resolution, samples: values })] });
+  const judge = (base, head, resolution) => compare([ab('base', base, resolution)], [ab('head', head, resolution)], CFG);
+  const step = judge(BASE.map(() => 3 * ms), BASE.map(() => 4 * ms));
+  assert.equal(step.comparisons[0].verdict, 'below resolution', 'not a +33% regression');
+  assert.equal(step.counts.regression, 0, 'compare --fail-on-regression does not fail on it');
+  assert.equal(step.family.size, 0);
+  const two = judge(BASE.map(() => 3 * ms), BASE.map(() => 5 * ms)).comparisons[0];
+  assert.equal(two.verdict, 'regression', 'two steps are at least one step of real change');
+  assert.ok(two.change > 0.6, `${two.change}: latency up is shown as a rise`);
+  // "0 ms" on every trial of both sides is anything under a millisecond: no "no change" claim
+  const zero = judge(BASE.map(() => 0), BASE.map(() => 0)).comparisons[0];
+  assert.equal(zero.verdict, 'below resolution');
+  assert.equal(zero.change, 0);
+  // a count of zero on both sides is exact, and stays no change
+  const errors = compare(...pair({ base: { errors: BASE.map(() => 0) }, head: { errors: BASE.map(() => 0) } }, { judge: ['errors'], sequential: ONE_LOOK(8) }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(errors.verdict, 'no change');
+  // the coarser side's step counts: a base document read at 1 ms against a head read at 1 µs
+  const mixed = compare([ab('base', BASE.map(() => 3 * ms))], [ab('head', BASE.map(() => 4 * ms), 1000)], CFG).comparisons[0];
+  assert.equal(mixed.verdict, 'below resolution');
 });

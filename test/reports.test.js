@@ -265,10 +265,10 @@ test('shows a judged metric whose change is below the tool\'s resolution as such
   assert.match(out, /^HEAD VS BASE {2}no regressions, 1 unchanged$/m);
   assert.match(out, /^ {2}2 judged metrics \(each job's key metrics; 1 tested together, Benjamini-Hochberg at 5%\), 1 below the tool's resolution \(no verdict\); 4 more shown as information\.$/m);
   assert.match(out, /^ {2}orders-api\/cache-on\/ab\/keepalive {2}Latency p50 +22 ms +22 ms +\+0\.0% +\[\+0\.0%, \+0\.0%\] +±2% +8 paired {2}below resolution$/m);
-  assert.match(out, /Latency p50: below resolution, the change is smaller than the tool's resolution \(1000000 ns\); it cannot be judged/);
+  assert.match(out, /Latency p50: below resolution, the change is no larger than the tool's resolution \(1 ms\), which rounding alone can make; it cannot be judged/);
   const body = renderComment({ comparisons: result });
   assert.match(body, /^2 judged metrics: 1 no change · 1 below the tool's resolution \(no verdict\); 4 more metrics shown as information\./m);
-  assert.match(body, /\| orders-api\/cache-on\/ab\/keepalive \| Latency p50 \| 22 ms \| 22 ms \| \+0\.0% \| the change is smaller than the tool&#39;s resolution/);
+  assert.match(body, /\| orders-api\/cache-on\/ab\/keepalive \| Latency p50 \| 22 ms \| 22 ms \| \+0\.0% \| the change is no larger than the tool&#39;s resolution/);
 });
 
 test('duet jobs are marked as such: "duet rounds" in the findings, what duet figures are in the job heading and under the console table', () => {
