@@ -17,17 +17,20 @@ export function mergeTrials(trials, { confidence = 0.95, seed = 1 } = {}) {
   trials.forEach((t, i) => {
     for (const m of t.metrics) {
       const key = metricKey(m);
-      if (!byKey.has(key)) byKey.set(key, { first: m, values: new Array(trials.length).fill(undefined) });
-      byKey.get(key).values[i] = m.value;
+      if (!byKey.has(key)) byKey.set(key, { first: m, values: new Array(trials.length).fill(undefined), resolution: 0 });
+      const entry = byKey.get(key);
+      entry.values[i] = m.value;
+      // the coarsest step any trial was printed at (wrk picks its unit per value: "999.99us" in one trial, "1.00ms" in another)
+      if (m.resolution > entry.resolution) entry.resolution = m.resolution;
     }
   });
   const metrics = [];
-  for (const [key, { first, values }] of byKey) {
+  for (const [key, { first, values, resolution }] of byKey) {
     if (values.some((v) => v === undefined)) {
       notes.push(`metric ${key} is missing from some trials and was left out`);
       continue;
     }
-    const m = { ...first, samples: values };
+    const m = { ...first, samples: values, ...(resolution ? { resolution } : {}) };
     if (trials.length === 1) {
       if (first.samples?.length > 1) m.samples = first.samples;
     } else {

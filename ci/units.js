@@ -19,6 +19,16 @@ export function parseDuration(text) {
   return toNs(Number(m[1]), m[2] === 'M' ? 'm' : m[2]);
 }
 
+/**
+ * The step of a printed duration in ns: one unit of its last digit ("1.23ms" -> 10000, "137.00us" -> 10, "2s" -> 1e9),
+ * what a value read from that text is known to.
+ */
+export function durationStep(text) {
+  const m = /^\s*[-+]?\d+(?:\.(\d+))?(?:e([-+]?\d+))?\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i.exec(text);
+  if (!m) throw new Error(`not a duration: "${clip(text)}"`);
+  return toNs(10 ** (Number(m[2] ?? 0) - (m[1]?.length ?? 0)), m[3] === 'M' ? 'm' : m[3]);
+}
+
 /** Bytes from text such as "12.5MB" or "800KB" (binary multiples, as wrk prints them). */
 export function parseSize(text) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)\s*$/.exec(text);

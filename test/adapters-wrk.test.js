@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import * as wrk from '../ci/adapters/wrk.js';
 import { ParseError } from '../ci/adapters/errors.js';
-import { buildResult } from '../ci/result.js';
+import { buildResult, mergeTrials } from '../ci/result.js';
 import { locate } from '../ci/tools.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/wrk/', import.meta.url));
@@ -123,6 +123,19 @@ test('parses wrk\'s --latency text into mean, stdev, max and p50..p99 in ns', ()
   assert.deepEqual(r.distributions, [{ name: 'latency', unit: 'ns', percentiles: [
     { p: 50, value: 137000 }, { p: 75, value: 152000 }, { p: 90, value: 208000 }, { p: 99, value: 2660000 }] }]);
   assert.equal(r.extra.url, 'http://127.0.0.1:34213/hello.txt');
+});
+
+test('wrk\'s text rounds each time to two decimals of the unit it picks, so each latency carries that step as its resolution, and merged trials keep the coarsest', () => {
+  const fine = parseCase('latency');
+  const steps = Object.fromEntries(fine.metrics.filter((m) => m.resolution).map((m) => [m.name, m.resolution]));
+  assert.deepEqual(steps, { 'latency.mean': 10, 'latency.stdev': 10, 'latency.max': 10000, 'latency.p50': 10, 'latency.p75': 10, 'latency.p90': 10, 'latency.p99': 10000 },
+    '"215.01us" is known to 10 ns, "5.20ms" and "2.66ms" to 10 µs');
+  assert.equal(fine.metrics.find((m) => m.name === 'throughput').resolution, undefined, 'Requests/sec has two decimals of a request: no step worth keeping');
+  // one trial printed its mean as "215.01us", the other as "1.11ms": the merged metric is known to 10 µs, not 10 ns
+  const merged = mergeTrials([fine, parseCase('throughput')]).metrics.find((m) => m.name === 'latency.mean');
+  assert.deepEqual(merged.samples, [215010, 1110000]);
+  assert.equal(merged.resolution, 10000);
+  assert.equal(parseCase('lua-many').metrics.find((m) => m.name === 'latency.p50').resolution, undefined, 'json.lua\'s whole microseconds are exact enough: no step');
 });
 
 test('parses wrk\'s text without --latency into throughput and mean latency, without percentiles', () => {

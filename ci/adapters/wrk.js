@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import { ParseError, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
-import { parseDuration, parseSize } from '../units.js';
+import { durationStep, parseDuration, parseSize } from '../units.js';
 
 export const name = 'wrk';
 
@@ -95,7 +95,7 @@ export function parseText(text) {
       const value = pt ? parseDuration(pt[2]) : undefined;
       // a negative time is no row wrk prints: left unread, lostRankRows names it
       if (value >= 0) {
-        out.percentiles.push({ p: Number(pt[1]), value });
+        out.percentiles.push({ p: Number(pt[1]), value, step: durationStep(pt[2]) });
         continue;
       }
       section = 'stats';
@@ -123,7 +123,7 @@ export function parseText(text) {
       out.url = m[2];
       expectThreads = true;
     } else if (c === 76 /* L */ && out.latency === undefined && (m = /^Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%$/.exec(line))) {
-      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]), shown: `Avg ${m[1]}, Stdev ${m[2]}, Max ${m[3]}` };
+      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]), steps: { mean: durationStep(m[1]), stdev: durationStep(m[2]), max: durationStep(m[3]) }, shown: `Avg ${m[1]}, Stdev ${m[2]}, Max ${m[3]}` };
     } else if (c === 76 && line === 'Latency Distribution' && !out.percentiles) {
       out.percentiles = [];
       section = 'dist';
@@ -216,10 +216,12 @@ function fromText(t) {
   if (t.transferPerSec !== undefined) metrics.push(metric('transfer_rate', Math.round(t.transferPerSec)));
   const distributions = [];
   // With no completed request wrk still prints a latency table of zeros: it measured nothing.
+  // wrk prints two decimals of the unit it picks ("1.41ms"): each time is known to that step, its resolution
   if (t.latency && t.requests > 0 && t.latency.max > 0) {
-    metrics.push(metric('latency.mean', Math.round(t.latency.mean)), metric('latency.stdev', Math.round(t.latency.stdev)),
-      metric('latency.max', Math.round(t.latency.max)));
-    for (const { p, value } of t.percentiles || []) metrics.push(metric(`latency.p${p}`, Math.round(value)));
+    const { steps } = t.latency;
+    metrics.push(metric('latency.mean', Math.round(t.latency.mean), { resolution: steps.mean }), metric('latency.stdev', Math.round(t.latency.stdev), { resolution: steps.stdev }),
+      metric('latency.max', Math.round(t.latency.max), { resolution: steps.max }));
+    for (const { p, value, step } of t.percentiles || []) metrics.push(metric(`latency.p${p}`, Math.round(value), { resolution: step }));
     if (t.percentiles?.length) distributions.push({ name: 'latency', unit: 'ns', percentiles: t.percentiles.map(({ p, value }) => ({ p, value: Math.round(value) })) });
   }
   const notes = ['wrk ran without loadtests/wrk/json.lua: values come from its rounded text report (no latency.min, no p99.9, no per-backend counts)'];
