@@ -7,6 +7,8 @@ import * as ab from '../ci/adapters/ab.js';
 import { ParseError } from '../ci/adapters/errors.js';
 import { buildResult } from '../ci/result.js';
 import { trialProblems } from '../ci/sanity.js';
+import { compare } from '../ci/compare.js';
+import { metric } from '../ci/metrics.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/ab/', import.meta.url));
 const read = (name) => readFileSync(`${FIX}${name}`, 'utf8');
@@ -57,6 +59,24 @@ test('turns the percentage table into latency.p50..p99, latency.max and a distri
   assert.deepEqual(r.distributions, [{ name: 'latency', unit: 'ns', count: 20000, percentiles: [
     { p: 50, value: 1 * MS }, { p: 66, value: 1 * MS }, { p: 75, value: 1 * MS }, { p: 80, value: 1 * MS }, { p: 90, value: 2 * MS },
     { p: 95, value: 4 * MS }, { p: 98, value: 6 * MS }, { p: 99, value: 7 * MS }, { p: 100, value: 14 * MS }] }]);
+});
+
+test('ab\'s "Time per request" lines have three decimals of a millisecond, so a 1 µs step of a 55 µs time (1.8%) is below resolution, never "no change" or a verdict', () => {
+  const r = parseCase('keepalive');
+  const by = Object.fromEntries(r.metrics.map((m) => [m.name, m]));
+  assert.equal(by.time_per_request.value, 55000, '"0.055 [ms] (mean, across all concurrent requests)"');
+  assert.equal(by.time_per_request.resolution, 1000);
+  assert.equal(by['latency.mean'].resolution, 1000, '"1.095 [ms] (mean)"');
+  assert.equal(by.throughput.resolution, undefined);
+  // every round 0.055 ms on base and 0.056 ms on head: the true times may be 0.0554 and 0.0555 ms, or 2.7% apart
+  const side = (role, us) => {
+    const samples = Array.from({ length: 8 }, () => us * 1000);
+    return { suite: 's', subject: 's', variant: 'v', tool: { name: 'ab', version: '2.3' }, scenario: 'keepalive', run: { id: 'r1', role }, trials: 8,
+      sequential: { looks: [8], weights: [1] }, judge: ['time_per_request'], metrics: [metric('time_per_request', samples[0], { resolution: by.time_per_request.resolution, samples })] };
+  };
+  const c = compare([side('base', 55)], [side('head', 56)], { alpha: 0.05, minEffect: 0.02 }).comparisons[0];
+  assert.equal(c.verdict, 'below resolution');
+  assert.match(c.reason, /no larger than the tool's resolution \(1 µs\)/);
 });
 
 test('reads keep-alive runs: Keep-Alive requests and their higher throughput', () => {

@@ -19,6 +19,7 @@ export const TIME_LIMIT_CAP = 50000;
 export const duet = (params = {}) => params.duration !== undefined && params.duration !== null;
 
 const MS = 1e6; // ns per ms
+const US = 1e3; // ns per µs
 const fail = (reason) => { throw new ParseError(reason, produce); };
 
 // Rows of the "Connection Times (ms)" table and the metric family each becomes.
@@ -139,7 +140,8 @@ export function parse(text, opts = {}) {
     metric('requests', complete),
     metric('throughput', rps),
     metric('duration', Math.round(taken * 1e9)),
-    metric('latency.mean', Math.round(Number(meanTime[1]) * MS)),
+    // ab prints both "Time per request" lines with three decimals of a millisecond: known to a microsecond
+    metric('latency.mean', Math.round(Number(meanTime[1]) * MS), { resolution: US }),
     metric('bytes_received', transferred),
     // ab's "Kbytes" are 1024 bytes.
     metric('transfer_rate', Math.round(rate * 1024)),
@@ -150,7 +152,7 @@ export function parse(text, opts = {}) {
   // two of ab's report lines the seeds quote.
   const html = numberField(src, 'HTML transferred');
   if (html !== undefined) metrics.push(metric('body_bytes_received', html));
-  if (acrossTime) metrics.push(metric('time_per_request', Math.round(Number(acrossTime[1]) * MS)));
+  if (acrossTime) metrics.push(metric('time_per_request', Math.round(Number(acrossTime[1]) * MS), { resolution: US }));
   // The body size of the first response ("Document Length"): the seed's payload-size row. With -l (variableLength)
   // ab prints "Variable" there instead: no size to report.
   const documentLength = documentLengthOf(src);
