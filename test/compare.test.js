@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { adjustForOtherWork, cannotSettle, compare, decide, judgeListProblem, judgeMissNote, looksOf, minEffectFor, moreRoundsHint, pairedStats, undecided, isJudged } from '../ci/compare.js';
 import { metric } from '../ci/metrics.js';
 import { render as renderComment } from '../ci/reports/comment.js';
+import { render as renderConsole } from '../ci/reports/console.js';
+import { render as renderSummary } from '../ci/reports/summary.js';
 import { rng, signedRankTest, walshInterval } from '../ci/stats.js';
 
 const CFG = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
@@ -557,4 +559,19 @@ test('a change of one step of a tool that prints whole milliseconds is no verdic
   // the coarser side's step counts: a base document read at 1 ms against a head read at 1 µs
   const mixed = compare([ab('base', BASE.map(() => 3 * ms))], [ab('head', BASE.map(() => 4 * ms), 1000)], CFG).comparisons[0];
   assert.equal(mixed.verdict, 'below resolution');
+});
+
+test('the console report and job summary do not call a metric base and head read with another direction "measured on one side only"', () => {
+  const [b, h] = pair({ base: { 'latency.p50': BASE, throughput: BASE }, head: { 'latency.p50': BASE, throughput: BASE } }, { sequential: ONE_LOOK(8) });
+  const runner = { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' };
+  const flipped = { ...h, runner, metrics: h.metrics.map((m) => (m.name === 'latency.p50' ? { ...m, better: 'higher' } : m)) };
+  const both = compare([b], [flipped], CFG);
+  const console = renderConsole({ docs: [flipped], comparisons: both });
+  assert.match(console, /^ {2}Not compared \(base and head disagree on its unit or on which way is better\):\n {4}orders-api\/cache-on\/wrk\/peak Latency p50: base and head disagree on the metric/m);
+  assert.doesNotMatch(console, /one side only/);
+  assert.match(renderSummary({ docs: [flipped], comparisons: both }), /^Not compared \(base and head disagree on its unit or on which way is better\):$/m);
+  // a metric that is new on head, beside it: both reasons in the heading
+  const added = { ...flipped, metrics: [...flipped.metrics, metric('latency.p90', 1, { samples: BASE })] };
+  assert.match(renderConsole({ docs: [added], comparisons: compare([b], [added], CFG) }), /^ {2}Not compared \(measured on one side only, or base and head disagree on its unit or on which way is better\):$/m);
+  assert.match(renderConsole({ docs: [{ ...h, runner }], comparisons: compare([b], [{ ...h, metrics: [...h.metrics, metric('latency.p90', 1, { samples: BASE })] }], CFG) }), /^ {2}Not compared \(measured on one side only\):$/m);
 });

@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod,
+  DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -149,7 +149,7 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
     out.push('', `  Information only (${info.length} metric${info.length === 1 ? '' : 's'}, change shown, no verdict: not a job's key metric, or a restated run parameter):`, ...infoLines(info));
   }
   if (unmatched.length) {
-    out.push('', '  Not compared (present on one side only):');
+    out.push('', `  ${unmatchedHeading(unmatched)}:`);
     for (const u of unmatched) out.push(`    ${benchmarkName(u)}${u.metric ? ` ${metricLabel(u.metric)}` : ''}: ${u.reason}`);
   }
   return out.join('\n');

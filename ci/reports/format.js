@@ -496,6 +496,18 @@ export const judgedOnly = (list) => list.filter((c) => c.judged !== false && c.v
 /** Short commit for display; only letters and digits survive, so it is safe inside a code span. */
 export const shortSha = (sha) => (sha ? String(sha).replace(/[^0-9A-Za-z]/g, '').slice(0, 7) : '–');
 
+/**
+ * The heading over compare()'s `unmatched` list: what was measured on one side only, and, when any is there, the
+ * metrics base and head read with another unit or direction (`disagrees`), which are on both sides and must not read
+ * as new or removed ones.
+ */
+export function unmatchedHeading(unmatched = []) {
+  const disagree = unmatched.some((u) => u.disagrees);
+  const oneSide = unmatched.some((u) => !u.disagrees);
+  const why = [oneSide ? 'measured on one side only' : '', disagree ? 'base and head disagree on its unit or on which way is better' : ''].filter(Boolean).join(', or ');
+  return `Not compared (${why})`;
+}
+
 /** Renderers accept either compare()'s result or its comparisons array; this returns the array. */
 export const comparisonList = (x) => (Array.isArray(x) ? x : x?.comparisons || []);
 

@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod,
+  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
 } from './format.js';
 import { countsLine, headerText, infoDetails, row } from './comment.js';
 
@@ -82,7 +82,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
     if (info.length) out.push(infoDetails(info));
     const unmatched = comparisons.unmatched || [];
     if (unmatched.length) {
-      out.push(`Not compared (measured on one side only):\n\n${unmatched.map((u) => `- ${mdEscape(benchmarkName(u))}${u.metric ? ` ${mdEscape(metricLabel(u.metric))}` : ''}: ${mdEscape(u.reason)}`).join('\n')}`);
+      out.push(`${unmatchedHeading(unmatched)}:\n\n${unmatched.map((u) => `- ${mdEscape(benchmarkName(u))}${u.metric ? ` ${mdEscape(metricLabel(u.metric))}` : ''}: ${mdEscape(u.reason)}`).join('\n')}`);
     }
   }
   if (failures.length) {
