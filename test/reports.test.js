@@ -164,6 +164,18 @@ test('compares three variants pairwise in the seed order (b vs a, c vs a, c vs b
   assert.equal(pairItems(a, noisy)[0].text, '≈ Latency p50: 4.4% slower (not significant)');
 });
 
+test('a variant line marks errors ✗ or ✓ only for a difference its test decided: one error in a few of five trials is ≈, errors in every trial are ✗', () => {
+  const ab = (variant, errors) => doc({ variant, metrics: { throughput: [15241.97, 15180.2, 15302.5, 15120.8, 15275.3].slice(0, errors.length), errors } });
+  const stray = pairItems(ab('cache-off', [0, 0, 0, 0, 0]), ab('cache-on', [0, 1, 0, 1, 1])).find((i) => i.metric === 'errors');
+  assert.equal(stray.text, '≈ Errors: 0 → 1 (not significant)', 'the median moved from 0 to 1, but 3 of 5 trials with an error is no finding');
+  const every = pairItems(ab('cache-off', [0, 0, 0, 0, 0]), ab('cache-on', [3, 4, 2, 5, 3])).find((i) => i.metric === 'errors');
+  assert.equal(every.text, '✗ Errors: 0 → 3');
+  const fewer = pairItems(ab('cache-off', [3, 4, 2, 5, 3]), ab('cache-on', [0, 0, 0, 0, 0])).find((i) => i.metric === 'errors');
+  assert.equal(fewer.text, '✓ Errors: 3 → 0');
+  const three = pairItems(ab('cache-off', [0, 0, 0]), ab('cache-on', [2, 2, 2])).find((i) => i.metric === 'errors');
+  assert.equal(three.text, '≈ Errors: 0 → 2 (3 and 3 trials cannot show significance; run more)');
+});
+
 test('says when too few trials can never show significance, however large the difference, and tests from 4 a side', () => {
   assert.equal(smallestP(3, 3), 0.1);
   assert.ok(Math.abs(smallestP(4, 4) - 2 / 70) < 1e-12);

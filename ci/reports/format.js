@@ -383,8 +383,11 @@ export function pairItems(ref, doc, { alpha = 0.05, paired = false, compare = {}
     const errs = doc.metrics.find((x) => x.name === 'errors' && (x.case ?? '') === c);
     const refErrs = refMetrics.get(c ? `${c}::errors` : 'errors');
     if (errs && refErrs && (errs.value || refErrs.value)) {
-      const mark = errs.value === refErrs.value ? '≈' : errs.value < refErrs.value ? '✓' : '✗';
-      const what = `${formatValue(refErrs.value, 'count')} → ${formatValue(errs.value, 'count')}`;
+      // like every item, ✓ or ✗ only for a decided difference: one error in one trial of five is no finding
+      const d = relativeDiff(refErrs, errs, { alpha });
+      const mark = d.word === 'same' || !d.significant ? '≈' : d.better ? '✓' : '✗';
+      const note = d.word === 'same' || d.significant ? '' : d.untestable ? ` (${errs.samples.length} and ${refErrs.samples.length} trials cannot show significance; run more)` : ' (not significant)';
+      const what = `${formatValue(refErrs.value, 'count')} → ${formatValue(errs.value, 'count')}${note}`;
       items.push({ label: 'Errors', metric: 'errors', mark, what, text: `${mark} Errors: ${what}` });
     }
   }
