@@ -311,7 +311,14 @@ export function decide(s, discovered) {
   const pText = `p=${s.p.toPrecision(2)}${s.looks?.length > 1 ? ` over ${s.looks.length} looks` : ''}`;
   if (s.change === null) {
     // Zero base: any change from zero exceeds every minimum effect; only significance decides.
-    if (discovered) return { verdict: directional(s.absolute, better), reason: `base median is zero, head is not (${pText}, a discovery in the family)` };
+    // The direction is the estimate's sign; an estimate of 0 (errors in 8 of 32 head rounds, none on base: most rounds
+    // differ by nothing) takes the side the test found, by its ranks (`lean`), never the sign of 0.
+    if (discovered) {
+      const sign = Math.sign(s.absolute) || Math.sign(s.lean ?? 0);
+      if (!sign) return { verdict: 'inconclusive', reason: `base median is zero and ${pText} is a discovery, but which way it goes cannot be told` };
+      const headText = s.head?.value === 0 ? `so is head's, but head is ${sign > 0 ? 'higher' : 'lower'} more often than ${sign > 0 ? 'lower' : 'higher'}` : 'head is not';
+      return { verdict: directional(sign, better), reason: `base median is zero, ${headText} (${pText}, a discovery in the family)` };
+    }
     return { verdict: 'inconclusive', reason: `base median is zero and ${pText} is not a discovery` };
   }
   const excludesZero = s.lower > 0 || s.upper < 0;
@@ -400,11 +407,27 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
   const s = method === 'paired'
     ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed, otherGap })
     : unpairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, confidence: cfg.confidence, seed });
+  // which way head leans, for a zero base whose change may be estimated at 0 (see decide)
+  if (!base.value) s.lean = leanOf(bm.samples, hm.samples, method === 'paired' ? disturbed || [] : null);
   // Rounding moves each side by up to a step, so a difference of one step (3 ms in every base round, 4 ms in every
   // head round) may be 3.49 against 3.50 ms: a change up to the resolution is not told apart from none.
   const withinStep = (x) => Math.abs(x) <= resolution * (1 + 1e-9);
   if (resolution && withinStep(s.absolute) && withinStep(head.value - base.value)) return { ...out, ...s, ...belowResolution };
   return { ...out, ...s };
+}
+
+/**
+ * Which way head leans from base by ranks, as -1, 0 or 1: paired (`disturbed` given), the signed ranks of the kept
+ * rounds' differences (W+ against its mean); unpaired (null), Mann-Whitney's U of head against its mean. The side the
+ * tests found when the estimate of the change is 0.
+ */
+export function leanOf(base, head, disturbed) {
+  if (disturbed) {
+    const d = base.map((b, i) => head[i] - b).filter((_, i) => !disturbed[i]);
+    const { w, n } = signedRankTest(d);
+    return Math.sign(w - (n * (n + 1)) / 4);
+  }
+  return Math.sign(mannWhitney(head, base).u - (head.length * base.length) / 2) || 0;
 }
 
 /**
@@ -519,6 +542,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     if (c.capped && c.verdict === 'no change') Object.assign(c, { verdict: 'inconclusive', reason: `${c.capped}: both sides may sit at its ceiling, so "no change" cannot be told; give the load tool more cores or less load (${c.reason})` });
     delete c.final;
     delete c.atLook;
+    delete c.lean;
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;

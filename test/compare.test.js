@@ -575,3 +575,27 @@ test('the console report and job summary do not call a metric base and head read
   assert.match(renderConsole({ docs: [added], comparisons: compare([b], [added], CFG) }), /^ {2}Not compared \(measured on one side only, or base and head disagree on its unit or on which way is better\):$/m);
   assert.match(renderConsole({ docs: [{ ...h, runner }], comparisons: compare([b], [{ ...h, metrics: [...h.metrics, metric('latency.p90', 1, { samples: BASE })] }], CFG) }), /^ {2}Not compared \(measured on one side only\):$/m);
 });
+
+test('errors that appear in 8 of 32 head rounds and never on base are a regression, though both medians and the change\'s estimate are 0', () => {
+  const base = Array.from({ length: 32 }, () => 0);
+  const head = base.map((_, i) => (i % 4 === 0 ? 0.01 : 0));
+  const looks = { looks: [8, 16, 32], weights: [0.25, 0.25, 0.5] };
+  const c = compare(...pair({ base: { error_rate: base }, head: { error_rate: head } }, { sequential: looks }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(c.absolute, 0, 'most rounds differ by nothing: the Hodges-Lehmann estimate is 0');
+  assert.equal(c.discovery, true);
+  assert.equal(c.verdict, 'regression', 'not "improvement", which the sign of 0 gave');
+  assert.equal(c.reason, 'base median is zero, so is head\'s, but head is higher more often than lower (p=0.016 over 3 looks, a discovery in the family)');
+  assert.equal(c.lean, undefined, 'comparisons.json keeps no working field');
+  const fewer = compare(...pair({ base: { error_rate: head }, head: { error_rate: base } }, { sequential: looks }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(fewer.verdict, 'improvement', 'the other way round: errors in 8 base rounds, none on head');
+  assert.match(fewer.reason, /^base median is zero, so is head's, but head is lower more often than higher \(/);
+  // throughput, higher is better, from 0 on base: a rise in a quarter of the rounds is an improvement
+  const up = compare(...pair({ base: { throughput: base }, head: { throughput: head.map((x) => x * 1e5) } }, { sequential: looks }).map((d) => [d]), CFG).comparisons[0];
+  assert.equal(up.verdict, 'improvement');
+  // two runs: the same from Mann-Whitney's U
+  const b = doc({ run: 'a', role: 'base', metrics: { error_rate: base } });
+  const h = doc({ run: 'b', metrics: { error_rate: head } });
+  const apart = compare([b], [h], CFG).comparisons[0];
+  assert.equal(apart.method, 'unpaired');
+  assert.equal(apart.verdict, 'regression', 'the medians are 0 on both sides, and their difference gave "improvement" too');
+});
