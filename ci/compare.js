@@ -112,7 +112,8 @@ export function judgeListProblem(list) {
   return bad.length ? `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead` : null;
 }
 
-const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+// an unbounded end of an interval (a bootstrap whose base resamples reach 0) reads ∞, not "Infinity%"
+const pct = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%` : `${x > 0 ? '+' : '-'}∞`);
 
 /** Direction word for a change of this sign on a metric where `better` is lower or higher. */
 const directional = (change, better) => ((change > 0) === (better === 'higher') ? 'improvement' : 'regression');

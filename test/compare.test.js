@@ -599,3 +599,22 @@ test('errors that appear in 8 of 32 head rounds and never on base are a regressi
   assert.equal(apart.method, 'unpaired');
   assert.equal(apart.verdict, 'regression', 'the medians are 0 on both sides, and their difference gave "improvement" too');
 });
+
+test('an interval without an upper end (base trials at 0 in some bootstrap resamples) reads +∞ in the reasons, never "Infinity%" or "NaN"', () => {
+  const judged = (b, h) => compare([doc({ run: 'a', role: 'base', judge: ['errors'], metrics: { errors: b } })], [doc({ run: 'b', judge: ['errors'], metrics: { errors: h } })], CFG);
+  const r = judged([0, 0, 0, 1, 1, 1], [2, 2, 2, 2, 2, 2]);
+  const c = r.comparisons[0];
+  assert.equal(c.upper, Infinity, 'comparisons.json keeps the unbounded end');
+  assert.equal(c.verdict, 'regression');
+  assert.match(c.reason, /interval \+100\.0%\.\.\+∞ excludes 0/);
+  const open = judged([0, 0, 1, 1, 1], [1, 1, 1, 2, 2]).comparisons[0];
+  assert.equal(open.verdict, 'inconclusive');
+  assert.match(open.reason, /interval \+0\.0%\.\.\+∞ \(p=/);
+  const runner = { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' };
+  for (const result of [r, judged([0, 0, 1, 1, 1], [1, 1, 1, 2, 2])]) {
+    const docs = [{ ...doc({ run: 'b', metrics: { errors: [1] } }), runner }];
+    for (const text of [renderComment({ docs, comparisons: result }), renderConsole({ docs, comparisons: result }), renderSummary({ docs, comparisons: result })]) {
+      assert.doesNotMatch(text, /Infinity|NaN/);
+    }
+  }
+});
