@@ -473,6 +473,20 @@ export function paramsApart(baseDoc, headDoc) {
   return `base and head ran the job with different params (${list}${differ.length > 6 ? `, and ${differ.length - 6} more` : ''}), so they measured different things and a change between them says nothing about the code; not judged: compare runs of one configuration`;
 }
 
+/**
+ * Why a metric's values cannot be judged because they come from within fewer than MIN_TRIALS trials a side (a JMH job of
+ * one trial holds its iterations, a hyperfine trial its runs), or null. Those values share their trial's process and its
+ * moment on the machine: forks of one JVM launch that differ by a few percent, or a machine that drifted between the base
+ * block and the head block, would read as a change (A/A runs of 3 forks x 10 iterations a side were flagged in about a
+ * third of simulated runs). Only whole trials, run in rounds, can tell a change from that.
+ */
+export function withinTrials(baseDoc, headDoc, bm, hm) {
+  const trials = Math.min(baseDoc.trials, headDoc.trials);
+  if (!(trials < MIN_TRIALS) || (bm.samples.length <= baseDoc.trials && hm.samples.length <= headDoc.trials)) return null;
+  const tool = headDoc.tool?.name ?? headDoc.tool;
+  return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; give the job trials: ${MIN_TRIALS} or more for a verdict`;
+}
+
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
 const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
 
@@ -523,7 +537,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       }
       const judged = isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
-      const stats = apart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: apart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
+      const within = apart ? null : withinTrials(baseDoc, headDoc, bm, hm);
+      const stats = within ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: within, final: true } : apart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: apart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;

@@ -618,3 +618,24 @@ test('an interval without an upper end (base trials at 0 in some bootstrap resam
     }
   }
 });
+
+test('a JMH job of one trial a side is never judged on its iterations: 3 forks x 10 iterations whose forks differ by a few percent look like a change between two JVM launches', () => {
+  // one JVM launch a side, each of 3 forks at its own level (±3%), 10 iterations around it: the same code on both sides
+  const forks = (levels) => levels.flatMap((l, f) => Array.from({ length: 10 }, (_, i) => 1000 * l * (1 + EPS[(i + f) % 8] / 2)));
+  const jmh = (role, levels) => ({
+    suite: 'serialization', subject: 'serialization', variant: 'default', tool: { name: 'jmh', version: '1.37' }, scenario: 'avgt', run: { id: 'r1', role }, trials: 1,
+    metrics: [metric('time.mean', 1000, { case: 'encode', samples: forks(levels) })],
+  });
+  const r = compare([jmh('base', [1, 0.97, 0.99])], [jmh('head', [1.03, 1.02, 1.04])], CFG);
+  const c = r.comparisons[0];
+  assert.equal(c.verdict, 'inconclusive', 'a 4% difference of forks is no regression');
+  assert.equal(c.reason, "too few trials: one trial a side, whose 30 and 30 values are jmh's own iterations or runs within it, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; give the job trials: 3 or more for a verdict");
+  assert.equal(r.family.size, 0);
+  assert.ok(c.change > 0.03, 'the change is still shown');
+  // as read before, the 60 iterations made it a discovery
+  assert.ok(compare([{ ...jmh('base', [1, 0.97, 0.99]), trials: 30 }], [{ ...jmh('head', [1.03, 1.02, 1.04]), trials: 30 }], CFG).comparisons[0].p < 0.001);
+  // three trials a side, one value each: judged as trials (here from two runs, unpaired)
+  const three = (role, run, values) => ({ ...doc({ tool: 'jmh', run, role, metrics: { 'time.mean@encode': values } }) });
+  const judged = compare([three('base', 'a', [1000, 1010, 990, 1005])], [three('head', 'b', [1300, 1310, 1290, 1305])], CFG).comparisons[0];
+  assert.equal(judged.verdict, 'regression');
+});
