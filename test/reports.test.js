@@ -581,6 +581,32 @@ test('benchline compare prints verdicts as JSON and exits 1 on a regression only
   assert.throws(() => compareCommand({ args: [join(dir, 'docs/head')], config }), /holds head documents but not both base and head; measure with `benchline run --base <ref>`/);
 });
 
+test('compare --fail-on-regression exits 0 when only an information-only metric got worse, or when the base ran the job with other params', (t) => {
+  const base = [doc({ variant: 'cache-off', role: 'base', metrics: OFF })];
+  // judged metrics improve (mean latency 20% lower); p50, information only for ab, is 50% slower
+  const head = [doc({ variant: 'cache-off', role: 'head', metrics: { ...shifted(OFF, 'latency.mean', 0.8), 'latency.p50': OFF['latency.p50'].map((x) => x * 1.5) } })];
+  const { root, dir, config } = writeResults({ docsByRole: { base, head } });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const r = cli(['compare', root, '--fail-on-regression', '--config', config]);
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  assert.deepEqual(json.counts, { regression: 0, improvement: 1, inconclusive: 0, 'no change': 2 });
+  const p50 = json.comparisons.find((c) => c.metric === 'latency.p50');
+  assert.deepEqual([p50.judged, p50.verdict, p50.change], [false, null, 0.5], 'shown, never a regression');
+  // the same slower head against a base of another configuration (200 connections): no verdict at all, so nothing fails
+  const slower = [doc({ variant: 'cache-off', role: 'head', metrics: shifted(OFF, 'latency.mean', 1.5) })];
+  const other = writeResults({ docsByRole: { base: [doc({ variant: 'cache-off', role: 'base', metrics: OFF, params: { requests: 20000, concurrency: 200 } })], head: slower } });
+  t.after(() => rmSync(other.root, { recursive: true, force: true }));
+  const apart = cli(['compare', other.root, '--fail-on-regression', '--config', other.config]);
+  assert.equal(apart.status, 0, apart.stderr);
+  const mean = JSON.parse(apart.stdout).comparisons.find((c) => c.metric === 'latency.mean');
+  assert.deepEqual([mean.verdict, mean.paramsDiffer], ['inconclusive', true]);
+  assert.match(mean.reason, /different params \(concurrency 200 → 50\)/);
+  const same = writeResults({ docsByRole: { base, head: slower } });
+  t.after(() => rmSync(same.root, { recursive: true, force: true }));
+  assert.equal(cli(['compare', same.root, '--fail-on-regression', '--config', same.config]).status, 1, 'with the same params the slower head fails the check');
+});
+
 test('benchline report renders console, comment, summary and suite formats of a results folder', async (t) => {
   const { base, head } = pr();
   const { root, dir, config } = writeResults({ docsByRole: { base, head }, jobs: [FAILED_JOB] });
