@@ -68,6 +68,7 @@ test('ab\'s "Time per request" lines have three decimals of a millisecond, so a 
   assert.equal(by.time_per_request.resolution, 1000);
   assert.equal(by['latency.mean'].resolution, 1000, '"1.095 [ms] (mean)"');
   assert.equal(by.throughput.resolution, undefined);
+  assert.deepEqual([by['latency.stdev'].resolution, by['connect.stdev'].resolution, by['connect.mean'].resolution], [1e5, 1e5, 1e6], 'the table\'s standard deviations have one decimal of a millisecond, its other columns none');
   // every round 0.055 ms on base and 0.056 ms on head: the true times may be 0.0554 and 0.0555 ms, or 2.7% apart
   const side = (role, us) => {
     const samples = Array.from({ length: 8 }, () => us * 1000);

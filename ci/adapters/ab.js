@@ -169,8 +169,8 @@ export function parse(text, opts = {}) {
     if (!r) continue;
     // Total's mean and median are the table's own (latency.mean and p50 come from other lines of the report).
     const stats = family === 'latency' ? { min: r.min, total_mean: r.mean, stdev: r.sd, total_median: r.median } : { min: r.min, mean: r.mean, stdev: r.sd, median: r.median, max: r.max };
-    // ab prints this table in whole milliseconds (only the standard deviation has a decimal).
-    for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS), k === 'stdev' ? {} : { resolution: MS }));
+    // ab prints this table in whole milliseconds, the standard deviation with one decimal (a tenth of a millisecond).
+    for (const [k, v] of Object.entries(stats)) metrics.push(metric(`${family}.${k}`, Math.round(v * MS), { resolution: k === 'stdev' ? MS / 10 : MS }));
   }
 
   const pct = percentageTable(src, complete);
