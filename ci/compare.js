@@ -525,7 +525,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       seen.add(mk);
       const bm = baseMetrics.get(mk);
       if (!bm) {
-        unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, reason: 'metric has no base value' });
+        unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, ...(isJudged(headDoc, hm.name) ? { judged: true } : {}), reason: 'metric has no base value' });
         continue;
       }
       // which way is better, and in what unit, must be one thing on both sides: a metric read as lower-is-better on one
@@ -545,7 +545,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       comparisons.push(entry);
     }
     for (const [mk, bm] of baseMetrics) {
-      if (!seen.has(mk)) unmatched.push({ side: 'base', ...identity(baseDoc), ...(bm.case ? { case: bm.case } : {}), metric: bm.name, reason: 'metric has no head value' });
+      // a judged metric head lost (every request of a trial failed, so its latencies were left out) is said as such
+      if (!seen.has(mk)) unmatched.push({ side: 'base', ...identity(baseDoc), ...(bm.case ? { case: bm.case } : {}), metric: bm.name, ...(isJudged(headDoc, bm.name) ? { judged: true } : {}), reason: 'metric has no head value' });
     }
   }
   for (const [key, baseDoc] of bases) {

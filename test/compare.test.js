@@ -639,3 +639,16 @@ test('a JMH job of one trial a side is never judged on its iterations: 3 forks x
   const judged = compare([three('base', 'a', [1000, 1010, 990, 1005])], [three('head', 'b', [1300, 1310, 1290, 1305])], CFG).comparisons[0];
   assert.equal(judged.verdict, 'regression');
 });
+
+test('a judged metric that head lost (a trial whose requests all failed leaves its latencies out) is named in the comment as having no verdict, not counted among new or removed metrics', () => {
+  const runner = { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' };
+  const [b, h] = pair({ base: { 'latency.p50': BASE, 'latency.p90': BASE, error_rate: BASE.map(() => 0) }, head: { 'latency.p50': BASE, 'latency.p90': BASE, error_rate: BASE.map(() => 0) } }, { sequential: ONE_LOOK(8) });
+  const lost = { ...h, runner, metrics: h.metrics.filter((m) => !m.name.startsWith('latency.')), notes: ['metric latency.p50 is missing from some trials and was left out'] };
+  const r = compare([b], [lost], CFG);
+  const u = r.unmatched.find((x) => x.metric === 'latency.p50');
+  assert.deepEqual([u.side, u.judged, u.reason], ['base', true, 'metric has no head value']);
+  assert.equal(r.unmatched.find((x) => x.metric === 'latency.p90').judged, undefined, 'wrk judges p50 and p99, not p90');
+  const body = renderComment({ docs: [lost], comparisons: r });
+  assert.match(body, /⚠️ No verdict for 1 judged metric measured on one side only \(the notes of its result documents say why, e\.g\. a metric missing from some trials\): orders-api\/cache-on\/wrk\/peak latency\.p50 \\\(base only\\\)\./);
+  assert.match(body, /\n1 benchmark or metric measured on one side only \(new or removed\) is not compared\./, 'p90, information only, stays in the plain count');
+});
