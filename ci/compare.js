@@ -487,6 +487,10 @@ export function withinTrials(baseDoc, headDoc, bm, hm) {
   return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; give the job trials: ${MIN_TRIALS} or more for a verdict`;
 }
 
+/** Judged metrics that count failures: when one regresses, the job's improvements may be failures answering fast. */
+const FAILURE_METRICS = Object.freeze(['errors', 'error_rate', 'checks_pass_rate']);
+const failureScope = (c) => `${c.suite}/${c.variant}/${c.tool}/${c.scenario}::${c.case ?? ''}`;
+
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
 const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
 
@@ -560,6 +564,13 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
     delete c.final;
     delete c.atLook;
     delete c.lean;
+  }
+  // A job (or case) whose failures rose: its "faster" or "higher" figures may be failed requests or runs answering at
+  // once (an error page, a command that exits at start), so no improvement of it stands; its regressions do.
+  const failing = new Map(comparisons.filter((c) => c.judged && FAILURE_METRICS.includes(c.metric) && c.verdict === 'regression').map((c) => [failureScope(c), c.metric]));
+  for (const c of comparisons) {
+    const rose = failing.get(failureScope(c)) ?? failing.get(failureScope({ ...c, case: undefined }));
+    if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (its ${rose} regressed), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;

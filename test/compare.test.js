@@ -652,3 +652,28 @@ test('a judged metric that head lost (a trial whose requests all failed leaves i
   assert.match(body, /⚠️ No verdict for 1 judged metric measured on one side only \(the notes of its result documents say why, e\.g\. a metric missing from some trials\): orders-api\/cache-on\/wrk\/peak latency\.p50 \\\(base only\\\)\./);
   assert.match(body, /\n1 benchmark or metric measured on one side only \(new or removed\) is not compared\./, 'p90, information only, stays in the plain count');
 });
+
+test('a job whose errors rose gets no improvement: 5% of requests failing fast makes p50 30% lower and throughput higher, which are inconclusive, while the error rate is a regression', () => {
+  const faster = BASE.map((b, i) => b * 0.7 * Math.exp(EPS[i]));
+  const [b, h] = pair({
+    base: { throughput: BASE, 'latency.p50': BASE, error_rate: BASE.map(() => 0) },
+    head: { throughput: BASE.map((x, i) => x * 1.3 * Math.exp(EPS[i])), 'latency.p50': faster, error_rate: BASE.map(() => 0.05) },
+  }, { sequential: ONE_LOOK(8) });
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  assert.equal(by.error_rate.verdict, 'regression');
+  for (const name of ['throughput', 'latency.p50']) {
+    assert.equal(by[name].verdict, 'inconclusive', name);
+    assert.match(by[name].reason, /^failures rose in this job \(its error_rate regressed\), so this better figure may come from failed requests or runs that end at once; not an improvement \(p=0\.0078, a discovery in the family; interval .* excludes 0; \|change\| ≥ 2\.0%\)$/);
+  }
+  assert.deepEqual(r.counts, { regression: 1, improvement: 0, inconclusive: 2, 'no change': 0 });
+  // without the errors, the same figures are improvements
+  const clean = compare([b], [{ ...h, metrics: h.metrics.map((m) => (m.name === 'error_rate' ? b.metrics.find((x) => x.name === 'error_rate') : m)) }], CFG);
+  assert.equal(clean.comparisons.find((c) => c.metric === 'latency.p50').verdict, 'improvement');
+  // hyperfine: a command that now fails at once loses its "faster" time; another command's faster time stands
+  const cases = (times, errs) => ({ 'time.mean@app': times, 'errors@app': errs, 'time.mean@other': times });
+  const [hb, hh] = pair({ base: cases(BASE, BASE.map(() => 0)), head: cases(faster, BASE.map(() => 2)) }, { tool: 'hyperfine', sequential: ONE_LOOK(8) });
+  const hr = compare([hb], [hh], CFG).comparisons;
+  const verdict = (name, c) => hr.find((x) => x.metric === name && x.case === c).verdict;
+  assert.deepEqual([verdict('errors', 'app'), verdict('time.mean', 'app'), verdict('time.mean', 'other')], ['regression', 'inconclusive', 'improvement']);
+});
