@@ -337,9 +337,13 @@ function split(xs, window, maxPValue, prune, saved = null) {
   // the hash state after the points the saved split saw (whether or not they are the same now), carried on to all of them for the next call
   let seen;
   if (saved && saved.key === key && saved.length <= xs.length && saved.hash === hexOf((seen = hashState(xs, saved.length)))) {
-    for (const [at, ...local] of saved.windows) {
+    // the saved windows themselves go on into the next saved split (a rebuild takes hundreds of thousands of them)
+    for (const w of saved.windows) {
+      const at = w[0];
       if (at !== start || at + window > saved.length) break;
-      start = take(at, local);
+      windows.push(w);
+      for (let k = 1; k < w.length; k += 1) found.add(w[k]);
+      start = Math.max(w.length > 1 ? w[w.length - 1] : 0, at + step);
     }
   }
   while (start < xs.length) {
