@@ -742,3 +742,21 @@ test("docs/config.md's minimal suite renderer tells two jobs of one variant apar
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a paired change adjusted for other work on the machine is marked, in the comment and the console, and said what the mark means once; an unadjusted one is not', () => {
+  // medians 13,198 -> 14,553 req/s, but the rounds' ratios less the part that followed other work: -1.3%
+  const adjusted = judgedEntry({ metric: 'throughput', unit: 'req/s', better: 'higher', base: { value: 13198, n: 8 }, head: { value: 14553, n: 8 }, change: -0.013, lower: -0.05, upper: 0.03, verdict: 'inconclusive', discovery: false, otherSlope: 0.021 });
+  const plain = judgedEntry({ variant: 'cache-off' });
+  const comparisons = (list) => ({ comparisons: list, unmatched: [], family: { size: list.length, alpha: 0.05, method: 'Benjamini-Hochberg' } });
+  const body = renderComment({ comparisons: comparisons([adjusted, plain]) });
+  assert.match(body, /\| Throughput \| 13198 req\/s \| 14553 req\/s \| -1\.3%† \|/);
+  assert.match(body, /\| Latency p99 \| 1 ms \| 1\.1 ms \| \+10\.0% \|/, 'the unadjusted change has no mark');
+  assert.equal(body.split('adjusted for other work on the machine').length - 1, 1);
+  assert.match(body, /<sub>† adjusted for other work on the machine: .*even in sign/);
+  const out = renderConsole({ docs: [], comparisons: comparisons([adjusted, plain]), config: CONFIG });
+  assert.match(out, /Throughput .* -1\.3%† /);
+  assert.match(out, /^ {2}† adjusted for other work on the machine/m);
+  const none = renderComment({ comparisons: comparisons([plain]) });
+  assert.doesNotMatch(none, /†|adjusted for other work/);
+  assert.doesNotMatch(renderConsole({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);
+});

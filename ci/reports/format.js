@@ -35,7 +35,14 @@ export const formatMargin = (m) => (Number.isFinite(m) ? `±${Number((m * 100).t
 export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** The change of a comparison, or a dash when the base was zero. */
-export const formatChange = (c) => pct(c.change);
+/**
+ * A paired change adjusted for other work on the machine (compare.js adjustForOtherWork: each round's difference less
+ * the part that follows the gap in other processes' CPU between its two trials) carries this mark, and the report
+ * says what it means: it may differ from the ratio of the medians shown beside it, even in sign.
+ */
+export const ADJUSTED_MARK = '†';
+export const ADJUSTED_NOTE = `${ADJUSTED_MARK} adjusted for other work on the machine: each round's difference less the part that follows how much more CPU other processes used during one of its two trials than during the other, so it can differ from the medians beside it, even in sign (docs/reports.md, otherSlope)`;
+export const formatChange = (c) => `${pct(c.change)}${c.otherSlope ? ADJUSTED_MARK : ''}`;
 
 /** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one (or when too few rounds bound it). */
 export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `[${pct(c.lower)}, ${pct(c.upper)}]` : '–');
