@@ -484,7 +484,7 @@ export function withinTrials(baseDoc, headDoc, bm, hm) {
   const trials = Math.min(baseDoc.trials, headDoc.trials);
   if (!(trials < MIN_TRIALS) || (bm.samples.length <= baseDoc.trials && hm.samples.length <= headDoc.trials)) return null;
   const tool = headDoc.tool?.name ?? headDoc.tool;
-  return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; give the job trials: ${MIN_TRIALS} or more for a verdict`;
+  return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; for a verdict, leave trials: out of the job so an A/B run adds rounds until they decide`;
 }
 
 /** Judged metrics that count failures: when one regresses, the job's improvements may be failures answering fast. */

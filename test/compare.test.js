@@ -629,7 +629,7 @@ test('a JMH job of one trial a side is never judged on its iterations: 3 forks x
   const r = compare([jmh('base', [1, 0.97, 0.99])], [jmh('head', [1.03, 1.02, 1.04])], CFG);
   const c = r.comparisons[0];
   assert.equal(c.verdict, 'inconclusive', 'a 4% difference of forks is no regression');
-  assert.equal(c.reason, "too few trials: one trial a side, whose 30 and 30 values are jmh's own iterations or runs within it, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; give the job trials: 3 or more for a verdict");
+  assert.equal(c.reason, "too few trials: one trial a side, whose 30 and 30 values are jmh's own iterations or runs within it, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; for a verdict, leave trials: out of the job so an A/B run adds rounds until they decide");
   assert.equal(r.family.size, 0);
   assert.ok(c.change > 0.03, 'the change is still shown');
   // as read before, the 60 iterations made it a discovery
