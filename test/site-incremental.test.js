@@ -43,6 +43,7 @@ const stamped = (dir, rel) => {
 };
 /** The files that hold the build's time stamps: the only ones two builds of one store may differ in. */
 const STAMPED = new Set(['data/index.js', 'feed.xml']);
+const INDEX = 'data/index.js';
 
 /** Asserts that two site folders hold the same files with the same bytes, time stamps aside. */
 function assertSameSite(got, want) {
@@ -257,6 +258,22 @@ test('a rebuild appends to the last build only what it can: a stopped build, oth
   assert.equal((await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) })).appended, false);
   assert.ok(said.some((line) => /: not the values of series .* the snapshot was written with/.test(line)), said.join('\n'));
   await sameAsClean('altered');
+});
+
+test('a series whose points fill its last part file exactly keeps its newest point\'s bounds in the index when a rebuild appends nothing to it', async () => {
+  const { d, s, o, c } = scratchSite();
+  const partPoints = 8;
+  // 16 runs: every series fills two part files exactly, so no point sits after its last complete part
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 16, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+  const again = await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+  assert.equal(again.appended, true, 'nothing new: appended to the last build');
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+  assertSameSite(o, clean);
+  const index = readDataScript(readFileSync(join(o, INDEX), 'utf8')).payload;
+  const last = index.charts.flatMap((chart) => chart.series).map((x) => x.last);
+  assert.ok(last.length && last.every((l) => typeof l.lo === 'number' && typeof l.hi === 'number'), 'every chart line names its newest point\'s interval');
 });
 
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {

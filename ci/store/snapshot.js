@@ -4,7 +4,8 @@
 // run folders it read with their file names (as one fingerprint), the archived months' sizes and hashes, and the
 // manifest it wrote. Each series' values sit in a binary file of their own (values/<id hash>.f64, 64-bit floats), which
 // a later build extends at the end and the snapshot fingerprints, and its run indices as ranges; its other fields (lo, hi, n) are kept only for the
-// points after its last complete part file, the only ones a new point can still change on the site.
+// points of the part that holds its newest point (complete or not) and after: the only ones a new point can still change on the site, and the
+// newest one's bounds, which the index shows.
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -132,7 +133,8 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     }
     // what the values file must hold: a file another build rewrote meanwhile (a cache shared by two sites) is caught
     const hash = prefixHash(p.v instanceof Float64Array ? p.v : Float64Array.from(p.v, (x) => x ?? NaN), count);
-    const from = Math.floor(count / partPoints) * partPoints;
+    // from the part that holds the newest point, whose bounds the chart's summary shows, even when that part is complete
+    const from = count ? Math.floor((count - 1) / partPoints) * partPoints : 0;
     const tail = (field) => p[field].slice(from - (p.from || 0));
     const { points, undescribed, ...rest } = s;
     return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: runRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
