@@ -241,7 +241,7 @@ test('a rebuild appends to the last build only what it can: a stopped build, oth
   writeFileSync(join(c, 'snapshot.json'), JSON.stringify({ ...snap, runs: { id: snap.runs.id } }));
   const said = [];
   assert.equal((await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) })).appended, false);
-  assert.ok(said.some((line) => line.startsWith('site cache: its snapshot of the last build cannot be read (snapshot.json: runs.startedAt is not one entry per run)')), said.join('\n'));
+  assert.ok(said.some((line) => line.startsWith(`site cache: its snapshot of the last build cannot be read (${join(c, 'snapshot.json')}: not as the last build wrote it (its checksum does not match: edited or damaged)); laying out the whole store`)), said.join('\n'));
   await sameAsClean('edited');
   const values = listFiles(join(c, 'values'))[0];
   writeFileSync(join(c, 'values', values), readFileSync(join(c, 'values', values)).subarray(0, 8));
@@ -274,6 +274,36 @@ test('a series whose points fill its last part file exactly keeps its newest poi
   const index = readDataScript(readFileSync(join(o, INDEX), 'utf8')).payload;
   const last = index.charts.flatMap((chart) => chart.series).map((x) => x.last);
   assert.ok(last.length && last.every((l) => typeof l.lo === 'number' && typeof l.hi === 'number'), 'every chart line names its newest point\'s interval');
+});
+
+test('a snapshot whose fields were edited (a run\'s commit, a series\' run range, bound or first kept point) is not used: the build says which file and lays out the whole store as a clean build does', async () => {
+  const { d, s, o, c } = scratchSite();
+  const partPoints = 8;
+  const docs = [...syntheticDocs({ runs: 22, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 20 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+  await publish({ store: s, docs: docs.slice(20 * JOBS.length) });
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+  const edits = {
+    'a run\'s commit': (snap) => { snap.runs.commit[3] = snap.runs.commit[4]; },
+    'a series\' run range': (snap) => { snap.series[0].runs[0][0] += 1; },
+    'a series\' newest bound': (snap) => { snap.series[1].hi[snap.series[1].hi.length - 1] *= 2; },
+    'a series\' first kept point': (snap) => { snap.series[2].from -= partPoints; },
+  };
+  for (const [what, edit] of Object.entries(edits)) {
+    // a build writes the snapshot the next one edits; the first of them also appends the two new runs
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+    const file = join(c, 'snapshot.json');
+    const snap = JSON.parse(readFileSync(file, 'utf8'));
+    edit(snap);
+    writeFileSync(file, JSON.stringify(snap));
+    const said = [];
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints, log: (line) => said.push(line) });
+    assert.equal(r.appended, false, `${what} edited: the whole store is laid out`);
+    assert.deepEqual(said.filter((line) => line.startsWith('site cache:')), [`site cache: its snapshot of the last build cannot be read (${file}: not as the last build wrote it (its checksum does not match: edited or damaged)); laying out the whole store`], what);
+    assertSameSite(o, clean);
+  }
 });
 
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {

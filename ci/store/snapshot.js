@@ -146,7 +146,17 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     latest: [...latest],
     newest: [...newest].map(([suite, jobs]) => [suite, [...jobs].map(([id, { run, job }]) => [id, run, liteJob(job)])]),
   };
-  writeReplace(join(dir, FILE), `${JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series })}\n`);
+  // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
+  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
+  writeReplace(join(dir, FILE), `{"check":"${sha1(text)}",${text.slice(1)}\n`);
+}
+
+/** The snapshot's JSON text without its checksum, when the text is as saveSnapshot wrote it; else an Error naming the file. */
+function checked(path, raw) {
+  const head = /^\{"check":"([0-9a-f]{40})",/.exec(raw);
+  const text = head && `{${raw.slice(head[0].length).trimEnd()}`;
+  if (!head || sha1(text) !== head[1]) return new Error(`${path}: not as the last build wrote it (its checksum does not match: edited or damaged)`);
+  return text;
 }
 
 /**
@@ -160,10 +170,16 @@ export function takeSnapshot(dir, builder, key, log = () => {}) {
   if (!existsSync(path)) return null;
   let snap = null;
   try {
-    const s = JSON.parse(readFileSync(path, 'utf8'));
-    if (s?.schema === SNAPSHOT_SCHEMA && s.builder === builder && s.key === key) snap = readSnapshot(dir, s);
+    const raw = readFileSync(path, 'utf8');
+    const s = JSON.parse(raw);
+    if (s?.schema === SNAPSHOT_SCHEMA && s.builder === builder && s.key === key) {
+      const text = checked(path, raw);
+      if (text instanceof Error) throw text;
+      snap = readSnapshot(dir, s);
+    }
   } catch (e) {
-    log(`site cache: its snapshot of the last build cannot be read (${e.message}); laying out the whole store`);
+    // named by its file: an error of JSON.parse or the file system may not say which
+    log(`site cache: its snapshot of the last build cannot be read (${e.message.includes(dir) ? '' : `${path}: `}${e.message}); laying out the whole store`);
   }
   unlinkSync(path);
   return snap;
