@@ -306,6 +306,44 @@ test('a snapshot whose fields were edited (a run\'s commit, a series\' run range
   }
 });
 
+test('a folder where a cache file goes, or a file where a cache folder goes, costs the build a whole layout at most, never the build itself, and the site equals a clean build', async () => {
+  const { d, s, o, c } = scratchSite();
+  const docs = [...syntheticDocs({ runs: 12, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 6 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const folderAt = (rel) => {
+    rmSync(join(c, rel), { recursive: true, force: true });
+    mkdirSync(join(c, rel, 'x'), { recursive: true });
+  };
+  const fileAt = (rel) => {
+    rmSync(join(c, rel), { recursive: true, force: true });
+    writeFileSync(join(c, rel), 'x');
+  };
+  const inTheWay = {
+    'a folder for snapshot.json': () => folderAt('snapshot.json'),
+    'a folder for a values file': () => folderAt(`values/${listFiles(join(c, 'values'))[0]}`),
+    'a file for the values folder': () => fileAt('values'),
+    'a folder for data-files.json': () => folderAt('data-files.json'),
+    'a folder for splits.json': () => folderAt('splits.json'),
+    'a file for the runs folder': () => fileAt('runs'),
+  };
+  let k = 6;
+  for (const [what, put] of Object.entries(inTheWay)) {
+    put();
+    await publish({ store: s, docs: docs.slice(k * JOBS.length, (k + 1) * JOBS.length) });
+    k += 1;
+    const said = [];
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
+    assert.ok(said.filter((line) => line.startsWith('site cache:')).length <= 1, `${what}: ${said.join('\n')}`);
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
+    rmSync(clean, { recursive: true, force: true });
+    // and the cache works again: the next build appends
+    assert.equal((await buildSite({ store: s, out: o, cache: c, config: CONFIG })).appended, true, `${what}: the cache is whole again`);
+  }
+});
+
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
   const { d, s, o, c } = scratchSite();
   const policy = ARCHIVING;

@@ -1,6 +1,6 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readSync, readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirs } from '../fsutil.js';
@@ -92,6 +92,43 @@ export function rewrite(path, bytes) {
     return true;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Makes room for a file at `path` inside `root`, a folder a build owns (the site, its cache): a folder where the file
+ * goes is removed with what it holds, and so is a file or link where one of its folders goes (below `root`).
+ */
+export function clearWay(path, root) {
+  let d = root;
+  for (const part of relative(root, dirname(path)).split(sep).filter(Boolean)) {
+    d = join(d, part);
+    try {
+      if (!lstatSync(d).isDirectory()) unlinkSync(d);
+    } catch (e) {
+      if (e.code === 'ENOENT') break;
+      throw e;
+    }
+  }
+  try {
+    if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+}
+
+/**
+ * writeReplace into a folder a build owns (`root`: the site, its cache), whose files no one else should have made:
+ * when a folder stands where the file goes, or a file where one of its folders goes, that is removed (clearWay) and
+ * the write made again, so what another program left there costs a rewrite, never the build.
+ */
+export function writeOwn(path, text, root) {
+  try {
+    writeReplace(path, text);
+  } catch (e) {
+    if (!['EISDIR', 'ENOTDIR', 'EEXIST', 'EPERM'].includes(e.code)) throw e;
+    clearWay(path, root);
+    writeReplace(path, text);
   }
 }
 

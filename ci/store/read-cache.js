@@ -8,7 +8,7 @@
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles, pruneEmptyDirs, writeReplace } from './files.js';
+import { listFiles, pruneEmptyDirs, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -143,18 +143,18 @@ export function openCache(dir, builder = null) {
     },
     splits,
     writeSplits(next) {
-      writeReplace(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`);
+      writeOwn(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`, dir);
       splits = next;
     },
     get dataFiles() {
       return dataFiles;
     },
     writeDataFiles(next) {
-      writeReplace(join(dir, DATA_FILES_FILE), `${JSON.stringify({ schema: DATA_FILES_SCHEMA, builder, files: next })}\n`);
+      writeOwn(join(dir, DATA_FILES_FILE), `${JSON.stringify({ schema: DATA_FILES_SCHEMA, builder, files: next })}\n`, dir);
       dataFiles = next;
     },
     write(entry) {
-      writeReplace(fileOf(entry.folder), `${JSON.stringify(entry)}\n`);
+      writeOwn(fileOf(entry.folder), `${JSON.stringify(entry)}\n`, dir);
       entries?.set(entry.folder, entry);
     },
     remove(folder) {

@@ -6,12 +6,12 @@
 // a later build extends at the end and the snapshot fingerprints, and its run indices as ranges; its other fields (lo, hi, n) are kept only for the
 // points of the part that holds its newest point (complete or not) and after: the only ones a new point can still change on the site, and the
 // newest one's bounds, which the index shows.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { prefixHash } from '../changepoints.js';
-import { writeReplace } from './files.js';
+import { clearWay, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
@@ -116,7 +116,6 @@ function joined(list, more, Type) {
  * the snapshot this build started from) }. The values files are written before the snapshot names them.
  */
 export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map() }) {
-  makeDirs(join(dir, VALUES));
   const series = digest.series.map((s) => {
     const p = s.points;
     const count = p.v.length;
@@ -124,7 +123,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     if (have < count) {
       const values = new Float64Array(count - have);
       for (let i = have; i < count; i += 1) values[i - have] = p.v[i] ?? NaN;
-      const fd = openSync(valuesFile(dir, s.id), have ? 'r+' : 'w');
+      const fd = openValues(dir, s.id, have ? 'r+' : 'w');
       try {
         writeSync(fd, values, 0, values.byteLength, have * 8);
       } finally {
@@ -148,7 +147,20 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
   };
   // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
   const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
-  writeReplace(join(dir, FILE), `{"check":"${sha1(text)}",${text.slice(1)}\n`);
+  writeOwn(join(dir, FILE), `{"check":"${sha1(text)}",${text.slice(1)}\n`, dir);
+}
+
+/** A series' values file opened (flags as fs.openSync's), its folder made, and what stands in its way removed (clearWay). */
+function openValues(dir, id, flags) {
+  const path = valuesFile(dir, id);
+  try {
+    return openSync(path, flags);
+  } catch (e) {
+    if (flags !== 'w') throw e;
+    clearWay(path, dir);
+    makeDirs(join(dir, VALUES));
+    return openSync(path, flags);
+  }
 }
 
 /** The snapshot's JSON text without its checksum, when the text is as saveSnapshot wrote it; else an Error naming the file. */
@@ -181,7 +193,8 @@ export function takeSnapshot(dir, builder, key, log = () => {}) {
     // named by its file: an error of JSON.parse or the file system may not say which
     log(`site cache: its snapshot of the last build cannot be read (${e.message.includes(dir) ? '' : `${path}: `}${e.message}); laying out the whole store`);
   }
-  unlinkSync(path);
+  // whatever stands there (a folder as well) goes: the next snapshot is written in its place
+  rmSync(path, { recursive: true, force: true });
   return snap;
 }
 
@@ -195,15 +208,20 @@ function readSnapshot(dir, s) {
   });
   const stored = new Map();
   const series = s.series.map(({ count, hash, runs, from, lo, hi, n, undescribed, ...rest }) => {
-    const fd = openSync(valuesFile(dir, rest.id), 'r');
+    const file = valuesFile(dir, rest.id);
     const v = new Float64Array(count);
+    let fd;
     try {
-      if (fstatSync(fd).size < count * 8) throw new Error(`${valuesFile(dir, rest.id)}: shorter than the ${count} values of series ${rest.id}`);
+      fd = openSync(file, 'r');
+      if (fstatSync(fd).size < count * 8) throw new Error(`${file}: shorter than the ${count} values of series ${rest.id}`);
       readSync(fd, v, 0, v.byteLength, 0);
+    } catch (e) {
+      // named by the values file: an error of the file system (a folder where it should be) may not say which
+      throw e.message.includes(file) ? e : new Error(`${file}: ${e.message}`);
     } finally {
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
-    if (prefixHash(v, count) !== hash) throw new Error(`${valuesFile(dir, rest.id)}: not the values of series ${rest.id} the snapshot was written with`);
+    if (prefixHash(v, count) !== hash) throw new Error(`${file}: not the values of series ${rest.id} the snapshot was written with`);
     stored.set(rest.id, count);
     const out = { ...rest, points: { run: runsOfRanges(runs, new Int32Array(count)), v, lo, hi, n, from } };
     if (undescribed) out.undescribed = true;
