@@ -344,6 +344,28 @@ test('a folder where a cache file goes, or a file where a cache folder goes, cos
   }
 });
 
+test('a folder in the site where the build puts a file is replaced by the file, with or without verify', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  for (const verify of [false, true]) {
+    for (const rel of [manifest(o).files.find((f) => f.startsWith('data/runs/')), manifest(o).files.find((f) => f.startsWith('data/series/')), 'app.js']) {
+      rmSync(join(o, rel));
+      mkdirSync(join(o, rel, 'x'), { recursive: true });
+    }
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify });
+    assert.equal(r.appended, false, 'a kept file that is not there as written makes the build lay out the whole store');
+    assertSameSite(o, clean);
+  }
+  // a manifest edited to list a folder: the files in it, just written, stay
+  const m = manifest(o);
+  writeFileSync(join(o, '.benchline-site.json'), JSON.stringify({ ...m, files: [...m.files, 'data', 'data/series'] }));
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  assertSameSite(o, clean);
+});
+
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
   const { d, s, o, c } = scratchSite();
   const policy = ARCHIVING;

@@ -384,15 +384,15 @@ test('rewrite writes over a file of one link in place, cut to the new length, an
   const own = join(dir, 'own.js');
   writeFileSync(own, 'a longer first content\n');
   const inode = statSync(own).ino;
-  assert.equal(rewrite(own, Buffer.from('short\n')), true);
+  assert.equal(rewrite(own, Buffer.from('short\n'), dir), true);
   assert.equal(readFileSync(own, 'utf8'), 'short\n', 'no tail of the longer content is left');
   assert.equal(statSync(own).ino, inode, 'the same file, written in place');
-  assert.equal(rewrite(own, Buffer.from('longer than short\n')), true);
+  assert.equal(rewrite(own, Buffer.from('longer than short\n'), dir), true);
   assert.equal(readFileSync(own, 'utf8'), 'longer than short\n');
   // a file that is also linked from elsewhere (a copy made with cp -al) keeps its other name's content
   const elsewhere = join(dir, 'backup.js');
   linkSync(own, elsewhere);
-  assert.equal(rewrite(own, Buffer.from('new\n')), false);
+  assert.equal(rewrite(own, Buffer.from('new\n'), dir), false);
   assert.equal(readFileSync(elsewhere, 'utf8'), 'longer than short\n');
   assert.equal(readFileSync(own, 'utf8'), 'new\n');
   // a symbolic link is replaced by a file, never written through
@@ -400,13 +400,17 @@ test('rewrite writes over a file of one link in place, cut to the new length, an
   writeFileSync(target, 'keep me\n');
   const link = join(dir, 'link.js');
   symlinkSync(target, link);
-  assert.equal(rewrite(link, Buffer.from('site file\n')), false);
+  assert.equal(rewrite(link, Buffer.from('site file\n'), dir), false);
   assert.equal(readFileSync(target, 'utf8'), 'keep me\n');
   assert.equal(lstatSync(link).isSymbolicLink(), false);
   assert.equal(readFileSync(link, 'utf8'), 'site file\n');
   // no file yet (in a folder not made yet): created
   assert.equal(rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n')), false);
   assert.equal(readFileSync(join(dir, 'new', 'file.js'), 'utf8'), 'made\n');
+  // a folder where the file goes (inside the folder the writer owns): removed, the file written
+  mkdirSync(join(dir, 'folder.js', 'inner'), { recursive: true });
+  assert.equal(rewrite(join(dir, 'folder.js'), Buffer.from('file now\n'), dir), false);
+  assert.equal(readFileSync(join(dir, 'folder.js'), 'utf8'), 'file now\n');
 });
 
 test('listStore finds the run folders and other files a full listing does, in its order, whatever lies where in the store', async () => {

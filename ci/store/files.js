@@ -65,17 +65,17 @@ export function writeReplace(path, text, { sync = false } = {}) {
 
 /**
  * Writes `bytes` over the regular file at `path` in place (its own blocks reused, then cut to length), or, when there
- * is no such file of one link only (none, a link, a folder, a file hard-linked elsewhere), replaces it as writeReplace
- * does. For derived files whose writer can tell a half-written one afterwards (the site marks a build in progress):
+ * is no such file of one link only (none, a link, a folder, a file hard-linked elsewhere), replaces it as writeOwn
+ * does in `root`, the folder the build owns. For derived files whose writer can tell a half-written one afterwards (the site marks a build in progress):
  * replacing a file whose blocks are on disk frees them, which on a disk mounted with discard costs about a millisecond
  * a file, against a few microseconds for rewriting it. Returns whether it wrote in place.
  */
-export function rewrite(path, bytes) {
+export function rewrite(path, bytes, root) {
   let fd;
   try {
     fd = openSync(path, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch {
-    writeReplace(path, bytes);
+    writeOwn(path, bytes, root);
     return false;
   }
   try {
@@ -83,7 +83,7 @@ export function rewrite(path, bytes) {
     if (!st.isFile() || st.nlink !== 1) {
       closeSync(fd);
       fd = undefined;
-      writeReplace(path, bytes);
+      writeOwn(path, bytes, root);
       return false;
     }
     let done = 0;

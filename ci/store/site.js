@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, rewrite, pruneEmptyDirs, writeReplace } from './files.js';
+import { fileBytes, listFiles, rewrite, pruneEmptyDirs, writeOwn, writeReplace } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -180,10 +180,11 @@ const inStore = (store) => (p) => {
   return { path: rel, message: p.message.startsWith(p.path) ? `${rel}${p.message.slice(p.path.length)}` : p.message };
 };
 
-/** Size of a file in bytes, or -1 when it is not there. */
+/** Size of a file in bytes, or -1 when it is not there (or not a file: a folder of the same size is no kept file). */
 function sizeOf(path) {
   try {
-    return statSync(path).size;
+    const st = statSync(path);
+    return st.isFile() ? st.size : -1;
   } catch {
     return -1;
   }
@@ -332,7 +333,7 @@ async function build(options) {
   // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
   // and the manifest says a build is under way until this one writes its own at the end (what the last build wrote
   // stays listed, so a later build still removes what it no longer writes)
-  if (!previous.building) writeReplace(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, building: generatedAt, files: previous.files, hashes: previous.hashes })}\n`);
+  if (!previous.building) writeOwn(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, building: generatedAt, files: previous.files, hashes: previous.hashes })}\n`, out);
   layout.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const { js, css } = await code;
 
@@ -356,7 +357,7 @@ async function build(options) {
     const path = join(out, rel);
     if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
     else {
-      rewrite(path, bytes);
+      rewrite(path, bytes, out);
       wrote.add(rel);
     }
     hashOf.set(rel, hash);
@@ -465,13 +466,14 @@ async function build(options) {
       continue;
     }
     removed += 1;
-    if (existsSync(abs)) {
+    // files only: a manifest edited to list a folder (`data`) must not take the files this build just wrote with it
+    if (existsSync(abs) && !statSync(abs).isDirectory()) {
       unlinkSync(abs);
       pruneEmptyDirs(abs, resolve(out));
     }
   }
   const manifest = `${JSON.stringify({ generatedAt, files, hashes })}\n`;
-  writeReplace(join(out, MANIFEST), manifest);
+  writeOwn(join(out, MANIFEST), manifest, out);
   // the next build lays out only the runs added after this one, when the store has nothing this build could not read
   if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
   background?.close();
