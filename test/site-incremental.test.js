@@ -366,6 +366,44 @@ test('a folder in the site where the build puts a file is replaced by the file, 
   assertSameSite(o, clean);
 });
 
+test('a cache entry, saved change point windows or data file records edited by hand are not used on a whole layout: the build names the file, reads the run folder again and writes a clean build\'s site', async () => {
+  const { d, s, o, c } = scratchSite();
+  // a step the change point search finds, so the saved windows hold a find to lose
+  const steps = [{ from: 30, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.7 }];
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 60, jobs: JOBS, every: 3600e3, steps })] });
+  const partPoints = 16;
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+  const clean = join(d, 'clean');
+  const edit = (rel, change) => {
+    const file = join(c, rel);
+    const value = JSON.parse(readFileSync(file, 'utf8'));
+    change(value);
+    writeFileSync(file, `${JSON.stringify(value)}\n`);
+    return file;
+  };
+  const entry = listFiles(c).find((f) => f.startsWith('runs/'));
+  const edits = {
+    'a value in a run folder\'s entry': () => edit(entry, (e) => { e.docs[0].m[0][1] *= 2; }),
+    'a find in the saved windows': () => edit('splits.json', (sp) => { for (const saved of Object.values(sp.splits)) for (const w of saved.windows) w.splice(1); }),
+    'a part file\'s fingerprint': () => edit('data-files.json', (df) => { const [rel] = Object.keys(df.files).filter((f) => df.files[f].fingerprint); df.files[rel].fingerprint = '0'.repeat(40); }),
+  };
+  let k = 0;
+  for (const [what, change] of Object.entries(edits)) {
+    const file = change();
+    // a run published late for an earlier time: the whole store is laid out, from the cache's entries
+    await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 0, 30 + k), seed: 50 + k })] });
+    k += 1;
+    const said = [];
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints, log: (line) => said.push(line) });
+    assert.equal(r.appended, false);
+    assert.deepEqual(said.filter((line) => line.startsWith('site cache:')).map((line) => line.split(': ')[1]), [file], `${what}: one line naming the file\n${said.join('\n')}`);
+    assert.match(said.find((line) => line.startsWith('site cache:')), /not as the last build wrote it \(its checksum does not match: edited or damaged\); (reading its run folder again|searching every series for change points from the start|laying out every data file again)$/);
+    rmSync(clean, { recursive: true, force: true });
+    await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+    assertSameSite(o, clean);
+  }
+});
+
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
   const { d, s, o, c } = scratchSite();
   const policy = ARCHIVING;

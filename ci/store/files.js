@@ -1,7 +1,7 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
 import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirs } from '../fsutil.js';
 
@@ -130,6 +130,23 @@ export function writeOwn(path, text, root) {
     clearWay(path, root);
     writeReplace(path, text);
   }
+}
+
+const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+const SEAL = /^\{"check":"([0-9a-f]{40})",/;
+
+/**
+ * A JSON object's text with a checksum of it as its first field (`{"check":"<sha1>",...}`), for a file a later build
+ * trusts field by field (the site cache's): sealed(JSON.stringify(value)). Still JSON; `check` reads as one more field.
+ */
+export const sealed = (json) => `{"check":"${sha1(json)}",${json.slice(1)}`;
+
+/** The JSON text sealed() was given, when `text` (a file's content) is as it wrote it; else null (edited, damaged, unsealed). */
+export function unsealed(text) {
+  const head = SEAL.exec(text);
+  if (!head) return null;
+  const json = `{${text.slice(head[0].length).trimEnd()}`;
+  return sha1(json) === head[1] ? json : null;
 }
 
 // one buffer for the content of every kept file a build checks (a long history's site is thousands of files)

@@ -8,7 +8,7 @@
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles, pruneEmptyDirs, writeOwn } from './files.js';
+import { listFiles, pruneEmptyDirs, sealed, unsealed, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -98,12 +98,28 @@ const SPLITS_FILE = 'splits.json';
 export const DATA_FILES_SCHEMA = 'benchline/site-data-files@1';
 const DATA_FILES_FILE = 'data-files.json';
 
-/** The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another builder's). */
-function readState(file, schema, builder, field) {
+/** What a cache file of this builder says, how it is read: the check of its text, then of what it holds. */
+const NOT_AS_WRITTEN = 'not as the last build wrote it (its checksum does not match: edited or damaged)';
+
+/**
+ * The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another
+ * builder's). One that is this builder's but not as written (its checksum) is said with `log` and not used.
+ */
+function readState(file, schema, builder, field, log, without) {
+  let text;
   try {
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    if (saved?.schema === schema && saved.builder === builder && saved[field] && typeof saved[field] === 'object') return saved[field];
-  } catch { /* none yet, or unreadable */ }
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {}; // none yet, or unreadable
+  }
+  try {
+    const saved = JSON.parse(text);
+    if (saved?.schema !== schema || saved.builder !== builder) return {};
+    if (unsealed(text) === null) throw new Error(NOT_AS_WRITTEN);
+    if (saved[field] && typeof saved[field] === 'object') return saved[field];
+  } catch (e) {
+    log(`site cache: ${file}: ${e.message}; ${without}`);
+  }
   return {};
 }
 
@@ -116,25 +132,34 @@ function readState(file, schema, builder, field) {
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
-export function openCache(dir, builder = null) {
+export function openCache(dir, builder = null, log = () => {}) {
   const fileOf = (folder) => join(dir, `${folder}.json`);
   // read on first use: a build that only appends runs (snapshot.js) never needs them
   let entries = null;
   const loadEntries = () => {
     entries = new Map();
+    const damaged = [];
     for (const rel of listFiles(dir)) {
       if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
       try {
-        const e = JSON.parse(readFileSync(join(dir, rel), 'utf8'));
+        const text = readFileSync(join(dir, rel), 'utf8');
+        const e = JSON.parse(text);
         // an entry of another format, or one filed under another name, is ignored: its folder is read again
-        if (e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs)) entries.set(e.folder, e);
-      } catch { /* unreadable: read the folder again */ }
+        if (!(e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs))) continue;
+        // one of this builder edited or damaged likewise, and said: its documents are taken without being read
+        if (unsealed(text) === null) damaged.push(join(dir, rel));
+        else entries.set(e.folder, e);
+      } catch {
+        damaged.push(join(dir, rel)); // unreadable: read the folder again
+      }
     }
+    if (damaged.length === 1) log(`site cache: ${damaged[0]}: ${NOT_AS_WRITTEN}; reading its run folder again`);
+    else if (damaged.length) log(`site cache: ${damaged[0]} and ${damaged.length - 1} more run folder entries: ${NOT_AS_WRITTEN}; reading their run folders again`);
     return entries;
   };
   // none: every series is searched in full, and every part file serialized
-  let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits');
-  let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files');
+  let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits', log, 'searching every series for change points from the start');
+  let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files', log, 'laying out every data file again');
   return {
     dir,
     builder,
@@ -143,18 +168,18 @@ export function openCache(dir, builder = null) {
     },
     splits,
     writeSplits(next) {
-      writeOwn(join(dir, SPLITS_FILE), `${JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next })}\n`, dir);
+      writeOwn(join(dir, SPLITS_FILE), `${sealed(JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next }))}\n`, dir);
       splits = next;
     },
     get dataFiles() {
       return dataFiles;
     },
     writeDataFiles(next) {
-      writeOwn(join(dir, DATA_FILES_FILE), `${JSON.stringify({ schema: DATA_FILES_SCHEMA, builder, files: next })}\n`, dir);
+      writeOwn(join(dir, DATA_FILES_FILE), `${sealed(JSON.stringify({ schema: DATA_FILES_SCHEMA, builder, files: next }))}\n`, dir);
       dataFiles = next;
     },
     write(entry) {
-      writeOwn(fileOf(entry.folder), `${JSON.stringify(entry)}\n`, dir);
+      writeOwn(fileOf(entry.folder), `${sealed(JSON.stringify(entry))}\n`, dir);
       entries?.set(entry.folder, entry);
     },
     remove(folder) {

@@ -290,7 +290,7 @@ async function lockSite(out, log) {
 
 async function build(options) {
   const { store, out, config, verify = false, cache = null, partPoints = PART_POINTS, log = () => {}, t0 } = options;
-  const readCache = cache ? openCache(cache, builderKey()) : null;
+  const readCache = cache ? openCache(cache, builderKey(), log) : null;
   // esbuild bundles the page in its own process while this one lays out the data
   const code = bundle(cache);
   code.catch(() => { /* awaited below */ });

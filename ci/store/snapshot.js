@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { prefixHash } from '../changepoints.js';
-import { clearWay, writeOwn } from './files.js';
+import { clearWay, sealed, unsealed, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
@@ -147,7 +147,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
   };
   // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
   const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
-  writeOwn(join(dir, FILE), `{"check":"${sha1(text)}",${text.slice(1)}\n`, dir);
+  writeOwn(join(dir, FILE), `${sealed(text)}\n`, dir);
 }
 
 /** A series' values file opened (flags as fs.openSync's), its folder made, and what stands in its way removed (clearWay). */
@@ -161,14 +161,6 @@ function openValues(dir, id, flags) {
     makeDirs(join(dir, VALUES));
     return openSync(path, flags);
   }
-}
-
-/** The snapshot's JSON text without its checksum, when the text is as saveSnapshot wrote it; else an Error naming the file. */
-function checked(path, raw) {
-  const head = /^\{"check":"([0-9a-f]{40})",/.exec(raw);
-  const text = head && `{${raw.slice(head[0].length).trimEnd()}`;
-  if (!head || sha1(text) !== head[1]) return new Error(`${path}: not as the last build wrote it (its checksum does not match: edited or damaged)`);
-  return text;
 }
 
 /**
@@ -185,8 +177,7 @@ export function takeSnapshot(dir, builder, key, log = () => {}) {
     const raw = readFileSync(path, 'utf8');
     const s = JSON.parse(raw);
     if (s?.schema === SNAPSHOT_SCHEMA && s.builder === builder && s.key === key) {
-      const text = checked(path, raw);
-      if (text instanceof Error) throw text;
+      if (unsealed(raw) === null) throw new Error(`${path}: not as the last build wrote it (its checksum does not match: edited or damaged)`);
       snap = readSnapshot(dir, s);
     }
   } catch (e) {
