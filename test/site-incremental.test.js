@@ -565,6 +565,22 @@ test('a first build stopped outright half-way leaves a folder the next build tak
   assert.equal(clean.pages, rebuilt.pages);
 });
 
+test('the temp files a build stopped outright mid-write leaves beside the files it was writing are removed by the next build, with or without verify', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  for (const verify of [false, true]) {
+    // as write-file-atomic names them: the file's name and a number
+    const left = [`${manifest(o).files.find((f) => f.startsWith('data/series/'))}.3241804395`, 'app.js.17', '.benchline-site.json.2001'];
+    for (const rel of left) writeFileSync(join(o, rel), 'half');
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify });
+    for (const rel of left) assert.equal(existsSync(join(o, rel)), false, `${rel} is removed${verify ? ' under verify' : ''}`);
+    assertSameSite(o, clean);
+  }
+});
+
 test('a build that finds its folder locked says what it waits for and how to go on at once', async () => {
   const { s, out, release } = await lockedSite();
   const said = [];

@@ -405,7 +405,7 @@ test('rewrite writes over a file of one link in place, cut to the new length, an
   assert.equal(lstatSync(link).isSymbolicLink(), false);
   assert.equal(readFileSync(link, 'utf8'), 'site file\n');
   // no file yet (in a folder not made yet): created
-  assert.equal(rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n')), false);
+  assert.equal(rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n'), dir), false);
   assert.equal(readFileSync(join(dir, 'new', 'file.js'), 'utf8'), 'made\n');
   // a folder where the file goes (inside the folder the writer owns): removed, the file written
   mkdirSync(join(dir, 'folder.js', 'inner'), { recursive: true });

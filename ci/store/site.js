@@ -456,8 +456,12 @@ async function build(options) {
   }
 
   const now = new Set(files);
+  // a build stopped outright mid-write (kill -9) leaves write-file-atomic's temp file beside the file it was writing
+  // (`<name>.<number>`), which no manifest lists: found by name, as the folder is ours (its lock) while this build runs
+  const named = new Set([...files, ...previous.files, MANIFEST]);
+  const leftover = (rel) => /\.\d+$/.test(rel) && named.has(rel.replace(/\.\d+$/, ''));
   let removed = 0;
-  for (const rel of distrust ? listFiles(out).filter((f) => f !== MANIFEST) : previous.files) {
+  for (const rel of distrust ? listFiles(out).filter((f) => f !== MANIFEST) : [...previous.files, ...listFiles(out).filter(leftover)]) {
     if (now.has(rel)) continue;
     // the manifest is a file in the output folder anyone may edit: only paths inside `out` are ever removed
     const abs = insideDir(out, rel);
