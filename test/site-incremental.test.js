@@ -476,6 +476,15 @@ test('a store cache inside the site folder is refused with the reason and a plac
   assert.equal(ok.read, 1);
 });
 
+test('a store cache given as a file is refused with its path and what to give instead', async () => {
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS })] });
+  writeFileSync(join(d, 'cache'), 'mine');
+  await assert.rejects(buildSite({ store: s, out: join(d, 'site'), cache: join(d, 'cache') }), { message: `--cache ${join(d, 'cache')}: is a file, not a folder; give a folder for the site cache (beside the site, e.g. ${join(d, 'site')}-cache)` });
+  assert.equal(readFileSync(join(d, 'cache'), 'utf8'), 'mine', 'the file is left as it was');
+});
+
 test('a site folder that holds files no build wrote, the root, the home folder, or a place in or around the store is refused, and nothing in it is removed', async () => {
   const d = tempDir('incremental');
   const s = join(d, 's');

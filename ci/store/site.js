@@ -250,6 +250,7 @@ export async function buildSite(options = {}) {
   const t0 = performance.now();
   const place = placeProblem({ store, out, cache });
   if (place) throw new StoreError(place);
+  if (cache && existsSync(cache) && !statSync(cache).isDirectory()) throw new StoreError(`--cache ${cache}: is a file, not a folder; give a folder for the site cache (beside the site, e.g. ${resolve(out)}-cache)`);
   // one build at a time into a folder: two at once would each remove the other's files, or leave them unlisted
   makeDirs(dirname(resolve(out)));
   const release = await lockSite(resolve(out), options.log || (() => {}));
