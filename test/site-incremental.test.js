@@ -14,6 +14,7 @@ import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
 import { searched } from '../ci/changepoints.js';
 import { buildModel } from '../ci/store/model.js';
+import seedrandom from 'seedrandom';
 import { tempDir } from './support/temp.js';
 
 const JOBS = [
@@ -402,6 +403,88 @@ test('a cache entry, saved change point windows or data file records edited by h
     await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
     assertSameSite(o, clean);
   }
+});
+
+test('seeded random damage to the cache, the site and the store between builds never gives a site unlike a clean build\'s, and says at most one line about the cache', async () => {
+  const random = seedrandom('site-cache-damage-1');
+  const int = (n) => Math.floor(random() * n);
+  const pick = (list) => list[int(list.length)];
+  const flipByte = (file) => {
+    const bytes = readFileSync(file);
+    bytes[int(bytes.length)] ^= 1 << int(8);
+    writeFileSync(file, bytes);
+  };
+  const editJson = (file, change) => {
+    const value = JSON.parse(readFileSync(file, 'utf8'));
+    change(value);
+    writeFileSync(file, JSON.stringify(value));
+  };
+  // every number in a JSON value, as a path of keys
+  const numbers = (value, at = [], out = []) => {
+    if (typeof value === 'number') out.push(at);
+    else if (value && typeof value === 'object') for (const k of Object.keys(value)) numbers(value[k], [...at, k], out);
+    return out;
+  };
+  const bump = (value, at) => {
+    const parent = at.slice(0, -1).reduce((o, k) => o[k], value);
+    parent[at.at(-1)] += pick([1, -1, 1e6]);
+  };
+  const partPoints = 8;
+  const policy = ARCHIVING;
+  const late = (s, newest) => publish({ store: s, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: newest - (1 + int(20)) * 3600e3, seed: 100 + int(1e6) })] });
+  const damage = {
+    'a values file cut short': ({ c }) => { const f = join(c, 'values', pick(listFiles(join(c, 'values')))); writeFileSync(f, readFileSync(f).subarray(0, int(readFileSync(f).length))); },
+    'a values file grown': ({ c }) => writeFileSync(join(c, 'values', pick(listFiles(join(c, 'values')))), Buffer.alloc(8), { flag: 'a' }),
+    'a byte of a values file': ({ c }) => flipByte(join(c, 'values', pick(listFiles(join(c, 'values'))))),
+    'a number in the snapshot': ({ c }) => editJson(join(c, 'snapshot.json'), (snap) => bump(snap, pick(numbers(snap)))),
+    'a byte of the snapshot': ({ c }) => flipByte(join(c, 'snapshot.json')),
+    'a number in a cache entry, then a late run': async ({ c, s, newest }) => {
+      editJson(join(c, pick(listFiles(c).filter((f) => f.startsWith('runs/')))), (e) => bump(e.docs, pick(numbers(e.docs))));
+      await late(s, newest);
+    },
+    'a byte of data-files.json': ({ c }) => flipByte(join(c, 'data-files.json')),
+    'a number in splits.json, then a late run': async ({ c, s, newest }) => {
+      editJson(join(c, 'splits.json'), (sp) => { const at = numbers(sp); if (at.length) bump(sp, pick(at)); });
+      await late(s, newest);
+    },
+    'a site file of the same size, under verify': ({ o }) => flipByte(join(o, pick(manifest(o).files.filter((f) => f.startsWith('data/'))))),
+    'a site file removed': ({ o }) => rmSync(join(o, pick(manifest(o).files))),
+    'a run published late': ({ s, newest }) => late(s, newest),
+    'a run folder removed': ({ s }) => {
+      const folders = [...new Set(listFiles(s).filter((f) => f.startsWith('runs/')).map((f) => f.split('/').slice(0, 4).join('/')))];
+      rmSync(join(s, pick(folders)), { recursive: true });
+    },
+  };
+  const kinds = Object.keys(damage);
+  const started = Date.now();
+  for (let n = 0; n < kinds.length; n += 1) {
+    const kind = kinds[n % kinds.length];
+    const { d, s, o, c } = scratchSite();
+    const runs = 18 + int(14);
+    const every = pick([DAY, 2 * DAY, 7 * 3600e3]);
+    const docs = [...syntheticDocs({ runs: runs + 2, jobs: JOBS, every, seed: n + 1 })];
+    await publish({ store: s, policy, docs: docs.slice(0, (runs - 2) * JOBS.length) });
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+    await publish({ store: s, policy, docs: docs.slice((runs - 2) * JOBS.length, runs * JOBS.length) });
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
+    const more = int(3);
+    await publish({ store: s, policy, docs: docs.slice(runs * JOBS.length, (runs + more) * JOBS.length) });
+    await damage[kind]({ s, o, c, newest: Date.UTC(2025, 0, 1) + (runs + more - 1) * every });
+    const said = [];
+    const verify = kind.includes('under verify') || random() < 0.5;
+    await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints, verify, log: (line) => said.push(line) });
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+    try {
+      assertSameSite(o, clean);
+    } catch (e) {
+      e.message = `${kind}: ${e.message}`;
+      throw e;
+    }
+    assert.ok(said.filter((line) => line.startsWith('site cache:')).length <= 1, `${kind}: ${said.join('\n')}`);
+    rmSync(d, { recursive: true, force: true });
+  }
+  assert.ok(Date.now() - started < 25000, `bounded: ${Date.now() - started} ms`);
 });
 
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
