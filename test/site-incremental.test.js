@@ -487,6 +487,33 @@ test('seeded random damage to the cache, the site and the store between builds n
   assert.ok(Date.now() - started < 25000, `bounded: ${Date.now() - started} ms`);
 });
 
+test('a build that cannot append to the last build says why in one line, naming the file or run that does not fit', async () => {
+  const { d, s, o, c } = scratchSite();
+  const docs = [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 6 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const why = async () => {
+    const said = [];
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
+    assert.equal(r.appended, false);
+    const lines = said.filter((line) => line.startsWith('laying out the whole store: '));
+    assert.equal(lines.length, 1, said.join('\n'));
+    return lines[0];
+  };
+  const runFile = manifest(o).files.find((f) => f.startsWith('data/runs/'));
+  rmSync(join(o, runFile));
+  assert.equal(await why(), `laying out the whole store: ${join(o, runFile)} is not as the last build wrote it (or ${join(c, 'data-files.json')} has no record of it)`);
+  const folder = listFiles(s).find((f) => f.startsWith('runs/')).split('/').slice(0, 4).join('/');
+  rmSync(join(s, folder), { recursive: true });
+  assert.equal(await why(), `laying out the whole store: run folder ${join(s, folder)} is gone since the last build`);
+  const [late] = syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 3, 12), seed: 8 });
+  await publish({ store: s, docs: [late] });
+  assert.match(await why(), new RegExp(`^laying out the whole store: run ${late.run.id} starts at ${late.run.startedAt}, before the newest run the last build laid out \\(\\S+\\), so later runs move down the run list$`));
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
+});
+
 test('a series whose documents were all folded into archives takes its description from the first new document, appended or built whole alike', async () => {
   const { d, s, o, c } = scratchSite();
   const policy = ARCHIVING;

@@ -328,6 +328,7 @@ async function build(options) {
     return was && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size) ? was : null;
   };
   const ctx = { ...options, generatedAt, modules, columns, readCache, previous, same, asRecorded, partPoints };
+  if (snapshot && snapshot.manifest !== previous.hash) log(`laying out the whole store: ${join(out, MANIFEST)} is not the one the build that wrote the cache's snapshot left (another build into this folder, or the folder restored from elsewhere)`);
   const plan = (snapshot && snapshot.manifest === previous.hash && tryAppend(ctx, snapshot)) || fullPlan(ctx);
   const { layout, problems } = plan;
   // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
@@ -630,28 +631,40 @@ function tryAppend(ctx, snapshot) {
  * changed or went, an archived month compacted or changed, a run published for a time before the newest one, a file
  * that is no part of the store) or a kept file is not as written: then the build lays out the whole store.
  */
-function appendPlan({ store, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, asRecorded, partPoints }, snap) {
+function appendPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, asRecorded, partPoints, log = () => {} }, snap) {
+  // why the whole store is laid out instead, in one line
+  const no = (why) => {
+    log(`laying out the whole store: ${why}`);
+    return null;
+  };
+  const notKept = (path) => no(`${join(out, path)} is not as the last build wrote it (or ${join(readCache.dir, 'data-files.json')} has no record of it)`);
   const { folders: groups, others } = listStore(store);
   // besides run folders, the store holds the archived months it held, unchanged
-  if (others.length !== Object.keys(snap.archives).length || !others.every((rel) => snap.archives[rel] && sameArchive(join(store, rel), snap.archives[rel]))) return null;
+  const otherFile = others.find((rel) => !snap.archives[rel] || !sameArchive(join(store, rel), snap.archives[rel]));
+  if (otherFile) return no(`${join(store, otherFile)} is new or changed since the last build (an archived month, or a file that is no part of the store)`);
+  const goneMonth = Object.keys(snap.archives).find((rel) => !others.includes(rel));
+  if (goneMonth) return no(`${join(store, goneMonth)} is gone since the last build`);
   const old = [...groups].filter(([folder]) => snap.folders.has(folder));
-  if (old.length !== snap.folders.size || listingHash(old) !== snap.listing) return null;
+  if (old.length !== snap.folders.size) return no(`run folder ${join(store, [...snap.folders].find((f) => !groups.has(f)))} is gone since the last build`);
+  if (listingHash(old) !== snap.listing) return no('a run folder the last build read holds other files now (a document published late into an earlier run, or one removed)');
   const added = [...groups].filter(([folder]) => !snap.folders.has(folder));
   const fresh = readRunFolders(store, added);
-  if (fresh.problems.length) return null;
+  if (fresh.problems.length) return no(`a new run folder holds a file that cannot be read: ${fresh.problems[0].message}`);
   const docs = fresh.docs.map((d) => d.doc);
   const failures = fresh.failures.map((f) => f.rec);
   // each new run in a folder of its own, after every run the snapshot holds
   const foldersOfRun = new Map();
   for (const d of [...docs, ...failures]) add(foldersOfRun, d.run.id, folderOf(d.run));
-  if ([...foldersOfRun.values()].some((f) => f.size > 1)) return null;
+  const split = [...foldersOfRun].find(([, f]) => f.size > 1);
+  if (split) return no(`run ${split[0]} is in more than one new run folder`);
   const model = buildModel({ docs, failures });
   const { digest } = snap;
   const offset = digest.runs.length;
   const last = digest.runs[offset - 1];
   const known = new Set(digest.runs.map((r) => r.id));
-  if (model.runs.some((r) => known.has(r.id))) return null;
-  if (last && model.runs.length && (model.runs[0].t < last.t || (model.runs[0].t === last.t && model.runs[0].id <= last.id))) return null;
+  const again = model.runs.find((r) => known.has(r.id));
+  if (again) return no(`run ${again.id} of a new run folder is one the last build already laid out`);
+  if (last && model.runs.length && (model.runs[0].t < last.t || (model.runs[0].t === last.t && model.runs[0].id <= last.id))) return no(`run ${model.runs[0].id} starts at ${model.runs[0].startedAt}, before the newest run the last build laid out (${last.id}), so later runs move down the run list`);
   // the files of earlier runs, series parts and archived months, as the last build wrote them: checked once the
   // layout is made, for under --verify a worker thread reads them meanwhile
   const keptRuns = digest.runs.filter((r) => !r.archived).map(runPath);
@@ -662,7 +675,7 @@ function appendPlan({ store, config, repoUrl = null, basePath = './', title, cha
   const reportFolders = newestFolders(docs, reportedSuites(modules), { ...snap.reportFolders });
   const reread = [...new Set(Object.values(reportFolders))].filter((f) => snap.folders.has(f));
   const older = readRunFolders(store, reread.map((f) => [f, groups.get(f)]));
-  if (older.problems.length) return null;
+  if (older.problems.length) return no(`a report page's run folder holds a file that cannot be read: ${older.problems[0].message}`);
   const reports = suiteReportPages(modules, { docs: [...docs, ...older.docs.map((d) => d.doc)], failures: [...failures, ...older.failures.map((f) => f.rec)], config });
 
   for (const r of model.runs) r.index += offset;
@@ -672,14 +685,15 @@ function appendPlan({ store, config, repoUrl = null, basePath = './', title, cha
   const runFiles = [];
   for (const path of keptRuns) {
     const kept = asRecorded(path);
-    if (!kept) return null;
+    if (!kept) return notKept(path);
     runFiles.push({ path, kept });
   }
-  if (!keptParts.every((path) => asRecorded(path))) return null;
+  const partGone = keptParts.find((path) => !asRecorded(path));
+  if (partGone) return notKept(partGone);
   const archiveFiles = [];
   for (const path of keptArchives) {
     const kept = asRecorded(path);
-    if (!kept) return null;
+    if (!kept) return notKept(path);
     archiveFiles.push({ path, kept });
   }
   for (const f of runFilesOf(model.runs)) runFiles.push({ ...f, folder: [...foldersOfRun.get(f.payload.id)][0] });
