@@ -1,7 +1,7 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -511,6 +511,35 @@ test('a build that cannot append to the last build says why in one line, naming 
   assert.match(await why(), new RegExp(`^laying out the whole store: run ${late.run.id} starts at ${late.run.startedAt}, before the newest run the last build laid out \\(\\S+\\), so later runs move down the run list$`));
   const clean = join(d, 'clean');
   await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
+});
+
+test('an archived month replaced while a build reads the store (a late document folded by a concurrent publish) is laid out again by the next build, not taken as the one the build read', async () => {
+  const { d, s, o, c } = scratchSite();
+  const policy = ARCHIVING;
+  await publish({ store: s, policy, docs: [...syntheticDocs({ runs: 45, jobs: JOBS, every: 4 * DAY, start: Date.UTC(2025, 0, 1) })] });
+  // the same store after a document arrives late for February: the next publish folds it into February's archive
+  const s2 = join(d, 'store-after');
+  cpSync(s, s2, { recursive: true });
+  await publish({ store: s2, policy, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 1, 10, 6), seed: 9 })] });
+  const month = join('archive', '2025-02.json');
+  assert.notEqual(readFileSync(join(s2, month), 'utf8'), readFileSync(join(s, month), 'utf8'));
+  // a report module runs while the build holds what it read of the store: there the month is replaced, as a publish
+  // replaces it (a new file renamed into place), before the build notes what it read
+  writeFileSync(join(d, 'report.js'), 'export function render() { globalThis.duringSiteBuild?.(); return ""; }\n');
+  const config = { root: d, suites: { 'orders-api': { report: 'report.js' } } };
+  globalThis.duringSiteBuild = () => {
+    writeFileSync(join(s, `${month}.new`), readFileSync(join(s2, month)));
+    renameSync(join(s, `${month}.new`), join(s, month));
+    globalThis.duringSiteBuild = null;
+  };
+  await buildSite({ store: s, out: o, cache: c, config });
+  assert.equal(globalThis.duringSiteBuild, null, 'the month was replaced during the build');
+  const said = [];
+  const next = await buildSite({ store: s, out: o, cache: c, config, log: (line) => said.push(line) });
+  assert.equal(next.appended, false, said.join('\n'));
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config });
   assertSameSite(o, clean);
 });
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { listStore, readPolicy, readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { openCache, packEntry } from './read-cache.js';
-import { appendSeries, archiveStamp, listingHash, optionsKey, restamp, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
+import { appendSeries, archiveStamp, listingHash, optionsKey, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
 import { PART_POINTS, splitSeries } from './series-file.js';
 import { buildModel } from './model.js';
@@ -607,7 +607,7 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
     updateCache: (runFileOf) => updateCache(readCache, store, contents, fullRead, runFileOf),
     snapshot: {
       folders: [...contents.folders].map(([folder, f]) => [folder, f.files]),
-      archives: Object.fromEntries(contents.archives.map((a) => [relative(store, a.path), archiveStamp(a.path, a.text)])),
+      archives: Object.fromEntries(contents.archives.map((a) => [relative(store, a.path), archiveStamp(a.path, a.text, a.stat)])),
       digest,
       reportFolders,
     },
@@ -640,7 +640,9 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
   const notKept = (path) => no(`${join(out, path)} is not as the last build wrote it (or ${join(readCache.dir, 'data-files.json')} has no record of it)`);
   const { folders: groups, others } = listStore(store);
   // besides run folders, the store holds the archived months it held, unchanged
-  const otherFile = others.find((rel) => !snap.archives[rel] || !sameArchive(join(store, rel), snap.archives[rel]));
+  // each month's stamp as looked at now: the snapshot this build writes holds them
+  const archives = {};
+  const otherFile = others.find((rel) => !snap.archives[rel] || !(archives[rel] = sameArchive(join(store, rel), snap.archives[rel])));
   if (otherFile) return no(`${join(store, otherFile)} is new or changed since the last build (an archived month, or a file that is no part of the store)`);
   const goneMonth = Object.keys(snap.archives).find((rel) => !others.includes(rel));
   if (goneMonth) return no(`${join(store, goneMonth)} is gone since the last build`);
@@ -697,7 +699,6 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
     archiveFiles.push({ path, kept });
   }
   for (const f of runFilesOf(model.runs)) runFiles.push({ ...f, folder: [...foldersOfRun.get(f.payload.id)][0] });
-  const archives = Object.fromEntries(Object.entries(snap.archives).map(([rel, stamp]) => [rel, restamp(join(store, rel), stamp)]));
   return {
     appended: true,
     layout,

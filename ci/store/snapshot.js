@@ -33,13 +33,14 @@ export function listingHash(folders) {
  */
 export const optionsKey = (options) => sha1(JSON.stringify(options));
 
-/** An archived month's stamp: its size and identity on disk, and the hash of its content (checked when those differ). */
-export function archiveStamp(path, text = null) {
-  return { ...onDisk(path), hash: sha1(text ?? readFileSync(path)) };
+/**
+ * An archived month's stamp: its size and identity on disk, and the hash of its content (checked when those differ).
+ * stat: the size and identity of the file `text` was read from (readStoreFile's), so a month a publish replaced after
+ * the read is not stamped with the new file's identity and the old content's hash.
+ */
+export function archiveStamp(path, text = null, stat = null) {
+  return { ...(stat ?? onDisk(path)), hash: sha1(text ?? readFileSync(path)) };
 }
-
-/** A stamp of the archived month at path, whose content is as stamped, with its size and identity on disk now. */
-export const restamp = (path, stamp) => ({ ...onDisk(path), hash: stamp.hash });
 
 /** A file's size and identity on disk. */
 function onDisk(path) {
@@ -47,15 +48,20 @@ function onDisk(path) {
   return { size, mtimeMs, ino };
 }
 
-/** Whether the archived month at path is as stamped: by size and identity, else by content (a fresh checkout of it). */
+/**
+ * The stamp of the archived month at path when it is as `stamp` says: by size and identity, else by content (a fresh
+ * checkout of it), with its size and identity as they were looked at (a month replaced after that is another file to
+ * the next build, never taken for this content); else null.
+ */
 export function sameArchive(path, stamp) {
   try {
-    const st = statSync(path);
-    if (st.size !== stamp.size) return false;
-    if (st.mtimeMs === stamp.mtimeMs && st.ino === stamp.ino) return true;
-    return sha1(readFileSync(path)) === stamp.hash;
+    const { size, mtimeMs, ino } = statSync(path);
+    if (size !== stamp.size) return null;
+    const seen = { size, mtimeMs, ino, hash: stamp.hash };
+    if (mtimeMs === stamp.mtimeMs && ino === stamp.ino) return seen;
+    return sha1(readFileSync(path)) === stamp.hash ? seen : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

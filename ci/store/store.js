@@ -8,7 +8,7 @@
 // A document's name derives from its run id, role and job id, so publishing it twice finds it in place;
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
-import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
@@ -325,6 +325,7 @@ export function readStoreFile(store, rel) {
   const isArchive = /^archive\/\d{4}-\d{2}\.json$/.test(rel);
   if (!isRun && !isArchive) return { problem: foreign };
   let text;
+  let stat = null;
   try {
     // a link is never followed: it could point anywhere, and its target's text would end up in the problem list
     // (O_NOFOLLOW: opening a link fails with ELOOP, one call instead of an lstat per file); O_NONBLOCK: a named pipe
@@ -332,6 +333,11 @@ export function readStoreFile(store, rel) {
     const fd = openSync(join(store, rel), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     try {
       text = readFileSync(fd, 'utf8');
+      // an archived month's size and identity as read, from the file read: one a publish renamed into place meanwhile is another
+      if (isArchive) {
+        const { size, mtimeMs, ino } = fstatSync(fd);
+        stat = { size, mtimeMs, ino };
+      }
     } finally {
       closeSync(fd);
     }
@@ -349,7 +355,7 @@ export function readStoreFile(store, rel) {
     const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
     if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
     if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}` };
-    return { kind: 'archive', value, text };
+    return { kind: 'archive', value, text, stat };
   }
   if (rel.endsWith('.failed.json')) {
     const problems = storeFileProblems(value, FAILURE_SCHEMA);
@@ -438,7 +444,7 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
 
 /**
  * Everything in the store, validated: { policy, docs: [{ doc, path, slim? }], failures: [{ rec, path }],
- * archives: [{ archive, path, text (the file as read, which the site serves unchanged) }], problems: [{ path, message }],
+ * archives: [{ archive, path, text (the file as read, which the site serves unchanged), stat (its size, mtimeMs and ino as read) }], problems: [{ path, message }],
  * folders: Map(run folder -> { files, cached: entry | null }) }.
  * Bad files are listed and skipped. cache (read-cache.js openCache): run folders holding exactly the files a cache
  * entry names come from the entry, without reading a file; their documents are slim (no samples, distributions or
@@ -471,7 +477,7 @@ export function readStore(store, { cache } = {}) {
     if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
     else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
     else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
-    else out.archives.push({ archive: r.value, path, text: r.text });
+    else out.archives.push({ archive: r.value, path, text: r.text, stat: r.stat });
   }
   return out;
 }
