@@ -1,7 +1,7 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -711,6 +711,22 @@ test('a first build stopped outright half-way leaves a folder the next build tak
   const clean = await buildSite({ store: s, out: join(d, 'clean') });
   assert.deepEqual(manifest(out).files, manifest(join(d, 'clean')).files);
   assert.equal(clean.pages, rebuilt.pages);
+});
+
+test('a kept site file replaced by a link to a copy of it is written again as a file, with or without verify', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  for (const verify of [false, true]) {
+    const rel = manifest(o).files.filter((f) => f.startsWith('data/runs/'))[verify ? 1 : 0];
+    const copy = join(d, `copy-${verify}`);
+    writeFileSync(copy, readFileSync(join(o, rel)));
+    rmSync(join(o, rel));
+    symlinkSync(copy, join(o, rel));
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify });
+    assert.ok(r.written.includes(rel), `${rel} is written again${verify ? ' under verify' : ''}`);
+    assert.ok(lstatSync(join(o, rel)).isFile(), 'as a file, not a link');
+  }
 });
 
 test('the temp files a build stopped outright mid-write leaves beside the files it was writing are removed by the next build, with or without verify', async () => {

@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -180,10 +180,13 @@ const inStore = (store) => (p) => {
   return { path: rel, message: p.message.startsWith(p.path) ? `${rel}${p.message.slice(p.path.length)}` : p.message };
 };
 
-/** Size of a file in bytes, or -1 when it is not there (or not a file: a folder of the same size is no kept file). */
+/**
+ * Size of a file in bytes, or -1 when it is not there, or not a file: a folder of the same size is no kept file, nor
+ * is a link (never followed: it could point anywhere, and a deployed site would hold the link).
+ */
 function sizeOf(path) {
   try {
-    const st = statSync(path);
+    const st = lstatSync(path);
     return st.isFile() ? st.size : -1;
   } catch {
     return -1;
