@@ -713,6 +713,30 @@ test('a first build stopped outright half-way leaves a folder the next build tak
   assert.equal(clean.pages, rebuilt.pages);
 });
 
+test('a values file of the cache replaced by a link is neither read nor written through: the file it points to stays as it was, and the site equals a clean build', async () => {
+  const { d, s, o, c } = scratchSite();
+  const docs = [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 6 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const values = join(c, 'values', listFiles(join(c, 'values'))[0]);
+  const outside = join(d, 'outside.f64');
+  writeFileSync(outside, readFileSync(values));
+  const before = readFileSync(outside);
+  rmSync(values);
+  symlinkSync(outside, values);
+  await publish({ store: s, docs: docs.slice(6 * JOBS.length) });
+  const said = [];
+  const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
+  assert.equal(r.appended, false);
+  assert.deepEqual(said.filter((line) => line.startsWith('site cache:')), [`site cache: its snapshot of the last build cannot be read (${values}: a symbolic link, which the cache never holds (it could point anywhere)); laying out the whole store`]);
+  assert.ok(readFileSync(outside).equals(before), 'nothing was written through the link');
+  assert.ok(lstatSync(values).isFile(), 'the values file is a file of the cache again');
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
+  assert.equal((await buildSite({ store: s, out: o, cache: c, config: CONFIG })).appended, true, 'and the next build appends');
+});
+
 test('a kept site file replaced by a link to a copy of it is written again as a file, with or without verify', async () => {
   const { d, s, o, c } = scratchSite();
   await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });

@@ -96,8 +96,8 @@ export function rewrite(path, bytes, root) {
 }
 
 /**
- * Makes room for a file at `path` inside `root`, a folder a build owns (the site, its cache): a folder where the file
- * goes is removed with what it holds, and so is a file or link where one of its folders goes (below `root`).
+ * Makes room for a file at `path` inside `root`, a folder a build owns (the site, its cache): a folder or a link where
+ * the file goes is removed (a folder with what it holds), and so is a file or link where one of its folders goes (below `root`).
  */
 export function clearWay(path, root) {
   let d = root;
@@ -111,7 +111,9 @@ export function clearWay(path, root) {
     }
   }
   try {
-    if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
+    const st = lstatSync(path);
+    if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
+    else if (st.isSymbolicLink()) unlinkSync(path);
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
@@ -126,7 +128,7 @@ export function writeOwn(path, text, root) {
   try {
     writeReplace(path, text);
   } catch (e) {
-    if (!['EISDIR', 'ENOTDIR', 'EEXIST', 'EPERM'].includes(e.code)) throw e;
+    if (!['EISDIR', 'ENOTDIR', 'EEXIST', 'EPERM', 'ELOOP'].includes(e.code)) throw e;
     clearWay(path, root);
     writeReplace(path, text);
   }

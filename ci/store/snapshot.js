@@ -6,7 +6,7 @@
 // a later build extends at the end and the snapshot fingerprints, and its run indices as ranges; its other fields (lo, hi, n) are kept only for the
 // points of the part that holds its newest point (complete or not) and after: the only ones a new point can still change on the site, and the
 // newest one's bounds, which the index shows.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
@@ -159,13 +159,15 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
 /** A series' values file opened (flags as fs.openSync's), its folder made, and what stands in its way removed (clearWay). */
 function openValues(dir, id, flags) {
   const path = valuesFile(dir, id);
+  // never through a link: a cache restored from elsewhere must not make a write land outside it
+  const mode = (flags === 'w' ? fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC : fsConstants.O_RDWR) | fsConstants.O_NOFOLLOW;
   try {
-    return openSync(path, flags);
+    return openSync(path, mode);
   } catch (e) {
     if (flags !== 'w') throw e;
     clearWay(path, dir);
     makeDirs(join(dir, VALUES));
-    return openSync(path, flags);
+    return openSync(path, mode);
   }
 }
 
@@ -209,11 +211,13 @@ function readSnapshot(dir, s) {
     const v = new Float64Array(count);
     let fd;
     try {
-      fd = openSync(file, 'r');
+      // a link is not read (nor, as the snapshot is then not used, written through): it could point anywhere
+      fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
       if (fstatSync(fd).size < count * 8) throw new Error(`${file}: shorter than the ${count} values of series ${rest.id}`);
       readSync(fd, v, 0, v.byteLength, 0);
     } catch (e) {
       // named by the values file: an error of the file system (a folder where it should be) may not say which
+      if (e.code === 'ELOOP') throw new Error(`${file}: a symbolic link, which the cache never holds (it could point anywhere)`);
       throw e.message.includes(file) ? e : new Error(`${file}: ${e.message}`);
     } finally {
       if (fd !== undefined) closeSync(fd);
