@@ -728,13 +728,55 @@ test('a values file of the cache replaced by a link is neither read nor written 
   const said = [];
   const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
   assert.equal(r.appended, false);
-  assert.deepEqual(said.filter((line) => line.startsWith('site cache:')), [`site cache: its snapshot of the last build cannot be read (${values}: a symbolic link, which the cache never holds (it could point anywhere)); laying out the whole store`]);
+  const name = values.slice(c.length + 1);
+  assert.ok(said.includes(`removed a symbolic link from ${c} (${name}): the folder is the build's own and holds none`), said.join('\n'));
+  assert.equal(said.filter((line) => line.startsWith('site cache:')).length, 1, said.join('\n'));
   assert.ok(readFileSync(outside).equals(before), 'nothing was written through the link');
   assert.ok(lstatSync(values).isFile(), 'the values file is a file of the cache again');
   const clean = join(d, 'clean');
   await buildSite({ store: s, out: clean, config: CONFIG });
   assertSameSite(o, clean);
   assert.equal((await buildSite({ store: s, out: o, cache: c, config: CONFIG })).appended, true, 'and the next build appends');
+});
+
+test('a folder of the site or of its cache replaced by a link to a copy of it is removed with its link, so nothing is written outside them and the site holds no link, with or without verify', async () => {
+  for (const verify of [false, true]) {
+    for (const inner of ['site/data/runs', 'cache/runs', 'cache/values']) {
+      const { d, s, o, c } = scratchSite();
+      const docs = [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })];
+      await publish({ store: s, docs: docs.slice(0, 6 * JOBS.length) });
+      await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+      const outside = join(d, 'outside');
+      renameSync(join(d, inner), outside);
+      symlinkSync(outside, join(d, inner));
+      const before = listFiles(outside);
+      await publish({ store: s, docs: docs.slice(6 * JOBS.length) });
+      const said = [];
+      await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify, log: (line) => said.push(line) });
+      assert.deepEqual(listFiles(outside), before, `${inner}: nothing written through the link`);
+      assert.ok(lstatSync(join(d, inner)).isDirectory(), `${inner} is a folder again`);
+      assert.ok(said.some((line) => line.startsWith(`removed a symbolic link from ${inner.startsWith('site') ? o : c} (${inner.split('/').slice(1).join('/')})`)), said.join('\n'));
+      const clean = join(d, 'clean');
+      await buildSite({ store: s, out: clean, config: CONFIG });
+      assertSameSite(o, clean);
+    }
+  }
+});
+
+test('links beside what builds write are left alone: in the site folder without verify (which keeps what it did not write), and in the cache folder', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 4, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  mkdirSync(join(d, 'docs'));
+  symlinkSync(join(d, 'docs'), join(o, 'docs'));
+  symlinkSync(join(d, 'docs'), join(c, 'notes'));
+  const said = [];
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
+  assert.ok(lstatSync(join(o, 'docs')).isSymbolicLink() && lstatSync(join(c, 'notes')).isSymbolicLink(), said.join('\n'));
+  assert.deepEqual(said.filter((line) => line.startsWith('removed')), []);
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
+  assert.equal(existsSync(join(o, 'docs')), false, 'verify removes everything a build did not write');
+  assert.ok(lstatSync(join(c, 'notes')).isSymbolicLink());
 });
 
 test('a kept site file replaced by a link to a copy of it is written again as a file, with or without verify', async () => {

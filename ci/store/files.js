@@ -151,6 +151,34 @@ export function unsealed(text) {
   return sha1(json) === head[1] ? json : null;
 }
 
+/**
+ * Removes every symbolic link under `dir` (not `dir` itself), to a file or a folder, without following any: a folder a
+ * build owns (the site, its cache) holds none, and one restored from elsewhere must not make a write land outside it
+ * or a kept file be read from anywhere. names: only these entries of `dir` and what is under them (the ones the build
+ * owns), when given. Returns their paths relative to `dir`.
+ */
+export function removeLinks(dir, names = null) {
+  const removed = [];
+  const walk = (d, prefix) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return;
+      throw e;
+    }
+    for (const e of entries) {
+      if (!prefix && names && !names.includes(e.name)) continue;
+      if (e.isSymbolicLink()) {
+        unlinkSync(join(d, e.name));
+        removed.push(`${prefix}${e.name}`);
+      } else if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
+    }
+  };
+  walk(dir, '');
+  return removed;
+}
+
 // one buffer for the content of every kept file a build checks (a long history's site is thousands of files)
 let scratch = Buffer.allocUnsafe(1 << 20);
 

@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, rewrite, pruneEmptyDirs, writeOwn, writeReplace } from './files.js';
+import { fileBytes, listFiles, rewrite, pruneEmptyDirs, removeLinks, writeOwn, writeReplace } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -23,6 +23,9 @@ import { insideDir } from '../names.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
 const MANIFEST = '.benchline-site.json';
+// what a build writes in the site folder (data files all under data/) and in its cache (read-cache.js, snapshot.js)
+const SITE_NAMES = Object.freeze(['data', 'index.html', 'app.js', 'app.css', 'paths.js', '.nojekyll', 'feed.xml', MANIFEST]);
+const CACHE_NAMES = Object.freeze(['runs', 'values', 'snapshot.json', 'splits.json', 'data-files.json', 'bundle.json']);
 
 // The compare view bundles ci/compare.js, which reads each tool's judged metrics from its adapter; a few adapters
 // import node:path for building commands, which the page never does. Node built-ins become an empty module there,
@@ -261,6 +264,12 @@ export async function buildSite(options = {}) {
     // what the folder holds is looked at once it is ours: a build that waited finds the manifest the last one wrote
     const contents = contentsProblem(out);
     if (contents) throw new StoreError(contents);
+    // no write may land outside the site or its cache, nor a kept file be read from elsewhere: links where they keep
+    // their files go (in the whole site under verify, which removes all a build did not write; else where builds write)
+    for (const [dir, names] of [[out, options.verify ? null : SITE_NAMES], [cache, CACHE_NAMES]]) {
+      const links = dir ? removeLinks(dir, names) : [];
+      if (links.length) options.log?.(`removed ${links.length === 1 ? 'a symbolic link' : `${links.length} symbolic links`} from ${dir} (${links.slice(0, 3).join(', ')}${links.length > 3 ? ', ...' : ''}): the folder is the build's own and holds none`);
+    }
     return await build({ ...options, t0 });
   } finally {
     await release().catch(() => { /* taken over as stale meanwhile: nothing left to release */ });
