@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
@@ -809,6 +809,38 @@ test('the temp files a build stopped outright mid-write leaves beside the files 
     for (const rel of left) assert.equal(existsSync(join(o, rel)), false, `${rel} is removed${verify ? ' under verify' : ''}`);
     assertSameSite(o, clean);
   }
+});
+
+test('a build killed outright the moment its lock folder appears leaves a lock the next build takes over at once', async () => {
+  const d = tempDir('incremental');
+  const s = join(d, 's');
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 2, jobs: JOBS })] });
+  const out = join(d, 'site');
+  const taker = join(d, 'take-lock.mjs');
+  // killed outright as soon as the lock folder is there, however it was made (or, with a second argument, as soon as
+  // any folder is made)
+  writeFileSync(taker, `import fs from 'node:fs';
+const at = ${JSON.stringify(`${out}.lock`)};
+for (const name of ['mkdirSync', 'renameSync']) {
+  const real = fs[name];
+  fs[name] = (...args) => { const r = real(...args); if (fs.existsSync(at) || process.argv[2]) process.kill(process.pid, 'SIGKILL'); return r; };
+}
+const { lock } = await import(${JSON.stringify(new URL('../ci/store/lock.js', import.meta.url).href)});
+await lock(${JSON.stringify(out)}, { realpath: false, retries: 0 });
+`);
+  // killed before its lock folder is in place: what it made on the way is removed by the next build's lock
+  assert.equal(spawnSync(process.execPath, [taker, 'early']).signal, 'SIGKILL');
+  assert.equal(readdirSync(d).filter((f) => f.startsWith('site.lock.taking-')).length, 1, 'it left a folder on the way');
+  const r = spawnSync(process.execPath, [taker]);
+  assert.equal(r.signal, 'SIGKILL');
+  assert.ok(existsSync(`${out}.lock`), 'it left its lock folder');
+  const said = [];
+  // a build that waits for the lock to go stale would wait two minutes: the lock goes after ten seconds instead
+  const timer = setTimeout(() => rmSync(`${out}.lock`, { recursive: true, force: true }), 10000);
+  await buildSite({ store: s, out, log: (m) => said.push(m) });
+  clearTimeout(timer);
+  assert.deepEqual(said.filter((m) => /waiting for/.test(m)), [], 'the next build did not wait for the lock');
+  assert.deepEqual(readdirSync(d).filter((f) => f.startsWith('site.')), [], 'nothing of either lock is left beside the site');
 });
 
 test('a build that finds its folder locked says what it waits for and how to go on at once', async () => {

@@ -2,7 +2,7 @@
 // and a lock whose holder is no longer running on this machine (killed with -9) taken over at once.
 import fs from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 
 // Who holds a lock: written into its folder once taken. PID namespace and host tell whether the PID can be looked up here.
@@ -30,15 +30,57 @@ process.on('exit', () => {
 });
 
 /**
+ * Makes the lock folder `path` with its owner file already in it: made beside it under a name of this process's,
+ * then renamed into place (atomic, and refused when the folder is there), so no process killed outright (-9) while
+ * taking a lock leaves a lock folder without an owner, which the next build would wait for until stale (two minutes
+ * for the site). A folder a killed process left half-made under its own name is removed by the next taker.
+ */
+function makeOwned(path) {
+  const prefix = `${path}.taking-`;
+  const mine = `${prefix}${process.pid}`;
+  for (const name of fs.readdirSync(dirname(path))) {
+    const other = join(dirname(path), name);
+    if (!other.startsWith(prefix)) continue;
+    const pid = Number(other.slice(prefix.length));
+    if (pid === process.pid || !gone(pid)) continue;
+    fs.rmSync(other, { recursive: true, force: true });
+  }
+  fs.rmSync(mine, { recursive: true, force: true });
+  fs.mkdirSync(mine);
+  try {
+    fs.writeFileSync(join(mine, OWNER), ME);
+    // a folder there (a lock, or one left empty by a release stopped half-way) is proper-lockfile's to judge, never replaced
+    if (fs.existsSync(path)) throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: 'EEXIST', path });
+    fs.renameSync(mine, path);
+  } catch (e) {
+    fs.rmSync(mine, { recursive: true, force: true });
+    if (e.code === 'ENOTEMPTY') throw Object.assign(e, { code: 'EEXIST' });
+    throw e;
+  }
+}
+
+/** Whether no process of this PID runs here (a PID of another user's process counts as running). */
+function gone(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return e.code === 'ESRCH';
+  }
+}
+
+/**
  * The file system proper-lockfile uses, noting each lock folder this process creates. The folder is made synchronously:
- * a signal handled between an asynchronous mkdir and its callback would leave a folder nobody noted.
+ * a signal handled between an asynchronous mkdir and its callback would leave a folder nobody noted; and with its owner
+ * file in it (makeOwned).
  */
 const noting = {
   ...fs,
   mkdir: (path, ...rest) => {
     const cb = rest.pop();
     try {
-      fs.mkdirSync(path, ...rest);
+      makeOwned(path);
       made.add(path);
     } catch (e) {
       return process.nextTick(cb, e);
@@ -65,22 +107,15 @@ export async function lock(file, options) {
   const dir = options.lockfilePath || `${resolve(file)}.lock`;
   takeOverAbandoned(dir);
   const onCompromised = (e) => { made.delete(dir); (options.onCompromised || ((err) => { throw err; }))(e); };
+  // the folder is made with its owner file in it (makeOwned)
   const release = await lockfile.lock(file, { ...options, realpath: false, onCompromised, fs: noting });
-  try {
-    // the folder's time is how proper-lockfile tells the lock is still its own when it refreshes it: a file written
-    // into the folder moves that time, which it would take for another process's doing (the lock "compromised", left
-    // in place until stale), so the time is put back
-    const { atime, mtime } = fs.statSync(dir);
-    fs.writeFileSync(join(dir, OWNER), ME);
-    fs.utimesSync(dir, atime, mtime);
-  } catch { /* without it, the lock is only taken over once stale */ }
   return () => release().finally(() => made.delete(dir));
 }
 
 /**
  * Removes a lock folder whose owner was a process of this machine (same host, same PID namespace) that no longer exists:
  * killed with -9, it could not remove its lock, which would otherwise hold the next build up until the lock went stale.
- * A lock without an owner file (being taken, or from an older version), from elsewhere, or of a live PID is left alone.
+ * A lock without an owner file (from an older version), from elsewhere, or of a live PID is left alone.
  */
 export function takeOverAbandoned(dir) {
   let text;
