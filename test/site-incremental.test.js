@@ -24,6 +24,7 @@ const JOBS = [
 // a suite with a report page: its newest run is read whole even when the cache holds it
 const CONFIG = { suites: { 'orders-api': { report: 'subjects/orders-api/report.js', variants: { 'cache-off': {}, 'cache-on': {} } } } };
 const DAY = 86400e3;
+const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** A scratch folder with the places a build uses: the store, the site and its cache. */
 const scratchSite = () => {
@@ -777,6 +778,34 @@ test('links beside what builds write are left alone: in the site folder without 
   await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify: true });
   assert.equal(existsSync(join(o, 'docs')), false, 'verify removes everything a build did not write');
   assert.ok(lstatSync(join(c, 'notes')).isSymbolicLink());
+});
+
+test('a named pipe where the cache or the site keeps a file holds no build up: it is taken as a damaged file, said, and replaced', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 4, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  // the build runs in a child process: one blocked opening a pipe cannot be stopped from within
+  const builder = join(d, 'build.mjs');
+  writeFileSync(builder, `const { buildSite } = await import(${JSON.stringify(new URL('../ci/store/site.js', import.meta.url).href)});
+const said = [];
+const r = await buildSite({ store: ${JSON.stringify(s)}, out: ${JSON.stringify(o)}, cache: ${JSON.stringify(c)}, config: ${JSON.stringify(CONFIG)}, log: (line) => said.push(line) });
+process.stdout.write(JSON.stringify({ appended: r.appended, said }));
+`);
+  const pipes = ['snapshot.json', `values/${listFiles(join(c, 'values'))[0]}`, 'data-files.json', 'splits.json', listFiles(c).find((f) => f.startsWith('runs/'))];
+  for (const rel of [...pipes.map((f) => join(c, f)), join(o, '.benchline-site.json')]) {
+    rmSync(rel);
+    assert.equal(spawnSync('mkfifo', [rel]).status, 0);
+    // a run folder's entry is read by a build of the whole store only: a run published late makes this one
+    if (rel.includes('/runs/')) await publish({ store: s, docs: [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 12), seed: 5 })] });
+    const r = spawnSync(process.execPath, [builder], { cwd: ROOT_DIR, timeout: 30000, killSignal: 'SIGKILL', encoding: 'utf8' });
+    assert.equal(r.signal, null, `${rel}: the build ended by itself`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(lstatSync(rel).isFile(), `${rel} is a file again`);
+    const clean = join(d, 'clean');
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
+    rmSync(clean, { recursive: true, force: true });
+  }
 });
 
 test('a kept site file replaced by a link to a copy of it is written again as a file, with or without verify', async () => {

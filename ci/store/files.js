@@ -1,5 +1,5 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
-import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readFileSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -96,8 +96,9 @@ export function rewrite(path, bytes, root) {
 }
 
 /**
- * Makes room for a file at `path` inside `root`, a folder a build owns (the site, its cache): a folder or a link where
- * the file goes is removed (a folder with what it holds), and so is a file or link where one of its folders goes (below `root`).
+ * Makes room for a file at `path` inside `root`, a folder a build owns (the site, its cache): a folder, a link or a named
+ * pipe where the file goes is removed (a folder with what it holds), and so is a file or link where one of its folders
+ * goes (below `root`).
  */
 export function clearWay(path, root) {
   let d = root;
@@ -113,7 +114,7 @@ export function clearWay(path, root) {
   try {
     const st = lstatSync(path);
     if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
-    else if (st.isSymbolicLink()) unlinkSync(path);
+    else if (!st.isFile()) unlinkSync(path); // a link, a named pipe, a socket
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
@@ -177,6 +178,20 @@ export function removeLinks(dir, names = null) {
   };
   walk(dir, '');
   return removed;
+}
+
+/**
+ * The text of the regular file at `path`, read without following a link or waiting for a writer (a named pipe put
+ * where a build keeps a file would hold it up for good); anything but a regular file is an error naming the path.
+ */
+export function readRegular(path) {
+  const fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTFILE' });
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // one buffer for the content of every kept file a build checks (a long history's site is thousands of files)

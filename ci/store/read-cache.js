@@ -6,9 +6,9 @@
 // A folder is taken from the cache only when it holds exactly the files the entry names: store documents are
 // create-once (publish refuses other content under an existing name, and the name is checked against the content
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
-import { readFileSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles, pruneEmptyDirs, sealed, unsealed, writeOwn } from './files.js';
+import { listFiles, pruneEmptyDirs, readRegular, sealed, unsealed, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -108,7 +108,7 @@ const NOT_AS_WRITTEN = 'not as the last build wrote it (its checksum does not ma
 function readState(file, schema, builder, field, log, without) {
   let text;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegular(file);
   } catch {
     return {}; // none yet, or unreadable
   }
@@ -142,7 +142,7 @@ export function openCache(dir, builder = null, log = () => {}) {
     for (const rel of listFiles(dir)) {
       if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
       try {
-        const text = readFileSync(join(dir, rel), 'utf8');
+        const text = readRegular(join(dir, rel));
         const e = JSON.parse(text);
         // an entry of another format, or one filed under another name, is ignored: its folder is read again
         if (!(e?.schema === CACHE_SCHEMA && e.builder === builder && `${e.folder}.json` === rel && Array.isArray(e.files) && Array.isArray(e.docs))) continue;

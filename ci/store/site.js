@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, rewrite, pruneEmptyDirs, removeLinks, writeOwn, writeReplace } from './files.js';
+import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, writeOwn, writeReplace } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -71,7 +71,7 @@ async function bundle(cache = null) {
   };
   const file = cache ? join(cache, BUNDLE_FILE) : null;
   try {
-    const saved = file ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    const saved = file ? JSON.parse(readRegular(file)) : null;
     if (saved?.schema === BUNDLE_SCHEMA && Array.isArray(saved.inputs) && typeof saved.js === 'string' && saved.hash === inputsHash(saved.inputs)) {
       bundled = { js: saved.js, css };
       return bundled;
@@ -105,7 +105,7 @@ async function bundle(cache = null) {
  */
 function previousBuild(out) {
   try {
-    const text = readFileSync(join(out, MANIFEST), 'utf8');
+    const text = readRegular(join(out, MANIFEST));
     const m = JSON.parse(text);
     return { files: Array.isArray(m.files) ? m.files : [], hashes: m.hashes && typeof m.hashes === 'object' ? m.hashes : {}, hash: sha1(text), building: m.building !== undefined };
   } catch {

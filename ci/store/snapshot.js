@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { prefixHash } from '../changepoints.js';
-import { clearWay, sealed, unsealed, writeOwn } from './files.js';
+import { clearWay, readRegular, sealed, unsealed, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
@@ -160,14 +160,21 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
 function openValues(dir, id, flags) {
   const path = valuesFile(dir, id);
   // never through a link: a cache restored from elsewhere must not make a write land outside it
-  const mode = (flags === 'w' ? fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC : fsConstants.O_RDWR) | fsConstants.O_NOFOLLOW;
+  // nor waiting for a reader (a named pipe there): opened without blocking, checked to be a file
+  const mode = (flags === 'w' ? fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC : fsConstants.O_RDWR) | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+  const open = () => {
+    const fd = openSync(path, mode);
+    if (fstatSync(fd).isFile()) return fd;
+    closeSync(fd);
+    throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTFILE' });
+  };
   try {
-    return openSync(path, mode);
+    return open();
   } catch (e) {
     if (flags !== 'w') throw e;
     clearWay(path, dir);
     makeDirs(join(dir, VALUES));
-    return openSync(path, mode);
+    return open();
   }
 }
 
@@ -182,7 +189,7 @@ export function takeSnapshot(dir, builder, key, log = () => {}) {
   if (!existsSync(path)) return null;
   let snap = null;
   try {
-    const raw = readFileSync(path, 'utf8');
+    const raw = readRegular(path);
     const s = JSON.parse(raw);
     if (s?.schema === SNAPSHOT_SCHEMA && s.builder === builder && s.key === key) {
       if (unsealed(raw) === null) throw new Error(`${path}: not as the last build wrote it (its checksum does not match: edited or damaged)`);
@@ -212,7 +219,8 @@ function readSnapshot(dir, s) {
     let fd;
     try {
       // a link is not read (nor, as the snapshot is then not used, written through): it could point anywhere
-      fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+      if (!fstatSync(fd).isFile()) throw new Error(`${file}: not a regular file`);
       if (fstatSync(fd).size < count * 8) throw new Error(`${file}: shorter than the ${count} values of series ${rest.id}`);
       readSync(fd, v, 0, v.byteLength, 0);
     } catch (e) {
