@@ -941,17 +941,22 @@ test('with the cache, a build in a new process takes the page\'s code from the l
   const site = () => execFileSync(process.execPath, [cli, 'site', '--store', s, '--out', o, '--cache', c], { stdio: 'pipe' });
   site();
   const file = join(c, 'bundle.json');
-  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  const { sealed, unsealed } = await import('../ci/store/files.js');
+  const saved = JSON.parse(unsealed(readFileSync(file, 'utf8')));
   assert.ok(saved.inputs.some((f) => f.endsWith('reports-site/src/main.js')) && saved.inputs.some((f) => f.includes('uplot')), saved.inputs.join(' '));
   assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
   // a bundle the next process takes as it is: marked, to see it taken
-  writeFileSync(file, JSON.stringify({ ...saved, js: `${saved.js}/*taken*/` }));
+  writeFileSync(file, sealed(JSON.stringify({ ...saved, js: `${saved.js}/*taken*/` })));
   site();
   assert.match(readFileSync(join(o, 'app.js'), 'utf8'), /\/\*taken\*\/$/);
   // inputs that no longer hash as recorded (here: one more, which is not there): bundled again
-  writeFileSync(file, JSON.stringify({ ...saved, inputs: [...saved.inputs, 'reports-site/src/gone.js'], js: `${saved.js}/*stale*/` }));
+  writeFileSync(file, sealed(JSON.stringify({ ...saved, inputs: [...saved.inputs, 'reports-site/src/gone.js'], js: `${saved.js}/*stale*/` })));
   site();
   assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
-  assert.equal(JSON.parse(readFileSync(file, 'utf8')).js, saved.js, 'and the new bundle saved');
+  assert.equal(JSON.parse(unsealed(readFileSync(file, 'utf8'))).js, saved.js, 'and the new bundle saved');
+  // one edited without its checksum: not taken
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"js":"', '"js":"/*edited*/'));
+  site();
+  assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
   rmSync(d, { recursive: true, force: true });
 });

@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, writeOwn, writeReplace } from './files.js';
+import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -71,7 +71,8 @@ async function bundle(cache = null) {
   };
   const file = cache ? join(cache, BUNDLE_FILE) : null;
   try {
-    const saved = file ? JSON.parse(readRegular(file)) : null;
+    const text = file ? unsealed(readRegular(file)) : null;
+    const saved = text ? JSON.parse(text) : null;
     if (saved?.schema === BUNDLE_SCHEMA && Array.isArray(saved.inputs) && typeof saved.js === 'string' && saved.hash === inputsHash(saved.inputs)) {
       bundled = { js: saved.js, css };
       return bundled;
@@ -94,7 +95,7 @@ async function bundle(cache = null) {
   bundled = { js: r.outputFiles[0].text, css };
   if (file) {
     const inputs = Object.keys(r.metafile.inputs);
-    writeReplace(file, `${JSON.stringify({ schema: BUNDLE_SCHEMA, hash: inputsHash(inputs), inputs, js: bundled.js })}\n`);
+    writeOwn(file, `${sealed(JSON.stringify({ schema: BUNDLE_SCHEMA, hash: inputsHash(inputs), inputs, js: bundled.js }))}\n`, cache);
   }
   return bundled;
 }
