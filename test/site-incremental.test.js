@@ -31,6 +31,16 @@ const scratchSite = () => {
   const d = tempDir('incremental');
   return { d, s: join(d, 'store'), o: join(d, 'site'), c: join(d, 'cache') };
 };
+/** A scratch site built with its cache from six daily runs, and a clean build of the same store beside it. */
+async function builtWithClean() {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  return { d, s, o, c, clean };
+}
+
 // a policy that folds months older than 30 days into archives, keeping the newest 3 runs whole
 const ARCHIVING = Object.freeze({ keepDays: 30, keepRuns: 3, digits: 6 });
 
@@ -347,11 +357,7 @@ test('a folder where a cache file goes, or a file where a cache folder goes, cos
 });
 
 test('a folder in the site where the build puts a file is replaced by the file, with or without verify', async () => {
-  const { d, s, o, c } = scratchSite();
-  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
-  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
-  const clean = join(d, 'clean');
-  await buildSite({ store: s, out: clean, config: CONFIG });
+  const { s, o, c, clean } = await builtWithClean();
   for (const verify of [false, true]) {
     for (const rel of [manifest(o).files.find((f) => f.startsWith('data/runs/')), manifest(o).files.find((f) => f.startsWith('data/series/')), 'app.js']) {
       rmSync(join(o, rel));
@@ -825,11 +831,7 @@ test('a kept site file replaced by a link to a copy of it is written again as a 
 });
 
 test('the temp files a build stopped outright mid-write leaves beside the files it was writing are removed by the next build, with or without verify', async () => {
-  const { d, s, o, c } = scratchSite();
-  await publish({ store: s, docs: [...syntheticDocs({ runs: 6, jobs: JOBS, every: DAY })] });
-  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
-  const clean = join(d, 'clean');
-  await buildSite({ store: s, out: clean, config: CONFIG });
+  const { s, o, c, clean } = await builtWithClean();
   for (const verify of [false, true]) {
     // as write-file-atomic names them: the file's name and a number
     const left = [`${manifest(o).files.find((f) => f.startsWith('data/series/'))}.3241804395`, 'app.js.17', '.benchline-site.json.2001'];
