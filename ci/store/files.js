@@ -1,17 +1,19 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
 import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readFileSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirs } from '../fsutil.js';
 
 const tempName = (path) => join(dirname(path), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 
+// a name starting .tmp- (in any folder), or ending .json.<number>: one test, as a rebuild asks it of a hundred thousand paths
+const TEMP_NAME = /(?:^|\/)\.tmp-[^/]*$|\.json\.\d+$/;
 /**
  * True for a writer's temp file: writeNew's `.tmp-<pid>-<hex>` and write-file-atomic's `<name>.<number>`
  * (left behind only by a writer killed mid-write); readers skip them.
  */
-export const isTempFile = (rel) => /^\.tmp-/.test(basename(rel)) || /\.json\.\d+$/.test(rel);
+export const isTempFile = (rel) => TEMP_NAME.test(rel);
 
 function writeTemp(path, text) {
   const tmp = tempName(path);
@@ -71,27 +73,23 @@ export function writeReplace(path, text, { sync = false } = {}) {
  * a file, against a few microseconds for rewriting it. Returns whether it wrote in place.
  */
 export function rewrite(path, bytes, root) {
-  let fd;
+  let opened = null;
   try {
-    fd = openSync(path, fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-  } catch {
+    opened = openRegular(path, fsConstants.O_WRONLY);
+  } catch { /* none, a link, a folder: replaced below */ }
+  if (!opened || opened.st.nlink !== 1) {
+    if (opened) closeSync(opened.fd);
     writeOwn(path, bytes, root);
     return false;
   }
+  const { fd, st } = opened;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.nlink !== 1) {
-      closeSync(fd);
-      fd = undefined;
-      writeOwn(path, bytes, root);
-      return false;
-    }
     let done = 0;
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, done);
     if (st.size !== bytes.length) ftruncateSync(fd, bytes.length);
     return true;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -135,7 +133,8 @@ export function writeOwn(path, text, root) {
   }
 }
 
-const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+/** The SHA-1 of a text or bytes, as hex. */
+export const sha1 = (data) => createHash('sha1').update(data).digest('hex');
 const SEAL = /^\{"check":"([0-9a-f]{40})",/;
 
 /**
@@ -185,13 +184,25 @@ export function removeLinks(dir, names = null) {
  * where a build keeps a file would hold it up for good); anything but a regular file is an error naming the path.
  */
 export function readRegular(path) {
-  const fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  const { fd } = openRegular(path);
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTFILE' });
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The regular file at `path` opened with `flags` (fs.constants, O_RDONLY by default) and its stat: { fd, st }. Never
+ * through a link (ELOOP) nor waiting on a named pipe; anything but a regular file is closed again and an ENOTFILE error
+ * naming the path.
+ */
+export function openRegular(path, flags = fsConstants.O_RDONLY) {
+  const fd = openSync(path, flags | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  const st = fstatSync(fd);
+  if (st.isFile()) return { fd, st };
+  closeSync(fd);
+  throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTFILE' });
 }
 
 // one buffer for the content of every kept file a build checks (a long history's site is thousands of files)
@@ -204,9 +215,9 @@ let scratch = Buffer.allocUnsafe(1 << 20);
 export function fileBytes(path, size) {
   let fd;
   try {
-    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size !== size) return null;
+    let st;
+    ({ fd, st } = openRegular(path));
+    if (st.size !== size) return null;
     if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length));
     let got = 0;
     while (got < size) {

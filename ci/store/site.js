@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { closeSync, constants as fsConstants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, unsealed, writeOwn } from './files.js';
+import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -499,7 +499,6 @@ async function build(options) {
   return { pages: files.length, unchanged, written, removed, read: plan.read, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
 }
 
-const sha1 = (text) => createHash('sha1').update(text).digest('hex');
 
 /** The run folder of each suite's newest document (by start, then run id) among docs, for suites in `suites`. */
 function newestFolders(docs, suites, into = {}) {

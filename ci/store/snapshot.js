@@ -6,19 +6,18 @@
 // a later build extends at the end and the snapshot fingerprints, and its run indices as ranges; its other fields (lo, hi, n) are kept only for the
 // points of the part that holds its newest point (complete or not) and after: the only ones a new point can still change on the site, and the
 // newest one's bounds, which the index shows.
-import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { prefixHash } from '../changepoints.js';
-import { clearWay, readRegular, sealed, unsealed, writeOwn } from './files.js';
+import { clearWay, openRegular, readRegular, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
 const FILE = 'snapshot.json';
 const VALUES = 'values';
 
-const sha1 = (data) => createHash('sha1').update(data).digest('hex');
 
 /** One fingerprint of run folders and their file names: [[folder, [file, ...]], ...] in folder order. Pure. */
 export function listingHash(folders) {
@@ -161,13 +160,8 @@ function openValues(dir, id, flags) {
   const path = valuesFile(dir, id);
   // never through a link: a cache restored from elsewhere must not make a write land outside it
   // nor waiting for a reader (a named pipe there): opened without blocking, checked to be a file
-  const mode = (flags === 'w' ? fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC : fsConstants.O_RDWR) | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
-  const open = () => {
-    const fd = openSync(path, mode);
-    if (fstatSync(fd).isFile()) return fd;
-    closeSync(fd);
-    throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTFILE' });
-  };
+  const mode = flags === 'w' ? fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC : fsConstants.O_RDWR;
+  const open = () => openRegular(path, mode).fd;
   try {
     return open();
   } catch (e) {
@@ -219,9 +213,9 @@ function readSnapshot(dir, s) {
     let fd;
     try {
       // a link is not read (nor, as the snapshot is then not used, written through): it could point anywhere
-      fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-      if (!fstatSync(fd).isFile()) throw new Error(`${file}: not a regular file`);
-      if (fstatSync(fd).size < count * 8) throw new Error(`${file}: shorter than the ${count} values of series ${rest.id}`);
+      let st;
+      ({ fd, st } = openRegular(file));
+      if (st.size < count * 8) throw new Error(`${file}: shorter than the ${count} values of series ${rest.id}`);
       readSync(fd, v, 0, v.byteLength, 0);
     } catch (e) {
       // named by the values file: an error of the file system (a folder where it should be) may not say which

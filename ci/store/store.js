@@ -379,8 +379,6 @@ export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
  * run folder instead of as one list of every file: { folders: Map(run folder -> [name, ...], in listing order),
  * others: [path, ...] sorted }. What a rebuild checks the store against its snapshot with, on every build.
  */
-// isTempFile of a path inside a run folder, in one test (a rebuild asks it of a hundred thousand names)
-const TEMP_NAME = /(?:^|\/)\.tmp-[^/]*$|\.json\.\d+$/;
 export function listStore(store) {
   const others = [];
   const found = [];
@@ -413,7 +411,7 @@ export function listStore(store) {
               const rRel = `${mRel}/${r.name}`;
               if (!r.isDirectory()) others.push(rRel);
               else {
-                const names = walkFiles(join(store, rRel), '', []).filter((n) => !TEMP_NAME.test(n));
+                const names = walkFiles(join(store, rRel), '', []).filter((n) => !isTempFile(n));
                 if (names.length) found.push([rRel, names.sort()]);
               }
             }

@@ -1,7 +1,6 @@
 // Checks kept site files against the hashes the site cache records, in a worker thread, while a build lays out the rest.
 import { Worker, isMainThread, workerData } from 'node:worker_threads';
-import { createHash } from 'node:crypto';
-import { fileBytes } from './files.js';
+import { fileBytes, sha1 } from './files.js';
 
 // a file's slot in the shared verdicts: not read yet, as recorded, not as recorded, or not known (the build reads it)
 const PENDING = 0;
@@ -17,7 +16,7 @@ if (!isMainThread && workerData?.kind === KIND) {
     try {
       const [path, size, hash] = files[i];
       const bytes = fileBytes(path, size);
-      verdict = bytes && createHash('sha1').update(bytes).digest('hex') === hash ? SAME : OTHER;
+      verdict = bytes && sha1(bytes) === hash ? SAME : OTHER;
     } catch {
       verdict = UNKNOWN;
     }
