@@ -374,6 +374,9 @@ export function readStoreFile(store, rel) {
 const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
 export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
 
+// the folders on the way to a run folder, runs/<yyyy>/<mm>/<run>: what runFolderOf takes for one
+const RUN_PATH = [/^runs$/, /^\d{4}$/, /^\d{2}$/];
+
 /**
  * The store's files as runFolders(storeFiles(store)) and the files outside run folders give them, walked run folder by
  * run folder instead of as one list of every file: { folders: Map(run folder -> [name, ...], in listing order),
@@ -382,44 +385,26 @@ export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
 export function listStore(store) {
   const others = [];
   const found = [];
-  const dirs = (dir) => {
+  // rel: a folder at depth `depth` on the way to run folders (the store itself at 0); what is off that way is other files
+  const walk = (dir, rel, depth) => {
+    let entries;
     try {
-      return readdirSync(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
-      if (e.code === 'ENOENT') return [];
+      if (e.code === 'ENOENT') return;
       throw e;
     }
+    for (const e of entries) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (!e.isDirectory()) others.push(path);
+      else if (depth === RUN_PATH.length) {
+        const names = walkFiles(join(dir, e.name), '', []).filter((n) => !isTempFile(n));
+        if (names.length) found.push([path, names.sort()]);
+      } else if (RUN_PATH[depth].test(e.name)) walk(join(dir, e.name), path, depth + 1);
+      else walkFiles(join(dir, e.name), `${path}/`, others);
+    }
   };
-  for (const e of dirs(store)) {
-    if (e.name !== 'runs' || !e.isDirectory()) {
-      if (e.isDirectory()) walkFiles(join(store, e.name), `${e.name}/`, others);
-      else others.push(e.name);
-      continue;
-    }
-    // runs/<yyyy>/<mm>/<run>/...: what runFolderOf takes for a run folder; anything else under runs/ is another file
-    for (const y of dirs(join(store, 'runs'))) {
-      const yRel = `runs/${y.name}`;
-      if (!y.isDirectory()) others.push(yRel);
-      else if (!/^\d{4}$/.test(y.name)) walkFiles(join(store, yRel), `${yRel}/`, others);
-      else {
-        for (const m of dirs(join(store, yRel))) {
-          const mRel = `${yRel}/${m.name}`;
-          if (!m.isDirectory()) others.push(mRel);
-          else if (!/^\d{2}$/.test(m.name)) walkFiles(join(store, mRel), `${mRel}/`, others);
-          else {
-            for (const r of dirs(join(store, mRel))) {
-              const rRel = `${mRel}/${r.name}`;
-              if (!r.isDirectory()) others.push(rRel);
-              else {
-                const names = walkFiles(join(store, rRel), '', []).filter((n) => !isTempFile(n));
-                if (names.length) found.push([rRel, names.sort()]);
-              }
-            }
-          }
-        }
-      }
-    }
-  }
+  walk(store, '', 0);
   // in the order of their files' paths, as runFolders gives them
   found.sort(([a], [b]) => (`${a}/` < `${b}/` ? -1 : 1));
   return { folders: new Map(found), others: others.filter(isStoreFile).sort() };
