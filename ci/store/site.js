@@ -317,8 +317,6 @@ async function build(options) {
   // what the last build knew of the store, taken out of the cache while this one runs: one stopped half-way leaves none
   const key = optionsKey({ config: config ?? null, repoUrl: options.repoUrl ?? null, basePath: options.basePath ?? './', title: options.title ?? null, changeOptions: options.changeOptions ?? null, partPoints });
   const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
-  // whether the file at path is as written: by size, or under verify by content (its hash, or its bytes when the
-  // content is at hand, which spares hashing it)
   // files are rewritten in place, so one a build stopped half-way was writing may be cut short or mixed with what it
   // held: after such a build (its manifest still says it was building) every kept file is checked by content, as --verify does
   const distrust = verify || previous.building;
@@ -327,6 +325,8 @@ async function build(options) {
   // lays out the store, for the files the cache records as the last build wrote them, in the order they are asked for
   const recorded = distrust ? previous.files.filter((rel) => filesBefore[rel] && previous.hashes[rel] === filesBefore[rel].hash) : [];
   const background = recorded.length ? verifyInBackground(recorded.map((rel) => ({ path: join(out, rel), size: filesBefore[rel].size, hash: filesBefore[rel].hash }))) : null;
+  // whether the file at path is as written: by size, or when distrusted by content (its hash, or its bytes when the
+  // content is at hand, which spares hashing it)
   const same = (path, hash, size, content = null) => {
     if (!distrust) return sizeOf(path) === size;
     const known = content ? null : background?.check(path, size, hash);
@@ -696,20 +696,20 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
   absorbRuns(digest, model.runs);
   appendSeries(digest, model.series, offset);
   const layout = siteLayout(digest, { config, repoUrl, basePath, problems: [], policy: readPolicy(store), generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache.splits });
-  const runFiles = [];
-  for (const path of keptRuns) {
-    const kept = asRecorded(path);
-    if (!kept) return notKept(path);
-    runFiles.push({ path, kept });
-  }
-  const partGone = keptParts.find((path) => !asRecorded(path));
-  if (partGone) return notKept(partGone);
-  const archiveFiles = [];
-  for (const path of keptArchives) {
-    const kept = asRecorded(path);
-    if (!kept) return notKept(path);
-    archiveFiles.push({ path, kept });
-  }
+  // [{ path, kept }] of those files, or null (said) at the first not as recorded
+  const keptAll = (paths) => {
+    const out = [];
+    for (const path of paths) {
+      const kept = asRecorded(path);
+      if (!kept) return notKept(path);
+      out.push({ path, kept });
+    }
+    return out;
+  };
+  const runFiles = keptAll(keptRuns);
+  if (!runFiles || !keptAll(keptParts)) return null;
+  const archiveFiles = keptAll(keptArchives);
+  if (!archiveFiles) return null;
   for (const f of runFilesOf(model.runs)) runFiles.push({ ...f, folder: [...foldersOfRun.get(f.payload.id)][0] });
   return {
     appended: true,
