@@ -32,9 +32,11 @@ function plainStats(xs, a, b) {
   const m = mean(xs, a, b);
   return { m, s: b - a >= 2 ? std(xs, a, b, m) : 0 };
 }
+// a segment's key among those remembered for xs
+const segmentKey = (xs, a, b) => a * (xs.length + 1) + b;
 function segmentStats(xs, a, b) {
   if (segments.xs !== xs) return plainStats(xs, a, b);
-  const key = a * (xs.length + 1) + b;
+  const key = segmentKey(xs, a, b);
   let s = segments.stats.get(key);
   if (!s) {
     s = plainStats(xs, a, b);
@@ -50,10 +52,10 @@ function segmentStats(xs, a, b) {
  */
 function joinSegments(xs, a, b, c) {
   if (segments.xs !== xs || a >= b || b >= c) return;
-  const key = a * (xs.length + 1) + c;
+  const key = segmentKey(xs, a, c);
   if (segments.stats.has(key)) return;
-  const left = segments.stats.get(a * (xs.length + 1) + b);
-  const right = segments.stats.get(b * (xs.length + 1) + c);
+  const left = segments.stats.get(segmentKey(xs, a, b));
+  const right = segments.stats.get(segmentKey(xs, b, c));
   if (!left || !right) return;
   const n1 = b - a;
   const n2 = c - b;
