@@ -541,8 +541,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       }
       const judged = isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
-      const within = apart ? null : withinTrials(baseDoc, headDoc, bm, hm);
-      const stats = within ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: within, final: true } : apart ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: apart, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
+      // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
+      const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
+      const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
