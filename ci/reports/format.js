@@ -34,9 +34,8 @@ export const formatMargin = (m) => (Number.isFinite(m) ? `±${Number((m * 100).t
 
 export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** The change of a comparison, or a dash when the base was zero. */
 /**
- * A paired change adjusted for other work on the machine (compare.js adjustForOtherWork: each round's difference less
+ * The change of a comparison (a dash when the base was zero). A paired change adjusted for other work on the machine (compare.js adjustForOtherWork: each round's difference less
  * the part that follows the gap in other processes' CPU between its two trials) carries this mark, and the report
  * says what it means: it may differ from the ratio of the medians shown beside it, even in sign.
  */
