@@ -12,11 +12,18 @@ export function toNs(value, unit) {
   return value * f;
 }
 
+// a printed duration: [, number, its decimals, its exponent, unit]
+const DURATION = /^\s*([-+]?\d+(?:\.(\d+))?(?:e([-+]?\d+))?)\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i;
+const durationParts = (text) => {
+  const m = DURATION.exec(text);
+  if (!m) throw new Error(`not a duration: "${clip(text)}"`);
+  return { number: m[1], decimals: m[2], exponent: m[3], unit: m[4] === 'M' ? 'm' : m[4] };
+};
+
 /** Nanoseconds from text such as "1.23ms", "45us" or "2.5s" (wrk and ghz print these). */
 export function parseDuration(text) {
-  const m = /^\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i.exec(text);
-  if (!m) throw new Error(`not a duration: "${clip(text)}"`);
-  return toNs(Number(m[1]), m[2] === 'M' ? 'm' : m[2]);
+  const { number, unit } = durationParts(text);
+  return toNs(Number(number), unit);
 }
 
 /**
@@ -24,9 +31,8 @@ export function parseDuration(text) {
  * what a value read from that text is known to.
  */
 export function durationStep(text) {
-  const m = /^\s*[-+]?\d+(?:\.(\d+))?(?:e([-+]?\d+))?\s*(ns|us|µs|μs|ms|s|m|h)\s*$/i.exec(text);
-  if (!m) throw new Error(`not a duration: "${clip(text)}"`);
-  return toNs(10 ** (Number(m[2] ?? 0) - (m[1]?.length ?? 0)), m[3] === 'M' ? 'm' : m[3]);
+  const { decimals, exponent, unit } = durationParts(text);
+  return toNs(10 ** (Number(exponent ?? 0) - (decimals?.length ?? 0)), unit);
 }
 
 /** Bytes from text such as "12.5MB" or "800KB" (binary multiples, as wrk prints them). */
