@@ -290,20 +290,71 @@ function detectInWindow(xs, start, end, maxPValue, prune) {
   return found;
 }
 
-/** Stats of each change point against its neighbours' segments. */
+/**
+ * A change point at xs[b] weighed against its neighbours' segments xs[a..b) and xs[b..c): tTest's fields but its
+ * p-value, which pOf works out when it is asked for (the t distribution is most of a merge's time, and most change
+ * points are never asked: see weakestByP).
+ */
+function candidate(xs, a, b, c) {
+  const { m1, m2, s1, s2, df, t } = tStatistic(xs, a, b, c, segmentStats);
+  return { index: b, meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, t, df, p: undefined, below: undefined, sure: false };
+}
+
+/** A candidate's p-value (tTest's pvalue), worked out once. */
+function pOf(c) {
+  if (c.p === undefined) c.p = twoSided(c.t, c.df);
+  return c.p;
+}
+
+/** A candidate as the change points are given out: tTest's fields, the p-value included. */
+const asTested = (c) => ({ index: c.index, meanBefore: c.meanBefore, meanAfter: c.meanAfter, stddevBefore: c.stddevBefore, stddevAfter: c.stddevAfter, pvalue: pOf(c) });
+
+/** Stats of each change point against its neighbours' segments (candidates). */
 function withStats(xs, indices) {
   const bounds = [0, ...indices, xs.length];
-  return indices.map((index, i) => ({ index, ...tTest(xs, bounds[i], index, bounds[i + 2]) }));
+  return indices.map((index, i) => candidate(xs, bounds[i], index, bounds[i + 2]));
+}
+
+/** |t| above which the two-sided p-value is below maxPValue for every df of at least `df`: the critical |t| at the power of two at or below df. */
+function surelyBelow(df, maxPValue) {
+  return critical(2 ** Math.floor(Math.log2(df)), maxPValue) * (1 + 1e-9);
 }
 
 /**
- * Fingerprint of xs[0..n): two 32-bit FNV-1a style hashes over the values' bytes, as 16 hex digits. Tells whether a
- * series still starts with the points a saved split was computed on.
+ * The change point firstBy(cps, pvalue, >) picks (the first with the highest p-value; a p-value that is NaN never
+ * replaces the first, nor is replaced), or null when that one's p-value would be below maxPValue, without the
+ * p-values that cannot change the answer: the two-sided p-value falls as |t| grows and as df grows (Student's t
+ * distributions are more peaked the more degrees of freedom), so a change point whose |t| is above the critical value of a
+ * smaller df is below maxPValue, and one with |t| and df both at least those of the highest so far cannot pass it.
  */
-export const prefixHash = (xs, n) => hexOf(hashState(xs, n));
+function weakestByP(cps, maxPValue) {
+  const first = cps[0];
+  if (first.df > 0 && Number.isNaN(first.t)) return first;
+  const shortcut = maxPValue > 0 && maxPValue < 1;
+  let best = null;
+  let bestP = -Infinity;
+  for (const c of cps) {
+    // worked out once per change point: the merge asks this of every one each time it drops one
+    if (c.below !== maxPValue) c.sure = shortcut && c.df >= 1 && Math.abs(c.t) > surelyBelow(c.df, maxPValue);
+    c.below = maxPValue;
+    if (c.sure) continue;
+    if (best && Math.abs(c.t) >= Math.abs(best.t) && c.df >= best.df) continue;
+    const p = pOf(c);
+    if (p > bestP) {
+      best = c;
+      bestP = p;
+    }
+  }
+  return best && !(bestP < maxPValue) ? best : null;
+}
 
-/** The state of prefixHash after xs[0..n), carried on from `from` (the state after a shorter prefix of xs) when given. */
-function hashState(xs, n, from = { n: 0, a: 0x811c9dc5, b: 0x01000193 }) {
+/**
+ * Fingerprint of xs[0..n) (a Float64Array): two 32-bit FNV-1a style hashes over the values' bytes, { n, a, b }, which
+ * hexOf writes as 16 hex digits. Tells whether a series still starts with the points a saved split was computed on.
+ * Carried on from `from` (the state after a shorter prefix of xs) when given, so a series that gained points hashes
+ * only those.
+ */
+export function hashState(xs, n, from = { n: 0, a: 0x811c9dc5, b: 0x01000193 }) {
   const words = new Uint32Array(xs.buffer, xs.byteOffset, n * 2);
   let { a, b } = from;
   for (let i = from.n * 2; i < words.length; i += 1) {
@@ -314,7 +365,8 @@ function hashState(xs, n, from = { n: 0, a: 0x811c9dc5, b: 0x01000193 }) {
   return { n, a, b };
 }
 
-const hexOf = ({ a, b }) => a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+/** hashState's fingerprint as 16 hex digits. */
+export const hexOf = ({ a, b }) => a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 
 /**
  * Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find.
@@ -324,7 +376,7 @@ const hexOf = ({ a, b }) => a.toString(16).padStart(8, '0') + b.toString(16).pad
  * windows be taken as they were, so a series that gained points rescans only its last windows.
  * Returns { points, saved } (saved for the next call).
  */
-function split(xs, window, maxPValue, prune, saved = null) {
+function split(xs, window, maxPValue, prune, saved = null, known = null) {
   if (window < 2) throw new Error('change points: window must be at least 2');
   const step = Math.floor(window / 2);
   const key = `${window}/${maxPValue}/${prune}`;
@@ -338,7 +390,7 @@ function split(xs, window, maxPValue, prune, saved = null) {
   };
   // the hash state after the points the saved split saw (whether or not they are the same now), carried on to all of them for the next call
   let seen;
-  if (saved && saved.key === key && saved.length <= xs.length && saved.hash === hexOf((seen = hashState(xs, saved.length)))) {
+  if (saved && saved.key === key && saved.length <= xs.length && saved.hash === hexOf((seen = known?.n === saved.length ? known : hashState(xs, saved.length)))) {
     // the saved windows themselves go on into the next saved split (a rebuild takes hundreds of thousands of them)
     for (const w of saved.windows) {
       const at = w[0];
@@ -360,8 +412,8 @@ function split(xs, window, maxPValue, prune, saved = null) {
 function merge(points, xs, maxPValue, minMagnitude) {
   const cps = points.slice();
   while (cps.length) {
-    let weakest = firstBy(cps, (c) => c.pvalue, (a, b) => a > b);
-    if (weakest.pvalue < maxPValue) {
+    let weakest = weakestByP(cps, maxPValue);
+    if (!weakest) {
       weakest = firstBy(cps, magnitude, (a, b) => a < b);
       if (magnitude(weakest) > minMagnitude) return cps;
     }
@@ -371,7 +423,7 @@ function merge(points, xs, maxPValue, minMagnitude) {
     // otava recomputes the point now at the removed position and the one after it; kept as is to match its output
     const bounds = [0, ...cps.map((c) => c.index), xs.length];
     for (const k of [at, at + 1]) {
-      if (k < cps.length) cps[k] = { index: cps[k].index, ...tTest(xs, bounds[k], cps[k].index, bounds[k + 2]) };
+      if (k < cps.length) cps[k] = candidate(xs, bounds[k], cps[k].index, bounds[k + 2]);
     }
   }
   return cps;
@@ -408,9 +460,11 @@ export function changePoints(values, options = {}) {
  * on, the split step takes every window that lay whole within them as it was and scans only the rest; the merge steps,
  * which weigh each change point against the whole series, run in full. Anything else (another series, other options,
  * changed points) is recomputed from the start, so the result is always the one changePoints gives.
+ * known: hashState(values, k) when the caller already has it (the site's kept series), which spares hashing the
+ * points the saved split saw again when it saw k of them.
  * Returns { points (as changePoints), saved (for the next call; null for a series too short to split) }.
  */
-export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null) {
+export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null, known = null) {
   // values already unboxed and complete (a site build's kept series) are read as they are
   const dense = values instanceof Float64Array && !hasNaN(values);
   const filled = dense ? values : fillMissing(Array.from(values));
@@ -420,11 +474,12 @@ export function changePointsResumable(values, { window = DEFAULTS.window, maxPVa
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
   rememberSegments(xs);
   try {
-    const weak = split(xs, window, firstPass, prune, saved);
+    // known describes values, which are xs only when dense (filling gaps changes them)
+    const weak = split(xs, window, firstPass, prune, saved, dense ? known : null);
     let cps = merge(weak.points, xs, maxPValue, minMagnitude);
     if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
     if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
-    return { points: cps.map((c) => ({ ...c, change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
+    return { points: cps.map((c) => ({ ...asTested(c), change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
   } finally {
     rememberSegments(null);
   }
@@ -460,7 +515,7 @@ function dropShortSegments(points, xs, { maxPValue, minMagnitude, minSegment }) 
     if (short < 0 || !cps.length) return cps;
     // segment `short` lies between change points short-1 and short (when they exist)
     const candidates = [cps[short - 1], cps[short]].filter(Boolean);
-    const weakest = firstBy(candidates, (c) => c.pvalue, (a, b) => a > b);
+    const weakest = firstBy(candidates, pOf, (a, b) => a > b);
     const rest = cps.filter((c) => c !== weakest).map((c) => c.index);
     cps = merge(withStats(xs, rest), xs, maxPValue, minMagnitude);
   }

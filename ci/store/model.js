@@ -226,11 +226,12 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
 /**
  * Change points of one series, each tied to the run (and so the commit) where the new level starts.
  * kind says whether the step went the metric's good or bad way. saved: what an earlier call on this series handed to
- * `onSaved` (changepoints.js changePointsResumable), so only the windows after the points it saw are scanned again.
+ * `onSaved` (changepoints.js changePointsResumable), so only the windows after the points it saw are scanned again;
+ * a series kept from the last build (snapshot.js) hands on the hash of the values it had (`kept.hashed`).
  */
 export function seriesChangePoints(series, runs, options = {}, saved = null, onSaved = () => {}) {
   const opts = { ...CP_DEFAULTS, ...options };
-  const found = changePointsResumable(series.points.v, opts, saved);
+  const found = changePointsResumable(series.points.v, opts, saved, series.kept?.hashed);
   onSaved(found.saved);
   return found.points.map((c) => {
     const run = runs[series.points.run[c.index]];

@@ -660,8 +660,11 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
   if (goneMonth) return no(`${join(store, goneMonth)} is gone since the last build`);
   const old = [...groups].filter(([folder]) => snap.folders.has(folder));
   if (old.length !== snap.folders.size) return no(`run folder ${join(store, [...snap.folders].find((f) => !groups.has(f)))} is gone since the last build`);
-  if (listingHash(old) !== snap.listing) return no('a run folder the last build read holds other files now (a document published late into an earlier run, or one removed)');
+  const oldListing = listingHash(old);
+  if (oldListing.hex !== snap.listing) return no('a run folder the last build read holds other files now (a document published late into an earlier run, or one removed)');
   const added = [...groups].filter(([folder]) => !snap.folders.has(folder));
+  // the listing's fingerprint for the next snapshot: carried on when the new folders come after the old ones
+  const listing = [...groups.keys()].slice(0, old.length).every((f) => snap.folders.has(f)) ? listingHash(added, oldListing.state).hex : null;
   const fresh = readRunFolders(store, added);
   if (fresh.problems.length) return no(`a new run folder holds a file that cannot be read: ${fresh.problems[0].message}`);
   const docs = fresh.docs.map((d) => d.doc);
@@ -725,6 +728,6 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
         readCache.write(packEntry(folder, files, mine(docs), mine(failures), runFileOf.get(folder) || null, readCache.builder));
       }
     },
-    snapshot: { folders: [...groups], archives, digest, reportFolders, stored: snap.stored },
+    snapshot: { folders: [...groups], archives, digest, reportFolders, stored: snap.stored, listing },
   };
 }

@@ -10,7 +10,7 @@ import { closeSync, constants as fsConstants, existsSync, readFileSync, readSync
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
-import { prefixHash } from '../changepoints.js';
+import { hashState, hexOf } from '../changepoints.js';
 import { clearWay, openRegular, readRegular, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
@@ -19,11 +19,15 @@ const FILE = 'snapshot.json';
 const VALUES = 'values';
 
 
-/** One fingerprint of run folders and their file names: [[folder, [file, ...]], ...] in folder order. Pure. */
-export function listingHash(folders) {
-  const h = createHash('sha1');
+/**
+ * One fingerprint of run folders and their file names: [[folder, [file, ...]], ...] in folder order. Pure.
+ * from: the hash (node:crypto) listingHash left after earlier folders (`state`), carried on when given.
+ * Returns { hex, state } (state: to carry on to folders after these).
+ */
+export function listingHash(folders, from = null) {
+  const h = from ? from.copy() : createHash('sha1');
   for (const [folder, files] of folders) h.update(`${folder}\u0000${[...files].sort().join('\u0000')}\u0001`);
-  return h.digest('hex');
+  return { hex: h.copy().digest('hex'), state: h };
 }
 
 /**
@@ -84,6 +88,8 @@ export function appendSeries(digest, added, offset) {
   for (const a of added) {
     const s = byId.get(a.id);
     const run = a.points.run.map((r) => r + offset);
+    // the ranges of a kept series' run indices, as its snapshot held them, go on with the new ones
+    if (s?.kept) s.kept.ranges = moreRanges(s.kept.ranges, run);
     if (!s) {
       digest.series.push({ ...a, points: { ...a.points, run, from: 0 } });
       grew = true;
@@ -106,21 +112,41 @@ export function appendSeries(digest, added, offset) {
   return digest.series;
 }
 
-/** A typed array of `list` and then `more` (null as NaN). */
+/**
+ * A typed array of `list` and then `more` (null as NaN): in list's own buffer when it has room after list (a kept series
+ * is read into one with room to grow: copying a year of points for one more is most of appending), else a new one.
+ * Views of list stay as they were.
+ */
 function joined(list, more, Type) {
-  const out = new Type(list.length + more.length);
-  out.set(list);
+  const length = list.length + more.length;
+  const roomy = list.byteOffset === 0 && list.buffer.byteLength >= length * Type.BYTES_PER_ELEMENT;
+  const out = roomy ? new Type(list.buffer, 0, length) : new Type(length);
+  if (!roomy) out.set(list);
   more.forEach((x, i) => { out[list.length + i] = x ?? NaN; });
   return out;
 }
+
+/** Run ranges (series-file.js runRanges) with more run indices after them, as runRanges gives for all. Pure. */
+function moreRanges(ranges, run) {
+  const out = ranges.map((r) => r.slice());
+  for (const r of run) {
+    const last = out[out.length - 1];
+    if (last && last[0] + last[1] === r) last[1] += 1;
+    else out.push([r, 1]);
+  }
+  return out;
+}
+
+// points a kept series' buffers hold room for beyond its points (about a month of hourly runs)
+const ROOM = 1024;
 
 /**
  * Writes a snapshot into the cache folder dir. state: { builder, key, manifest (hash of the manifest the build wrote),
  * folders ([[folder, files]]), archives ({ [store path]: stamp }), digest, reportFolders ({ [suite]: run folder of its
  * newest document }), partPoints, stored (Map(series id -> points its values file already holds as they are, from
- * the snapshot this build started from) }. The values files are written before the snapshot names them.
+ * the snapshot this build started from), listing (listingHash(folders).hex when already worked out) }. The values files are written before the snapshot names them.
  */
-export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map() }) {
+export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map(), listing = null }) {
   const series = digest.series.map((s) => {
     const p = s.points;
     const count = p.v.length;
@@ -135,13 +161,15 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
         closeSync(fd);
       }
     }
-    // what the values file must hold: a file another build rewrote meanwhile (a cache shared by two sites) is caught
-    const hash = prefixHash(p.v instanceof Float64Array ? p.v : Float64Array.from(p.v, (x) => x ?? NaN), count);
+    // what the values file must hold: a file another build rewrote meanwhile (a cache shared by two sites) is caught;
+    // hashed on from where the snapshot this build started from left it (its values are the start of these)
+    const xs = p.v instanceof Float64Array ? p.v : Float64Array.from(p.v, (x) => x ?? NaN);
+    const hash = hexOf(hashState(xs, count, s.kept?.hashed.n <= count ? s.kept.hashed : undefined));
     // from the part that holds the newest point, whose bounds the chart's summary shows, even when that part is complete
     const from = count ? Math.floor((count - 1) / partPoints) * partPoints : 0;
     const tail = (field) => p[field].slice(from - (p.from || 0));
-    const { points, undescribed, ...rest } = s;
-    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: runRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
+    const { points, undescribed, kept, ...rest } = s;
+    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: kept?.ranges ?? runRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
   });
   const runs = Object.fromEntries(ROW_FIELDS.map((f) => [f, digest.runs.map((r) => r[f])]));
   const { order, latest, newest } = digest.suites;
@@ -151,7 +179,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     newest: [...newest].map(([suite, jobs]) => [suite, [...jobs].map(([id, { run, job }]) => [id, run, liteJob(job)])]),
   };
   // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
-  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listingHash(folders), folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
+  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listing ?? listingHash(folders).hex, folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
   writeOwn(join(dir, FILE), `${sealed(text)}\n`, dir);
 }
 
@@ -176,7 +204,9 @@ function openValues(dir, id, flags) {
  * Takes the snapshot out of the cache folder dir (a build that stops half-way leaves none, so the next one builds
  * in full), or null when there is none of this builder and options, or it cannot be read whole. Returns
  * { manifest, listing, folders (Set), archives, reportFolders, digest, stored (Map(series id -> points in its values
- * file)) }, the digest as site-data.js digestOf gives it, each series' lo, hi and n from point `from` on.
+ * file)) }, the digest as site-data.js digestOf gives it, each series' lo, hi and n from point `from` on, and its
+ * `kept`: { ranges (its run indices as runRanges gives them), hashed (changepoints.js hashState of its values) }, which
+ * appendSeries carries on and the change point search and saveSnapshot start from instead of going over every point again.
  */
 export function takeSnapshot(dir, builder, key, log = () => {}) {
   const path = join(dir, FILE);
@@ -209,7 +239,8 @@ function readSnapshot(dir, s) {
   const stored = new Map();
   const series = s.series.map(({ count, hash, runs, from, lo, hi, n, undescribed, ...rest }) => {
     const file = valuesFile(dir, rest.id);
-    const v = new Float64Array(count);
+    // with room to grow: a build appends the new runs' points in place (joined)
+    const v = new Float64Array(new ArrayBuffer((count + ROOM) * 8), 0, count);
     let fd;
     try {
       // a link is not read (nor, as the snapshot is then not used, written through): it could point anywhere
@@ -224,9 +255,13 @@ function readSnapshot(dir, s) {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
-    if (prefixHash(v, count) !== hash) throw new Error(`${file}: not the values of series ${rest.id} the snapshot was written with`);
+    // the hash state after these points goes on with the series: its change point search and the next snapshot hash
+    // only the points appended after them
+    const hashed = hashState(v, count);
+    if (hexOf(hashed) !== hash) throw new Error(`${file}: not the values of series ${rest.id} the snapshot was written with`);
     stored.set(rest.id, count);
-    const out = { ...rest, points: { run: runsOfRanges(runs, new Int32Array(count)), v, lo, hi, n, from } };
+    const run = runsOfRanges(runs, new Int32Array(new ArrayBuffer((count + ROOM) * 4), 0, count));
+    const out = { ...rest, points: { run, v, lo, hi, n, from }, kept: { ranges: runs, hashed } };
     if (undescribed) out.undescribed = true;
     return out;
   });
