@@ -256,8 +256,11 @@ function anySignificantSplit(xs, start, end, maxPValue) {
   return false;
 }
 
-/** Windows skipped by anySignificantSplit since the process started: lets the tests see that pruning happens. */
-export const pruned = { windows: 0 };
+/**
+ * Since the process started: windows skipped by anySignificantSplit, and times the merge passed over a change point
+ * without working out its p-value (weakestByP). Lets the tests see that pruning happens.
+ */
+export const pruned = { windows: 0, pvalues: 0 };
 
 /** Windows searched (not taken from a saved split) since the process started: lets the tests see that resuming happens. */
 export const searched = { windows: 0 };
@@ -337,8 +340,9 @@ function weakestByP(cps, maxPValue) {
     // worked out once per change point: the merge asks this of every one each time it drops one
     if (c.below !== maxPValue) c.sure = shortcut && c.df >= 1 && Math.abs(c.t) > surelyBelow(c.df, maxPValue);
     c.below = maxPValue;
-    if (c.sure) continue;
-    if (best && Math.abs(c.t) >= Math.abs(best.t) && c.df >= best.df) continue;
+    const skip = c.sure || (best && Math.abs(c.t) >= Math.abs(best.t) && c.df >= best.df);
+    if (skip && c.p === undefined) pruned.pvalues += 1;
+    if (skip) continue;
     const p = pOf(c);
     if (p > bestP) {
       best = c;
@@ -409,10 +413,11 @@ function split(xs, window, maxPValue, prune, saved = null, known = null) {
 }
 
 /** Merge step: drop the weakest change point (highest p, else smallest step) until all pass both thresholds. */
-function merge(points, xs, maxPValue, minMagnitude) {
+function merge(points, xs, maxPValue, minMagnitude, prune = true) {
   const cps = points.slice();
   while (cps.length) {
-    let weakest = weakestByP(cps, maxPValue);
+    let weakest = prune ? weakestByP(cps, maxPValue) : firstBy(cps, pOf, (a, b) => a > b);
+    if (!prune && pOf(weakest) < maxPValue) weakest = null;
     if (!weakest) {
       weakest = firstBy(cps, magnitude, (a, b) => a < b);
       if (magnitude(weakest) > minMagnitude) return cps;
@@ -447,8 +452,9 @@ export function fillMissing(values) {
  * Change points of a series, as otava's `analyze` finds them (with minSegment 1, the default).
  * Each: { index (first point of the new level), meanBefore, meanAfter, stddevBefore, stddevAfter, pvalue,
  *         change (relative, after/before - 1), magnitude }.
- * prune (on by default) skips windows in which no split can be significant; false scans every window in
- * full, which finds the same change points more slowly (the tests hold the two to that).
+ * prune (on by default) skips work that cannot change the result: windows in which no split can be significant, and
+ * the p-values of change points that cannot be the merge's weakest; false scans every window in full and works out
+ * every p-value as otava does, which finds the same change points more slowly (the tests hold the two to that).
  */
 export function changePoints(values, options = {}) {
   return changePointsResumable(values, options).points;
@@ -476,9 +482,9 @@ export function changePointsResumable(values, { window = DEFAULTS.window, maxPVa
   try {
     // known describes values, which are xs only when dense (filling gaps changes them)
     const weak = split(xs, window, firstPass, prune, saved, dense ? known : null);
-    let cps = merge(weak.points, xs, maxPValue, minMagnitude);
-    if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment });
-    if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment });
+    let cps = merge(weak.points, xs, maxPValue, minMagnitude, prune);
+    if (minSegment > 1) cps = dropShortSegments(cps, xs, { maxPValue, minMagnitude, minSegment, prune });
+    if (recheck) cps = recheckAll(cps, xs, { maxPValue, minMagnitude, minSegment, prune });
     return { points: cps.map((c) => ({ ...asTested(c), change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
   } finally {
     rememberSegments(null);
@@ -495,7 +501,7 @@ function recheckAll(points, xs, opts) {
   let cps = points;
   for (;;) {
     const fresh = withStats(xs, cps.map((c) => c.index));
-    let next = merge(fresh, xs, opts.maxPValue, opts.minMagnitude);
+    let next = merge(fresh, xs, opts.maxPValue, opts.minMagnitude, opts.prune);
     if (opts.minSegment > 1) next = dropShortSegments(next, xs, opts);
     if (next.length === fresh.length) return fresh;
     cps = next;
@@ -507,7 +513,7 @@ function recheckAll(points, xs, opts) {
  * step. Removes the weaker change point bounding each such segment (the segment joins its neighbour),
  * recomputes the others against their new neighbours and merges again, until every segment is long enough.
  */
-function dropShortSegments(points, xs, { maxPValue, minMagnitude, minSegment }) {
+function dropShortSegments(points, xs, { maxPValue, minMagnitude, minSegment, prune }) {
   let cps = points;
   for (;;) {
     const bounds = [0, ...cps.map((c) => c.index), xs.length];
@@ -517,6 +523,6 @@ function dropShortSegments(points, xs, { maxPValue, minMagnitude, minSegment }) 
     const candidates = [cps[short - 1], cps[short]].filter(Boolean);
     const weakest = firstBy(candidates, pOf, (a, b) => a > b);
     const rest = cps.filter((c) => c !== weakest).map((c) => c.index);
-    cps = merge(withStats(xs, rest), xs, maxPValue, minMagnitude);
+    cps = merge(withStats(xs, rest), xs, maxPValue, minMagnitude, prune);
   }
 }

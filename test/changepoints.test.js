@@ -82,6 +82,29 @@ test('skipping windows where no split can be significant finds exactly what scan
   assert.ok(pruned.windows - before > 100, `only ${pruned.windows - before} windows skipped`);
 });
 
+test('the merge drops the change point otava would, weakest p-value first, though it works out only the p-values that can decide which', () => {
+  const rng = seedrandom('merge');
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  // long series with many weak candidates of every degree of freedom: noise, small steps, ties and flat stretches
+  const shapes = {
+    'noise with small steps': (i) => 100 + gauss() + (i > 700 ? 0.4 : 0) + (i > 1500 ? -0.3 : 0),
+    'wide noise': (i) => 100 + gauss() * 20,
+    'rounded values with ties': (i) => 7 + Math.round(gauss()),
+    'flat stretches between steps': (i) => (i % 400 < 200 ? 5 : 5 + (i % 400) / 100 + gauss() * 0.01),
+    'all equal': () => 3,
+    'zeros then one': (i) => (i < 1900 ? 0 : 1),
+    'outliers': (i) => (i % 97 === 0 ? 1e3 : 10 + gauss()),
+  };
+  const before = pruned.pvalues;
+  for (const [name, f] of Object.entries(shapes)) {
+    const values = Array.from({ length: 2000 }, (_, i) => f(i));
+    for (const opts of [{}, { maxPValue: 0.05 }, { maxPValue: 0.0001, minSegment: 5, recheck: true, minMagnitude: 0.01 }, { minSegment: 3, minMagnitude: 0.002 }]) {
+      assert.deepEqual(changePoints(values, { ...opts, prune: true }), changePoints(values, { ...opts, prune: false }), `${name} ${JSON.stringify(opts)}`);
+    }
+  }
+  assert.ok(pruned.pvalues - before > 1000, `only ${pruned.pvalues - before} p-values passed over`);
+});
+
 test('a search resumed from the last one finds exactly what a search from scratch finds, as points are appended one by one or many at a time', () => {
   const rng = seedrandom('resume');
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
