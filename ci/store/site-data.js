@@ -13,9 +13,11 @@ import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath 
  * is given as JSON text (an archive month as stored is not parsed and serialized again) and goes out deflated (raw
  * deflate, base64) when that is smaller, which on a long history is about half the site: `(path, payload)` or
  * `(path, "<base64>", "deflate-raw")`. Level 1: a level-6 site is 11% smaller and takes 3.6 times the CPU to write.
+ * deflate false: the payload goes out as JSON text whatever its size (a file every build rewrites: site.js).
  */
-export async function dataScriptFromJson(path, json) {
+export async function dataScriptFromJson(path, json, deflate = true) {
   const text = json.trim();
+  if (!deflate) return `${DATA_CALLBACK}(${JSON.stringify(path)},${text});\n`;
   // in zlib's thread pool: a build lays out the next files on its own thread meanwhile
   const packed = (await deflateRawAsync(text, { level: 1 })).toString('base64');
   const args = packed.length + 15 < text.length ? `"${packed}","deflate-raw"` : text;

@@ -395,7 +395,7 @@ async function build(options) {
   // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
   // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
   // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept
-  const putJson = async (rel, json, extra = {}, done = () => {}) => {
+  const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true) => {
     const source = readCache ? sha1(json) : undefined;
     const was = readCache && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
     if (was) {
@@ -405,12 +405,12 @@ async function build(options) {
     }
     files.push(rel);
     await later(async () => {
-      const record = { ...extra, ...(readCache ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json)) };
+      const record = { ...extra, ...(readCache ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
       nowOf.set(rel, record);
       done(record);
     });
   };
-  const putData = (rel, payload, extra, done) => putJson(rel, JSON.stringify(payload), extra, done);
+  const putData = (rel, payload, extra, done, deflate) => putJson(rel, JSON.stringify(payload), extra, done, deflate);
   put('index.html', readFileSync(join(SITE_SRC, 'index.html'), 'utf8'));
   put('app.js', js);
   put('app.css', css);
@@ -436,7 +436,9 @@ async function build(options) {
       if (was) keep(p.path, was);
       else await putData(p.path, p.payload, { fingerprint });
     }
-    await putData(f.path, head);
+    // the head holds the newest points, so every new run rewrites it: as JSON text, for deflating 500 heads took about
+    // 90 ms of each rebuild of a year of hourly runs and saves 3.4 MiB of a 143 MiB site
+    await putData(f.path, head, {}, undefined, false);
   }
   const runFileOf = new Map();
   for (const f of plan.runFiles) {
