@@ -426,9 +426,8 @@ function merge(points, xs, maxPValue, minMagnitude, prune = true) {
     cps.splice(at, 1);
     joinSegments(xs, at === 0 ? 0 : cps[at - 1].index, weakest.index, at < cps.length ? cps[at].index : xs.length);
     // otava recomputes the point now at the removed position and the one after it; kept as is to match its output
-    const bounds = [0, ...cps.map((c) => c.index), xs.length];
-    for (const k of [at, at + 1]) {
-      if (k < cps.length) cps[k] = candidate(xs, bounds[k], cps[k].index, bounds[k + 2]);
+    for (let k = at; k <= at + 1 && k < cps.length; k += 1) {
+      cps[k] = candidate(xs, k === 0 ? 0 : cps[k - 1].index, cps[k].index, k + 1 < cps.length ? cps[k + 1].index : xs.length);
     }
   }
   return cps;
