@@ -1,7 +1,7 @@
 // Incremental site builds: the parsed-store cache and kept files give exactly a clean build's site, writing only what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -297,23 +297,40 @@ test('a snapshot whose fields were edited (a run\'s commit, a series\' run range
   await publish({ store: s, docs: docs.slice(20 * JOBS.length) });
   const clean = join(d, 'clean');
   await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
+  const file = join(c, 'snapshot.json');
+  const tails = join(c, 'tails.f64');
+  const inSnapshot = (edit) => () => {
+    const snap = JSON.parse(readFileSync(file, 'utf8'));
+    edit(snap);
+    writeFileSync(file, JSON.stringify(snap));
+    return `${file}: not as the last build wrote it (its checksum does not match: edited or damaged)`;
+  };
   const edits = {
-    'a run\'s commit': (snap) => { snap.runs.commit[3] = snap.runs.commit[4]; },
-    'a series\' run range': (snap) => { snap.series[0].runs[0][0] += 1; },
-    'a series\' newest bound': (snap) => { snap.series[1].hi[snap.series[1].hi.length - 1] *= 2; },
-    'a series\' first kept point': (snap) => { snap.series[2].from -= partPoints; },
+    'a run\'s commit': inSnapshot((snap) => { snap.runs.commit[3] = snap.runs.commit[4]; }),
+    'a series\' run range': inSnapshot((snap) => { snap.series[0].runs[0][0] += 1; }),
+    'a series\' first kept point': inSnapshot((snap) => { snap.series[2].from -= partPoints; }),
+    // the bounds sit in a binary file beside the snapshot: the newest bound of the first series (lo, hi, n in turn)
+    'a series\' newest bound': () => {
+      const { series } = JSON.parse(readFileSync(file, 'utf8'));
+      const bytes = readFileSync(tails);
+      const floats = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      floats[2 * series[0].tail - 1] = 12345.678;
+      writeFileSync(tails, Buffer.from(floats.buffer));
+      return `${tails}: not the bounds the snapshot was written with`;
+    },
+    'the bounds cut short': () => {
+      writeFileSync(tails, readFileSync(tails).subarray(8));
+      return `${tails}: not a file of the ${statSync(tails).size + 8} bytes the snapshot names (gone, a link or another size)`;
+    },
   };
   for (const [what, edit] of Object.entries(edits)) {
     // a build writes the snapshot the next one edits; the first of them also appends the two new runs
     await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints });
-    const file = join(c, 'snapshot.json');
-    const snap = JSON.parse(readFileSync(file, 'utf8'));
-    edit(snap);
-    writeFileSync(file, JSON.stringify(snap));
+    const why = edit();
     const said = [];
     const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints, log: (line) => said.push(line) });
     assert.equal(r.appended, false, `${what} edited: the whole store is laid out`);
-    assert.deepEqual(said.filter((line) => line.startsWith('site cache:')), [`site cache: its snapshot of the last build cannot be read (${file}: not as the last build wrote it (its checksum does not match: edited or damaged)); laying out the whole store`], what);
+    assert.deepEqual(said.filter((line) => line.startsWith('site cache:')), [`site cache: its snapshot of the last build cannot be read (${why}); laying out the whole store`], what);
     assertSameSite(o, clean);
   }
 });
@@ -333,6 +350,7 @@ test('a folder where a cache file goes, or a file where a cache folder goes, cos
   };
   const inTheWay = {
     'a folder for snapshot.json': () => folderAt('snapshot.json'),
+    'a folder for tails.f64': () => folderAt('tails.f64'),
     'a folder for a values file': () => folderAt(`values/${listFiles(join(c, 'values'))[0]}`),
     'a file for the values folder': () => fileAt('values'),
     'a folder for data-files.json': () => folderAt('data-files.json'),

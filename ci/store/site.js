@@ -25,7 +25,7 @@ const SITE_SRC = join(ROOT, 'reports-site');
 const MANIFEST = '.benchline-site.json';
 // what a build writes in the site folder (data files all under data/) and in its cache (read-cache.js, snapshot.js)
 const SITE_NAMES = Object.freeze(['data', 'index.html', 'app.js', 'app.css', 'paths.js', '.nojekyll', 'feed.xml', MANIFEST]);
-const CACHE_NAMES = Object.freeze(['runs', 'values', 'snapshot.json', 'splits.json', 'data-files.json', 'bundle.json']);
+const CACHE_NAMES = Object.freeze(['runs', 'values', 'snapshot.json', 'tails.f64', 'splits.json', 'data-files.json', 'bundle.json']);
 
 // The compare view bundles ci/compare.js, which reads each tool's judged metrics from its adapter; a few adapters
 // import node:path for building commands, which the page never does. Node built-ins become an empty module there,

@@ -11,12 +11,15 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { hashState, hexOf } from '../changepoints.js';
-import { clearWay, openRegular, readRegular, sealed, sha1, unsealed, writeOwn } from './files.js';
+import { clearWay, fileBytes, openRegular, readRegular, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
 const FILE = 'snapshot.json';
 const VALUES = 'values';
+// every series' lo, hi and n from its point `from` on, one after the other as 64-bit floats (null as NaN): as JSON
+// they were most of the snapshot's text, and parsing and writing them most of taking and saving it
+const TAILS = 'tails.f64';
 
 
 /**
@@ -100,8 +103,8 @@ export function appendSeries(digest, added, offset) {
       delete s.undescribed;
     }
     const p = s.points;
-    p.run = joined(p.run, run, Int32Array);
-    p.v = joined(p.v, a.points.v, Float64Array);
+    p.run = joined(p.run, run, Int32Array, s.kept?.room);
+    p.v = joined(p.v, a.points.v, Float64Array, s.kept?.room);
     a.points.lo.forEach((_, i) => {
       p.lo.push(a.points.lo[i]);
       p.hi.push(a.points.hi[i]);
@@ -113,14 +116,14 @@ export function appendSeries(digest, added, offset) {
 }
 
 /**
- * A typed array of `list` and then `more` (null as NaN): in list's own buffer when it has room after list (a kept series
- * is read into one with room to grow: copying a year of points for one more is most of appending), else a new one.
- * Views of list stay as they were.
+ * A typed array of `list` and then `more` (null as NaN): in list's own buffer when room (the elements it may take from
+ * its start) allows (a kept series is read with room to grow: copying a year of points for one more is most of
+ * appending), else a new one. Views of list stay as they were.
  */
-function joined(list, more, Type) {
+function joined(list, more, Type, room = 0) {
   const length = list.length + more.length;
-  const roomy = list.byteOffset === 0 && list.buffer.byteLength >= length * Type.BYTES_PER_ELEMENT;
-  const out = roomy ? new Type(list.buffer, 0, length) : new Type(length);
+  const roomy = ArrayBuffer.isView(list) && length <= room;
+  const out = roomy ? new Type(list.buffer, list.byteOffset, length) : new Type(length);
   if (!roomy) out.set(list);
   more.forEach((x, i) => { out[list.length + i] = x ?? NaN; });
   return out;
@@ -147,6 +150,7 @@ const ROOM = 1024;
  * the snapshot this build started from), listing (listingHash(folders).hex when already worked out) }. The values files are written before the snapshot names them.
  */
 export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map(), listing = null }) {
+  const tails = [];
   const series = digest.series.map((s) => {
     const p = s.points;
     const count = p.v.length;
@@ -167,10 +171,15 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     const hash = hexOf(hashState(xs, count, s.kept?.hashed.n <= count ? s.kept.hashed : undefined));
     // from the part that holds the newest point, whose bounds the chart's summary shows, even when that part is complete
     const from = count ? Math.floor((count - 1) / partPoints) * partPoints : 0;
-    const tail = (field) => p[field].slice(from - (p.from || 0));
+    const lo = p.lo.slice(from - (p.from || 0));
+    for (const field of ['lo', 'hi', 'n']) tails.push(p[field].slice(from - (p.from || 0), from - (p.from || 0) + lo.length));
     const { points, undescribed, kept, ...rest } = s;
-    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: kept?.ranges ?? runRanges(p.run), from, lo: tail('lo'), hi: tail('hi'), n: tail('n') };
+    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: kept?.ranges ?? runRanges(p.run), from, tail: lo.length };
   });
+  const floats = new Float64Array(tails.reduce((sum, t) => sum + t.length, 0));
+  let at = 0;
+  for (const list of tails) for (const x of list) floats[at++] = x ?? NaN;
+  writeOwn(join(dir, TAILS), Buffer.from(floats.buffer), dir);
   const runs = Object.fromEntries(ROW_FIELDS.map((f) => [f, digest.runs.map((r) => r[f])]));
   const { order, latest, newest } = digest.suites;
   const suites = {
@@ -179,8 +188,22 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     newest: [...newest].map(([suite, jobs]) => [suite, [...jobs].map(([id, { run, job }]) => [id, run, liteJob(job)])]),
   };
   // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
-  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listing ?? listingHash(folders).hex, folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series });
+  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listing ?? listingHash(folders).hex, folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series, tails: { length: floats.length, hash: hexOf(hashState(floats, floats.length)) } });
   writeOwn(join(dir, FILE), `${sealed(text)}\n`, dir);
+}
+
+/** The tails file of the cache folder dir, as the snapshot names it ({ length, hash }): a Float64Array, or an error naming it. */
+function readTails(dir, named) {
+  const path = join(dir, TAILS);
+  if (!Number.isInteger(named?.length) || typeof named.hash !== 'string') throw new Error(`${FILE}: tails missing`);
+  // never through a link, nor from anything but a regular file of that size
+  const bytes = fileBytes(path, named.length * 8);
+  if (!bytes) throw new Error(`${path}: not a file of the ${named.length * 8} bytes the snapshot names (gone, a link or another size)`);
+  // aligned for the hash, which reads 32-bit words
+  const floats = new Float64Array(named.length);
+  new Uint8Array(floats.buffer).set(bytes);
+  if (hexOf(hashState(floats, floats.length)) !== named.hash) throw new Error(`${path}: not the bounds the snapshot was written with`);
+  return floats;
 }
 
 /** A series' values file opened (flags as fs.openSync's), its folder made, and what stands in its way removed (clearWay). */
@@ -205,7 +228,8 @@ function openValues(dir, id, flags) {
  * in full), or null when there is none of this builder and options, or it cannot be read whole. Returns
  * { manifest, listing, folders (Set), archives, reportFolders, digest, stored (Map(series id -> points in its values
  * file)) }, the digest as site-data.js digestOf gives it, each series' lo, hi and n from point `from` on, and its
- * `kept`: { ranges (its run indices as runRanges gives them), hashed (changepoints.js hashState of its values) }, which
+ * `kept`: { ranges (its run indices as runRanges gives them), hashed (changepoints.js hashState of its values), room
+ * (the points its values and run indices may grow to in place) }, which
  * appendSeries carries on and the change point search and saveSnapshot start from instead of going over every point again.
  */
 export function takeSnapshot(dir, builder, key, log = () => {}) {
@@ -237,10 +261,38 @@ function readSnapshot(dir, s) {
     return r;
   });
   const stored = new Map();
-  const series = s.series.map(({ count, hash, runs, from, lo, hi, n, undescribed, ...rest }) => {
+  // every series' values and run indices in one buffer each, with room to grow after each (allocating a thousand
+  // buffers was a third of taking the snapshot): a build appends the new runs' points in place (joined)
+  const counts = s.series.map((x) => (Number.isInteger(x.count) && x.count >= 0 ? x.count : NaN));
+  if (counts.some(Number.isNaN)) throw new Error(`${FILE}: a series without its count of points`);
+  const starts = [];
+  let points = 0;
+  for (const count of counts) {
+    starts.push(points);
+    points += count + ROOM;
+  }
+  const values = new ArrayBuffer(points * 8);
+  const indices = new ArrayBuffer(points * 4);
+  const floats = readTails(dir, s.tails);
+  let at = 0;
+  // a tail's points as the JSON arrays they were (null where NaN)
+  const take = (length) => {
+    if (!Number.isInteger(length) || length < 0 || at + length > floats.length) throw new Error(`${join(dir, TAILS)}: does not hold the bounds the snapshot names`);
+    // a plain loop: Array.from with a map function took most of taking the snapshot
+    const out = new Array(length);
+    for (let i = 0; i < length; i += 1) {
+      const x = floats[at + i];
+      out[i] = x === x ? x : null;
+    }
+    at += length;
+    return out;
+  };
+  const series = s.series.map(({ count, hash, runs, from, tail, undescribed, ...rest }, k) => {
+    const lo = take(tail);
+    const hi = take(tail);
+    const n = take(tail);
     const file = valuesFile(dir, rest.id);
-    // with room to grow: a build appends the new runs' points in place (joined)
-    const v = new Float64Array(new ArrayBuffer((count + ROOM) * 8), 0, count);
+    const v = new Float64Array(values, starts[k] * 8, count);
     let fd;
     try {
       // a link is not read (nor, as the snapshot is then not used, written through): it could point anywhere
@@ -260,11 +312,12 @@ function readSnapshot(dir, s) {
     const hashed = hashState(v, count);
     if (hexOf(hashed) !== hash) throw new Error(`${file}: not the values of series ${rest.id} the snapshot was written with`);
     stored.set(rest.id, count);
-    const run = runsOfRanges(runs, new Int32Array(new ArrayBuffer((count + ROOM) * 4), 0, count));
-    const out = { ...rest, points: { run, v, lo, hi, n, from }, kept: { ranges: runs, hashed } };
+    const run = runsOfRanges(runs, new Int32Array(indices, starts[k] * 4, count));
+    const out = { ...rest, points: { run, v, lo, hi, n, from }, kept: { ranges: runs, hashed, room: count + ROOM } };
     if (undescribed) out.undescribed = true;
     return out;
   });
+  if (at !== floats.length) throw new Error(`${join(dir, TAILS)}: holds more than the bounds the snapshot names`);
   const suites = {
     order: s.suites.order,
     latest: new Map(s.suites.latest),
