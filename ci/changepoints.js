@@ -318,9 +318,17 @@ function withStats(xs, indices) {
   return indices.map((index, i) => candidate(xs, bounds[i], index, bounds[i + 2]));
 }
 
-/** |t| above which the two-sided p-value is below maxPValue for every df of at least `df`: the critical |t| at the power of two at or below df. */
+/**
+ * |t| above which the two-sided p-value is below maxPValue for every df of at least `df` (a whole number from 1 to
+ * 2^31 - 1): the critical |t| at the power of two at or below df, kept by maxPValue and power (the merge asks this of
+ * tens of thousands of change points per build).
+ */
+const surely = new Map(); // maxPValue -> [|t| by power of two]
 function surelyBelow(df, maxPValue) {
-  return critical(2 ** Math.floor(Math.log2(df)), maxPValue) * (1 + 1e-9);
+  let byPower = surely.get(maxPValue);
+  if (!byPower) surely.set(maxPValue, (byPower = []));
+  const k = 31 - Math.clz32(df);
+  return (byPower[k] ??= critical(2 ** k, maxPValue) * (1 + 1e-9));
 }
 
 /**
@@ -338,7 +346,7 @@ function weakestByP(cps, maxPValue) {
   let bestP = -Infinity;
   for (const c of cps) {
     // worked out once per change point: the merge asks this of every one each time it drops one
-    if (c.below !== maxPValue) c.sure = shortcut && c.df >= 1 && Math.abs(c.t) > surelyBelow(c.df, maxPValue);
+    if (c.below !== maxPValue) c.sure = shortcut && c.df >= 1 && c.df < 2 ** 31 && Math.abs(c.t) > surelyBelow(c.df, maxPValue);
     c.below = maxPValue;
     const skip = c.sure || (best && Math.abs(c.t) >= Math.abs(best.t) && c.df >= best.df);
     if (skip && c.p === undefined) pruned.pvalues += 1;
