@@ -314,17 +314,17 @@ async function build(options) {
   for (const [suite, mod] of Object.entries(modules)) if (mod instanceof Error) log(`suite ${suite}: no report page: ${mod.message}`);
   const columns = Object.fromEntries(Object.entries(modules).filter(([, m]) => typeof m?.sideBySide === 'function').map(([suite, m]) => [suite, m.sideBySide]));
   const previous = previousBuild(out);
-  // what the last build knew of the store, taken out of the cache while this one runs: one stopped half-way leaves none
-  const key = optionsKey({ config: config ?? null, repoUrl: options.repoUrl ?? null, basePath: options.basePath ?? './', title: options.title ?? null, changeOptions: options.changeOptions ?? null, partPoints });
-  const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
   // files are rewritten in place, so one a build stopped half-way was writing may be cut short or mixed with what it
   // held: after such a build (its manifest still says it was building) every kept file is checked by content, as --verify does
   const distrust = verify || previous.building;
   const filesBefore = readCache?.dataFiles || {};
   // checking kept files by content is reading and hashing most of the site: a worker thread does it while this one
-  // lays out the store, for the files the cache records as the last build wrote them, in the order they are asked for
+  // takes the snapshot and lays out the store, for the files the cache records as the last build wrote them, in the order they are asked for
   const recorded = distrust ? previous.files.filter((rel) => filesBefore[rel] && previous.hashes[rel] === filesBefore[rel].hash) : [];
   const background = recorded.length ? verifyInBackground(recorded.map((rel) => ({ path: join(out, rel), size: filesBefore[rel].size, hash: filesBefore[rel].hash }))) : null;
+  // what the last build knew of the store, taken out of the cache while this one runs: one stopped half-way leaves none
+  const key = optionsKey({ config: config ?? null, repoUrl: options.repoUrl ?? null, basePath: options.basePath ?? './', title: options.title ?? null, changeOptions: options.changeOptions ?? null, partPoints });
+  const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
   // whether the file at path is as written: by size, or when distrusted by content (its hash, or its bytes when the
   // content is at hand, which spares hashing it)
   const same = (path, hash, size, content = null) => {
