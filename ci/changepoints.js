@@ -303,9 +303,55 @@ function candidate(xs, a, b, c) {
   return { index: b, meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, t, df, p: undefined, below: undefined, sure: false };
 }
 
+/**
+ * p-values by degrees of freedom and |t|, as twoSided works them out, so each is worked out once across the series of
+ * a build and, kept in a site build's cache, across builds (a series that gained one point asks the merge for nearly
+ * the same p-values as before). A value taken from here is the one twoSided gives, bit for bit. triples: a
+ * Float64Array of [df, |t|, p] after each other (from triples() of an earlier memo), or null.
+ */
+export class PValueMemo {
+  constructor(triples = null) {
+    this.before = new Map();
+    this.now = new Map();
+    // p-values it had to work out (neither asked for before nor in the triples it started from)
+    this.worked = 0;
+    for (let i = 0; triples && i + 2 < triples.length; i += 3) {
+      let byT = this.before.get(triples[i]);
+      if (!byT) this.before.set(triples[i], (byT = new Map()));
+      byT.set(triples[i + 1], triples[i + 2]);
+    }
+  }
+
+  /** twoSided(t, df), from the memo when it holds it. */
+  get(t, df) {
+    const at = Math.abs(t);
+    let byT = this.now.get(df);
+    let p = byT?.get(at);
+    if (p !== undefined) return p;
+    p = this.before.get(df)?.get(at);
+    if (p === undefined) {
+      p = twoSided(at, df);
+      this.worked += 1;
+    }
+    if (!byT) this.now.set(df, (byT = new Map()));
+    byT.set(at, p);
+    return p;
+  }
+
+  /** The p-values asked for since this memo was made, as the triples a later memo starts from. */
+  triples() {
+    const out = [];
+    for (const [df, byT] of this.now) for (const [at, p] of byT) out.push(df, at, p);
+    return Float64Array.from(out);
+  }
+}
+
+// the memo of the search under way (changePointsResumable's `pvalues`), or null
+let memo = null;
+
 /** A candidate's p-value (tTest's pvalue), worked out once. */
 function pOf(c) {
-  if (c.p === undefined) c.p = twoSided(c.t, c.df);
+  if (c.p === undefined) c.p = memo ? memo.get(c.t, c.df) : twoSided(c.t, c.df);
   return c.p;
 }
 
@@ -473,11 +519,12 @@ export function changePoints(values, options = {}) {
  * on, the split step takes every window that lay whole within them as it was and scans only the rest; the merge steps,
  * which weigh each change point against the whole series, run in full. Anything else (another series, other options,
  * changed points) is recomputed from the start, so the result is always the one changePoints gives.
+ * options.pvalues: a PValueMemo to take p-values from and add them to (a site build's, kept in its cache).
  * known: hashState(values, k) when the caller already has it (the site's kept series), which spares hashing the
  * points the saved split saw again when it saw k of them.
  * Returns { points (as changePoints), saved (for the next call; null for a series too short to split) }.
  */
-export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune } = {}, saved = null, known = null) {
+export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune, pvalues = null } = {}, saved = null, known = null) {
   // values already unboxed and complete (a site build's kept series) are read as they are
   const dense = values instanceof Float64Array && !hasNaN(values);
   const filled = dense ? values : fillMissing(Array.from(values));
@@ -486,6 +533,7 @@ export function changePointsResumable(values, { window = DEFAULTS.window, maxPVa
   const xs = dense ? values : Float64Array.from(filled);
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
   rememberSegments(xs);
+  memo = pvalues;
   try {
     // known describes values, which are xs only when dense (filling gaps changes them)
     const weak = split(xs, window, firstPass, prune, saved, dense ? known : null);
@@ -495,6 +543,7 @@ export function changePointsResumable(values, { window = DEFAULTS.window, maxPVa
     return { points: cps.map((c) => ({ ...asTested(c), change: forward(c), magnitude: magnitude(c) })), saved: weak.saved };
   } finally {
     rememberSegments(null);
+    memo = null;
   }
 }
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { changePoints, changePointsResumable, fillMissing, pruned, searched, significant, tTest } from '../ci/changepoints.js';
+import { changePoints, changePointsResumable, fillMissing, pruned, PValueMemo, searched, significant, tTest } from '../ci/changepoints.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 
@@ -103,6 +103,30 @@ test('the merge drops the change point otava would, weakest p-value first, thoug
     }
   }
   assert.ok(pruned.pvalues - before > 1000, `only ${pruned.pvalues - before} p-values passed over`);
+});
+
+test('p-values kept from an earlier search are taken bit for bit instead of being worked out again, and give the same change points', () => {
+  const rng = seedrandom('memo');
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+  const values = Array.from({ length: 3000 }, (_, i) => 100 + gauss() * 3 + (i > 1200 ? 4 : 0) + (i % 211 === 0 ? 40 : 0));
+  const opts = { minSegment: 5, recheck: true, minMagnitude: 0.01 };
+  const first = new PValueMemo();
+  const plain = changePoints(values, opts);
+  assert.deepEqual(changePoints(values, { ...opts, pvalues: first }), plain);
+  assert.ok(first.worked > 10, `the merge asked for ${first.worked} p-values`);
+  const triples = first.triples();
+  assert.equal(triples.length, 3 * first.worked);
+  // the next build's memo starts from these: the same search works out none, one point more only a few
+  const again = new PValueMemo(triples);
+  assert.deepEqual(changePoints(values, { ...opts, pvalues: again }), plain);
+  assert.equal(again.worked, 0);
+  const grown = new PValueMemo(triples);
+  const more = [...values, 104];
+  assert.deepEqual(changePoints(more, { ...opts, pvalues: grown }), changePoints(more, opts));
+  assert.ok(grown.worked < first.worked / 2, `${grown.worked} of ${first.worked} worked out again`);
+  // a memo is taken as it is: one with other p-values gives other change points (so it must be kept as written)
+  const wrong = triples.map((x, i) => (i % 3 === 2 ? 0.9 : x));
+  assert.notDeepEqual(changePoints(values, { ...opts, pvalues: new PValueMemo(wrong) }), plain);
 });
 
 test('a search resumed from the last one finds exactly what a search from scratch finds, as points are appended one by one or many at a time', () => {

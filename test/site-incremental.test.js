@@ -351,6 +351,7 @@ test('a folder where a cache file goes, or a file where a cache folder goes, cos
   const inTheWay = {
     'a folder for snapshot.json': () => folderAt('snapshot.json'),
     'a folder for tails.f64': () => folderAt('tails.f64'),
+    'a folder for pvalues.f64': () => folderAt('pvalues.f64'),
     'a folder for a values file': () => folderAt(`values/${listFiles(join(c, 'values'))[0]}`),
     'a file for the values folder': () => fileAt('values'),
     'a folder for data-files.json': () => folderAt('data-files.json'),
@@ -392,7 +393,7 @@ test('a folder in the site where the build puts a file is replaced by the file, 
   assertSameSite(o, clean);
 });
 
-test('a cache entry, saved change point windows or data file records edited by hand are not used on a whole layout: the build names the file, reads the run folder again and writes a clean build\'s site', async () => {
+test('a cache entry, saved change point windows, kept p-values or data file records edited by hand are not used on a whole layout: the build names the file, reads the run folder again and writes a clean build\'s site', async () => {
   const { d, s, o, c } = scratchSite();
   // a step the change point search finds, so the saved windows hold a find to lose
   const steps = [{ from: 30, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.7 }];
@@ -412,6 +413,15 @@ test('a cache entry, saved change point windows or data file records edited by h
     'a value in a run folder\'s entry': () => edit(entry, (e) => { e.docs[0].m[0][1] *= 2; }),
     'a find in the saved windows': () => edit('splits.json', (sp) => { for (const saved of Object.values(sp.splits)) for (const w of saved.windows) w.splice(1); }),
     'a part file\'s fingerprint': () => edit('data-files.json', (df) => { const [rel] = Object.keys(df.files).filter((f) => df.files[f].fingerprint); df.files[rel].fingerprint = '0'.repeat(40); }),
+    // the p-values the merge steps worked out ([df, |t|, p] as 64-bit floats): one of them taken as 1 would drop a step
+    'a kept p-value': () => {
+      const file = join(c, 'pvalues.f64');
+      const bytes = readFileSync(file);
+      assert.ok(bytes.length >= 24, 'the search kept p-values');
+      bytes.writeDoubleLE(1, 16);
+      writeFileSync(file, bytes);
+      return file;
+    },
   };
   let k = 0;
   for (const [what, change] of Object.entries(edits)) {
@@ -423,7 +433,7 @@ test('a cache entry, saved change point windows or data file records edited by h
     const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, partPoints, log: (line) => said.push(line) });
     assert.equal(r.appended, false);
     assert.deepEqual(said.filter((line) => line.startsWith('site cache:')).map((line) => line.split(': ')[1]), [file], `${what}: one line naming the file\n${said.join('\n')}`);
-    assert.match(said.find((line) => line.startsWith('site cache:')), /not as the last build wrote it \(its checksum does not match: edited or damaged\); (reading its run folder again|searching every series for change points from the start|laying out every data file again)$/);
+    assert.match(said.find((line) => line.startsWith('site cache:')), /not as the last build wrote it \(its checksum does not match: edited or damaged\); (reading its run folder again|searching every series for change points from the start|laying out every data file again|working out the change points' p-values again)$/);
     rmSync(clean, { recursive: true, force: true });
     await buildSite({ store: s, out: clean, config: CONFIG, partPoints });
     assertSameSite(o, clean);

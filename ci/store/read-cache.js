@@ -8,7 +8,8 @@
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles, pruneEmptyDirs, readRegular, sealed, unsealed, writeOwn } from './files.js';
+import { fileBytes, listFiles, pruneEmptyDirs, readRegular, sealed, unsealed, writeOwn } from './files.js';
+import { hashState, hexOf } from '../changepoints.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -95,6 +96,7 @@ export function unpackDocs(entry) {
 
 export const SPLITS_SCHEMA = 'benchline/site-splits@1';
 const SPLITS_FILE = 'splits.json';
+const PVALUES_FILE = 'pvalues.f64';
 export const DATA_FILES_SCHEMA = 'benchline/site-data-files@1';
 const DATA_FILES_FILE = 'data-files.json';
 
@@ -106,6 +108,11 @@ const NOT_AS_WRITTEN = 'not as the last build wrote it (its checksum does not ma
  * builder's). One that is this builder's but not as written (its checksum) is said with `log` and not used.
  */
 function readState(file, schema, builder, field, log, without) {
+  return readSaved(file, schema, builder, log, without)[field] ?? {};
+}
+
+/** The whole of a cache file of this schema and builder, as readState reads it: its fields that are objects, or {}. */
+function readSaved(file, schema, builder, log, without) {
   let text;
   try {
     text = readRegular(file);
@@ -116,11 +123,30 @@ function readState(file, schema, builder, field, log, without) {
     const saved = JSON.parse(text);
     if (saved?.schema !== schema || saved.builder !== builder) return {};
     if (unsealed(text) === null) throw new Error(NOT_AS_WRITTEN);
-    if (saved[field] && typeof saved[field] === 'object') return saved[field];
+    return Object.fromEntries(Object.entries(saved).filter(([, v]) => v && typeof v === 'object'));
   } catch (e) {
     log(`site cache: ${file}: ${e.message}; ${without}`);
   }
   return {};
+}
+
+/**
+ * The p-values file of the cache folder dir as splits.json names it ({ length, hash }): a Float64Array of
+ * changepoints.js PValueMemo triples, or null (none named, or not as written: said with `log`, as its p-values are
+ * then worked out again).
+ */
+function readPValues(dir, named, log) {
+  if (!Number.isInteger(named?.length) || named.length % 3 || typeof named.hash !== 'string') return null;
+  const path = join(dir, PVALUES_FILE);
+  // never through a link, nor from anything but a regular file of that size
+  const bytes = fileBytes(path, named.length * 8);
+  const floats = new Float64Array(named.length);
+  if (bytes) new Uint8Array(floats.buffer).set(bytes);
+  if (!bytes || hexOf(hashState(floats, floats.length)) !== named.hash) {
+    log(`site cache: ${path}: ${NOT_AS_WRITTEN}; working out the change points' p-values again`);
+    return null;
+  }
+  return floats;
 }
 
 /**
@@ -158,7 +184,9 @@ export function openCache(dir, builder = null, log = () => {}) {
     return entries;
   };
   // none: every series is searched in full, and every part file serialized
-  let splits = readState(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, 'splits', log, 'searching every series for change points from the start');
+  const search = readSaved(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, log, 'searching every series for change points from the start');
+  let splits = search.splits ?? {};
+  let pvalues = readPValues(dir, search.pvalues, log);
   let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files', log, 'laying out every data file again');
   return {
     dir,
@@ -167,9 +195,14 @@ export function openCache(dir, builder = null, log = () => {}) {
       return entries || loadEntries();
     },
     splits,
-    writeSplits(next) {
-      writeOwn(join(dir, SPLITS_FILE), `${sealed(JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next }))}\n`, dir);
+    pvalues,
+    // the p-values first, as splits.json names them by their hash
+    writeSplits(next, nextPValues = new Float64Array(0)) {
+      writeOwn(join(dir, PVALUES_FILE), Buffer.from(nextPValues.buffer, nextPValues.byteOffset, nextPValues.byteLength), dir);
+      const named = { length: nextPValues.length, hash: hexOf(hashState(nextPValues, nextPValues.length)) };
+      writeOwn(join(dir, SPLITS_FILE), `${sealed(JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next, pvalues: named }))}\n`, dir);
       splits = next;
+      pvalues = nextPValues;
     },
     get dataFiles() {
       return dataFiles;

@@ -5,7 +5,7 @@ import { formatValue } from '../units.js';
 import { minEffectFor, RESTATED } from '../compare.js';
 import { metricRank } from '../reports/format.js';
 import { seriesChangePoints, TREND_ROLES } from './model.js';
-import { DEFAULTS as CP_DEFAULTS } from '../changepoints.js';
+import { DEFAULTS as CP_DEFAULTS, PValueMemo } from '../changepoints.js';
 import { DATA_CALLBACK, INDEX_PATH, RUNS_PATH, archivePath, runPath, seriesPath } from './paths.js';
 
 /**
@@ -121,10 +121,12 @@ const archiveFilesOf = (archives = []) => archives.map((a) => ({ path: archivePa
 
 /**
  * The site's index, run table, series files and feed from a digest (digestOf). Returns
- * { index, runsTable, seriesFiles: [{ path, payload }], feed, splits }.
- * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns, splits }.
+ * { index, runsTable, seriesFiles: [{ path, payload }], feed, splits, pvalues }.
+ * options: { config, repoUrl, basePath, problems, policy, generatedAt, recentRuns, changeOptions, reports, columns, splits, pvalues }.
  * splits: { [series id]: saved split } from the last build's `splits` (what its change point search saw of each
  * series): a series that only gained points is searched again from its last windows. The result is the same.
+ * pvalues: the last build's `pvalues` (changepoints.js PValueMemo triples: the p-values its merge steps worked out),
+ * taken instead of working them out again. The result is the same.
  * reports: { [suite]: { path, run } | { error } }, the suites' report pages (suite-pages.js).
  * columns: { [suite]: sideBySide }, the suites' report modules' hooks that place a measurement in the variant view.
  * changeOptions: { window, maxPValue, minMagnitude, minSegment } for change points (otava's defaults, except
@@ -138,6 +140,8 @@ export function siteLayout(digest, options = {}) {
   // each series' split windows, as the last build left them and as this one leaves them (changepoints.js)
   const splits = options.splits || {};
   const nextSplits = {};
+  // p-values the merge steps worked out, by the last build and by this one (changepoints.js PValueMemo)
+  const pvalues = new PValueMemo(options.pvalues || null);
   const recentFrom = Math.max(0, runs.length - recentRuns);
 
   const seriesFiles = [];
@@ -147,7 +151,7 @@ export function siteLayout(digest, options = {}) {
     // otava alone marks many 1% wobbles on long noisy series; a step must also be as large as the
     // smallest change the project cares about for this metric (the job's minEffect, compare.metrics, compare.minEffect)
     const minMagnitude = changeOptions.minMagnitude ?? minEffectFor(s.name, config?.compare || {}, ownMinEffect(config, s.key));
-    const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude }, splits[s.id], (saved) => { if (saved) nextSplits[s.id] = saved; });
+    const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude, pvalues }, splits[s.id], (saved) => { if (saved) nextSplits[s.id] = saved; });
     const path = seriesPath(s.key);
     const cid = chartId(s.key);
     seriesFiles.push({ path, payload: { id: s.id, chart: cid, key: s.key, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, ...s.points, changes } });
@@ -230,7 +234,7 @@ export function siteLayout(digest, options = {}) {
   };
 
   const feed = atomFeed({ index, changes: allChanges.slice(0, 50), suites, basePath, repoUrl, generatedAt });
-  return { index, runsTable, seriesFiles, feed, splits: nextSplits };
+  return { index, runsTable, seriesFiles, feed, splits: nextSplits, pvalues: pvalues.triples() };
 }
 
 /**

@@ -25,7 +25,7 @@ const SITE_SRC = join(ROOT, 'reports-site');
 const MANIFEST = '.benchline-site.json';
 // what a build writes in the site folder (data files all under data/) and in its cache (read-cache.js, snapshot.js)
 const SITE_NAMES = Object.freeze(['data', 'index.html', 'app.js', 'app.css', 'paths.js', '.nojekyll', 'feed.xml', MANIFEST]);
-const CACHE_NAMES = Object.freeze(['runs', 'values', 'snapshot.json', 'tails.f64', 'splits.json', 'data-files.json', 'bundle.json']);
+const CACHE_NAMES = Object.freeze(['runs', 'values', 'snapshot.json', 'tails.f64', 'splits.json', 'pvalues.f64', 'data-files.json', 'bundle.json']);
 
 // The compare view bundles ci/compare.js, which reads each tool's judged metrics from its adapter; a few adapters
 // import node:path for building commands, which the page never does. Node built-ins become an empty module there,
@@ -468,7 +468,7 @@ async function build(options) {
   const written = files.filter((f) => wrote.has(f));
   if (readCache) {
     plan.updateCache(runFileOf);
-    readCache.writeSplits(layout.splits);
+    readCache.writeSplits(layout.splits, layout.pvalues);
     readCache.writeDataFiles(Object.fromEntries(files.filter((f) => nowOf.has(f)).map((f) => [f, nowOf.get(f)])));
   }
 
@@ -590,7 +590,7 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
     model = buildModel({ docs, failures, archives: contents.archives.map((a) => a.archive) });
     reports = suiteReportPages(modules, { docs, failures, config });
     digest = digestOf(model);
-    layout = siteLayout(digest, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits });
+    layout = siteLayout(digest, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits, pvalues: readCache?.pvalues });
     // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
     // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
     const misses = [];
@@ -700,7 +700,7 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
   for (const r of model.runs) r.index += offset;
   absorbRuns(digest, model.runs);
   appendSeries(digest, model.series, offset);
-  const layout = siteLayout(digest, { config, repoUrl, basePath, problems: [], policy: readPolicy(store), generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache.splits });
+  const layout = siteLayout(digest, { config, repoUrl, basePath, problems: [], policy: readPolicy(store), generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache.splits, pvalues: readCache.pvalues });
   // [{ path, kept }] of those files, or null (said) at the first not as recorded
   const keptAll = (paths) => {
     const out = [];
