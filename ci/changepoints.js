@@ -430,8 +430,9 @@ export const hexOf = ({ a, b }) => a.toString(16).padStart(8, '0') + b.toString(
  * Split step: E-divisive on sliding windows of `window` points, half a window apart; the union of what they find.
  * Each window reads only its own points, and where it starts depends only on the windows before it, so a window
  * that lay whole within the points a previous split saw finds the same again. `saved` ({ key, length, hash,
- * windows: [[start, ...found]] }, from an earlier call on a series that began with the same points) lets those
- * windows be taken as they were, so a series that gained points rescans only its last windows.
+ * windows: [start, count, ...found, start, count, ...found, ...]: one flat list, as a year of hourly points has
+ * hundreds of windows per series and a site hundreds of series }, from an earlier call on a series that began with the
+ * same points) lets those windows be taken as they were, so a series that gained points rescans only its last windows.
  * Returns { points, saved } (saved for the next call).
  */
 function split(xs, window, maxPValue, prune, saved = null, known = null) {
@@ -439,24 +440,28 @@ function split(xs, window, maxPValue, prune, saved = null, known = null) {
   const step = Math.floor(window / 2);
   const key = `${window}/${maxPValue}/${prune}`;
   const found = new Set();
-  const windows = [];
+  let windows = [];
   let start = 0;
   const take = (at, local) => {
-    windows.push([at, ...local]);
+    windows.push(at, local.length, ...local);
     for (const i of local) found.add(i);
     return Math.max(local.length ? local[local.length - 1] : 0, at + step);
   };
   // the hash state after the points the saved split saw (whether or not they are the same now), carried on to all of them for the next call
   let seen;
   if (saved && saved.key === key && saved.length <= xs.length && saved.hash === hexOf((seen = known?.n === saved.length ? known : hashState(xs, saved.length)))) {
-    // the saved windows themselves go on into the next saved split (a rebuild takes hundreds of thousands of them)
-    for (const w of saved.windows) {
-      const at = w[0];
-      if (at !== start || at + window > saved.length) break;
-      windows.push(w);
-      for (let k = 1; k < w.length; k += 1) found.add(w[k]);
-      start = Math.max(w.length > 1 ? w[w.length - 1] : 0, at + step);
+    const w = saved.windows;
+    let i = 0;
+    while (i + 1 < w.length) {
+      const at = w[i];
+      const count = w[i + 1];
+      if (at !== start || at + window > saved.length || i + 2 + count > w.length) break;
+      for (let k = i + 2; k < i + 2 + count; k += 1) found.add(w[k]);
+      start = Math.max(count ? w[i + 1 + count] : 0, at + step);
+      i += 2 + count;
     }
+    // the windows taken go on into the next saved split in one copy (a rebuild takes hundreds of thousands of them)
+    windows = w.slice(0, i);
   }
   while (start < xs.length) {
     const end = Math.min(start + window, xs.length);

@@ -411,7 +411,15 @@ test('a cache entry, saved change point windows, kept p-values or data file reco
   const entry = listFiles(c).find((f) => f.startsWith('runs/'));
   const edits = {
     'a value in a run folder\'s entry': () => edit(entry, (e) => { e.docs[0].m[0][1] *= 2; }),
-    'a find in the saved windows': () => edit('splits.json', (sp) => { for (const saved of Object.values(sp.splits)) for (const w of saved.windows) w.splice(1); }),
+    // every window's finds dropped (windows are [start, count, ...finds] one after another)
+    'a find in the saved windows': () => edit('splits.json', (sp) => {
+      for (const saved of Object.values(sp.splits)) {
+        const w = saved.windows;
+        const none = [];
+        for (let i = 0; i + 1 < w.length; i += 2 + w[i + 1]) none.push(w[i], 0);
+        saved.windows = none;
+      }
+    }),
     'a part file\'s fingerprint': () => edit('data-files.json', (df) => { const [rel] = Object.keys(df.files).filter((f) => df.files[f].fingerprint); df.files[rel].fingerprint = '0'.repeat(40); }),
     // the p-values the merge steps worked out ([df, |t|, p] as 64-bit floats): one of them taken as 1 would drop a step
     'a kept p-value': () => {
@@ -610,7 +618,7 @@ test('cache entries and saved change point windows written by another version of
   const [back] = unpackDocs(openCache(d, 'v1').entries.get(folder));
   assert.deepEqual(back.metrics, doc.metrics.map(({ name, unit, better, value, lower, upper }) => ({ name, unit, better, value, lower, upper })), 'a cached document keeps each metric\'s value and interval, not its samples');
   // the change point windows saved beside the entries likewise
-  const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [[0]] } };
+  const saved = { 'a/b/c/d/e': { key: '50/0.01/true', length: 2, hash: '0', windows: [0, 0] } };
   openCache(d, 'v1').writeSplits(saved);
   assert.deepEqual(openCache(d, 'v1').splits, saved);
   assert.deepEqual(openCache(d, 'v2').splits, {});
