@@ -8,12 +8,15 @@
 // hourly pushes across 500 series (ten suites of 50 metrics). Ends with the targets (first build under 5 s, rebuild
 // after one more run under 1 s, overview plus one trend chart under 1 s in Chromium, site under 250 MiB) and
 // whether this run met them; exits 2 when one was missed, so a scheduled job can watch them.
-// Builds with a store cache beside the site (benchline site --cache) and rebuilds with --verify, as the publish job does.
+// Builds with a store cache beside the site (benchline site --cache) and rebuilds with --verify, as the publish job does:
+// after each of three more runs, twice in this process and once in a new one (`benchline site`), the slowest counting.
 // Months older than the retention window are written as compaction writes them (archive/<month>.json, folded
 // with the store's own functions) instead of publishing 50,000 documents one fsync at a time; the newest
 // 90 days go through publish() as `npm run bench` does, so publish throughput is measured too.
 import { mkdirSync, rmSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { scriptArgs } from './args.js';
 import { publish, DEFAULT_POLICY, ensureStore } from '../ci/store/store.js';
@@ -46,6 +49,7 @@ const JOBS = Array.from({ length: SERIES / 10 }, (_, k) => {
   const copy = Math.floor(k / DEFAULT_JOBS.length);
   return copy ? { ...j, suite: `${j.suite}-${copy + 1}` } : j;
 });
+const CLI = fileURLToPath(new URL('../ci/cli.js', import.meta.url));
 const store = join(args.dir, 'store');
 const out = join(args.dir, 'site');
 // the parsed store the publish job keeps beside the site (benchline site --cache)
@@ -67,7 +71,8 @@ const size = (dir) => {
   return { mb: Number((total / 1024 ** 2).toFixed(1)), files };
 };
 const log = (...m) => console.log(...m);
-const LATER = 2;
+// runs held back from the generated history: two rebuilt in this process, the last in a new one as the publish job runs it
+const LATER = 3;
 /** Result documents of the runs held back from the generated history, by run id, oldest first. */
 const later = new Map();
 
@@ -82,7 +87,7 @@ async function generate() {
   const archives = new Map();
   const recent = [];
   const t0 = performance.now();
-  // two more runs than the history holds: each rebuild below first publishes one of them, as a push to main does
+  // more runs than the history holds: each rebuild below first publishes one of them, as a push to main does
   const firstLater = new Date(start + RUNS * EVERY).toISOString();
   for (const doc of syntheticDocs({ runs: RUNS + LATER, jobs: JOBS, start, every: EVERY, steps, distributions: true })) {
     if (doc.run.startedAt >= firstLater) {
@@ -122,8 +127,13 @@ async function timeBuild() {
   const first = result.ms;
   const times = [`${first} ms into an empty folder (bundling the page and writing the store cache included; ${Math.round(cpuMs() - c0)} ms CPU)`];
   const rebuilds = [];
-  for (const docs of later.values()) {
+  const held = [...later.values()];
+  for (const [k, docs] of held.entries()) {
     await publish({ store, docs });
+    if (k === held.length - 1) {
+      rebuilds.push(rebuildInNewProcess(times));
+      continue;
+    }
     // as the publish job does: the previous site restored from the cache, every kept file's content checked
     c0 = cpuMs();
     result = await buildSite({ store, out, basePath: '/benchline/', verify: true, cache });
@@ -137,6 +147,23 @@ async function timeBuild() {
   log(`site build: ${times.join(', ')}; ${result.series} series, ${result.runs} runs, ${result.pages} files, ${s.mb} MiB`);
   for (const f of ['data/index.js', 'data/runs.js']) log(`  ${f}: ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
   return { first, rebuild: Math.max(...rebuilds), mib: s.mb };
+}
+
+/**
+ * A rebuild as the publish job runs it, `benchline site --cache --verify` in a process of its own (so nothing of the
+ * builder is warm), from a folder without a config or a git remote, as the builds above have none. Adds its line to
+ * `times` and returns the build's own milliseconds, as the CLI prints them.
+ */
+function rebuildInNewProcess(times) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_')));
+  const t = performance.now();
+  const p = spawnSync(process.execPath, [CLI, 'site', '--store', resolve(store), '--out', resolve(out), '--cache', resolve(cache), '--base-path', '/benchline/', '--verify'], { cwd: resolve(args.dir), env, encoding: 'utf8' });
+  const wall = Math.round(performance.now() - t);
+  const ms = Number(/ in (\d+) ms\n/.exec(p.stdout || '')?.[1]);
+  if (p.status !== 0 || !ms) throw new Error(`benchline site exited with ${p.status}: ${p.stderr || p.stdout}`);
+  const how = /; (\d+ run folders? read, [^)]*)\)/.exec(p.stdout)?.[1] ?? '';
+  times.push(`${ms} ms in a new process as the publish job runs it (${how}, verify on; ${wall} ms for the whole process, starting node and importing the builder included)`);
+  return ms;
 }
 
 /** Milliseconds from navigation start to the view's "drawn" mark, and from a click to the next view's mark. */
