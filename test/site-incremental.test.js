@@ -998,3 +998,31 @@ test('with the cache, a build in a new process takes the page\'s code from the l
   assert.equal(readFileSync(join(o, 'app.js'), 'utf8'), saved.js);
   rmSync(d, { recursive: true, force: true });
 });
+
+test('a cache that names more than its files hold (a series of a billion points, a trillion kept p-values) costs a whole layout or the p-values, never the memory for them', async () => {
+  const { sealed, unsealed } = await import('../ci/store/files.js');
+  const { d, s, o, c } = scratchSite();
+  const docs = [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })];
+  await publish({ store: s, docs: docs.slice(0, 6 * JOBS.length) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  // the files as a build that miscounted would have sealed them
+  const reseal = (rel, change) => {
+    const file = join(c, rel);
+    const value = JSON.parse(unsealed(readFileSync(file, 'utf8')));
+    change(value);
+    writeFileSync(file, `${sealed(JSON.stringify(value))}\n`);
+    return file;
+  };
+  const snapshot = reseal('snapshot.json', (snap) => { snap.series[0].count = 1e9; });
+  reseal('splits.json', (sp) => { sp.pvalues.length = 3e12; });
+  await publish({ store: s, docs: docs.slice(6 * JOBS.length, 7 * JOBS.length) });
+  const said = [];
+  const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (line) => said.push(line) });
+  assert.equal(r.appended, false);
+  const lines = said.filter((line) => line.startsWith('site cache:'));
+  assert.ok(lines.some((line) => line.includes(`${snapshot}: a series without its count of points, or with more points than runs`)), lines.join('\n'));
+  assert.ok(lines.some((line) => line.startsWith(`site cache: ${join(c, 'pvalues.f64')}: not as the last build wrote it`)), lines.join('\n'));
+  const clean = join(d, 'clean');
+  await buildSite({ store: s, out: clean, config: CONFIG });
+  assertSameSite(o, clean);
+});

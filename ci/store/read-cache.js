@@ -140,7 +140,8 @@ function readPValues(dir, named, log) {
   const path = join(dir, PVALUES_FILE);
   // never through a link, nor from anything but a regular file of that size
   const bytes = fileBytes(path, named.length * 8);
-  const floats = new Float64Array(named.length);
+  // made only for a file of that size: a length named wrongly must not allocate it
+  const floats = bytes ? new Float64Array(named.length) : null;
   if (bytes) new Uint8Array(floats.buffer).set(bytes);
   if (!bytes || hexOf(hashState(floats, floats.length)) !== named.hash) {
     log(`site cache: ${path}: ${NOT_AS_WRITTEN}; working out the change points' p-values again`);

@@ -195,7 +195,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
 /** The tails file of the cache folder dir, as the snapshot names it ({ length, hash }): a Float64Array, or an error naming it. */
 function readTails(dir, named) {
   const path = join(dir, TAILS);
-  if (!Number.isInteger(named?.length) || typeof named.hash !== 'string') throw new Error(`${FILE}: tails missing`);
+  if (!Number.isInteger(named?.length) || typeof named.hash !== 'string') throw new Error('tails missing');
   // never through a link, nor from anything but a regular file of that size
   const bytes = fileBytes(path, named.length * 8);
   if (!bytes) throw new Error(`${path}: not a file of the ${named.length * 8} bytes the snapshot names (gone, a link or another size)`);
@@ -253,8 +253,8 @@ export function takeSnapshot(dir, builder, key, log = () => {}) {
 }
 
 function readSnapshot(dir, s) {
-  for (const f of ROW_FIELDS) if (!Array.isArray(s.runs?.[f]) || s.runs[f].length !== s.runs.id.length) throw new Error(`${FILE}: runs.${f} is not one entry per run`);
-  if (!Array.isArray(s.series) || !Array.isArray(s.folders) || !s.suites || !s.archives) throw new Error(`${FILE}: series, folders, suites or archives missing`);
+  for (const f of ROW_FIELDS) if (!Array.isArray(s.runs?.[f]) || s.runs[f].length !== s.runs.id.length) throw new Error(`runs.${f} is not one entry per run`);
+  if (!Array.isArray(s.series) || !Array.isArray(s.folders) || !s.suites || !s.archives) throw new Error('series, folders, suites or archives missing');
   const rows = s.runs.id.map((_, index) => {
     const r = { index };
     for (const f of ROW_FIELDS) r[f] = s.runs[f][index];
@@ -263,8 +263,9 @@ function readSnapshot(dir, s) {
   const stored = new Map();
   // every series' values and run indices in one buffer each, with room to grow after each (allocating a thousand
   // buffers was a third of taking the snapshot): a build appends the new runs' points in place (joined)
-  const counts = s.series.map((x) => (Number.isInteger(x.count) && x.count >= 0 ? x.count : NaN));
-  if (counts.some(Number.isNaN)) throw new Error(`${FILE}: a series without its count of points`);
+  // a series has at most a point per run: a count beyond that is not allocated
+  const counts = s.series.map((x) => (Number.isInteger(x.count) && x.count >= 0 && x.count <= rows.length ? x.count : NaN));
+  if (counts.some(Number.isNaN)) throw new Error('a series without its count of points, or with more points than runs');
   const starts = [];
   let points = 0;
   for (const count of counts) {
