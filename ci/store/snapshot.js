@@ -147,7 +147,8 @@ const ROOM = 1024;
  * Writes a snapshot into the cache folder dir. state: { builder, key, manifest (hash of the manifest the build wrote),
  * folders ([[folder, files]]), archives ({ [store path]: stamp }), digest, reportFolders ({ [suite]: run folder of its
  * newest document }), partPoints, stored (Map(series id -> points its values file already holds as they are, from
- * the snapshot this build started from), listing (listingHash(folders).hex when already worked out) }. The values files are written before the snapshot names them.
+ * the snapshot this build started from), listing (listingHash(folders).hex when already worked out) }. The values
+ * files and the tails file are written before the snapshot names them.
  */
 export function saveSnapshot(dir, { builder, key, manifest, folders, archives, digest, reportFolders, partPoints, stored = new Map(), listing = null }) {
   const tails = [];
@@ -171,10 +172,11 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     const hash = hexOf(hashState(xs, count, s.kept?.hashed.n <= count ? s.kept.hashed : undefined));
     // from the part that holds the newest point, whose bounds the chart's summary shows, even when that part is complete
     const from = count ? Math.floor((count - 1) / partPoints) * partPoints : 0;
-    const lo = p.lo.slice(from - (p.from || 0));
-    for (const field of ['lo', 'hi', 'n']) tails.push(p[field].slice(from - (p.from || 0), from - (p.from || 0) + lo.length));
+    const start = from - (p.from || 0);
+    const tail = p.lo.length - start;
+    for (const field of ['lo', 'hi', 'n']) tails.push(p[field].slice(start, start + tail));
     const { points, undescribed, kept, ...rest } = s;
-    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: kept?.ranges ?? runRanges(p.run), from, tail: lo.length };
+    return { ...rest, ...(s.undescribed ? { undescribed: true } : {}), count, hash, runs: kept?.ranges ?? runRanges(p.run), from, tail };
   });
   const floats = new Float64Array(tails.reduce((sum, t) => sum + t.length, 0));
   let at = 0;
@@ -229,8 +231,8 @@ function openValues(dir, id, flags) {
  * { manifest, listing, folders (Set), archives, reportFolders, digest, stored (Map(series id -> points in its values
  * file)) }, the digest as site-data.js digestOf gives it, each series' lo, hi and n from point `from` on, and its
  * `kept`: { ranges (its run indices as runRanges gives them), hashed (changepoints.js hashState of its values), room
- * (the points its values and run indices may grow to in place) }, which
- * appendSeries carries on and the change point search and saveSnapshot start from instead of going over every point again.
+ * (the points its values and run indices may grow to in place) }, which appendSeries carries on and the change point
+ * search and saveSnapshot start from instead of going over every point again.
  */
 export function takeSnapshot(dir, builder, key, log = () => {}) {
   const path = join(dir, FILE);
