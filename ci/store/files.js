@@ -234,6 +234,25 @@ export function fileBytes(path, size) {
 }
 
 /**
+ * The 64-bit floats of the regular file at `path` when it holds exactly `length` of them: a Float64Array of its own
+ * (aligned, whatever the read buffer was), else null. Nothing of that length is allocated before the file's size says
+ * it is there, so a length named wrongly costs nothing.
+ */
+export function readFloats(path, length) {
+  const bytes = Number.isInteger(length) && length >= 0 ? fileBytes(path, length * 8) : null;
+  if (!bytes) return null;
+  const floats = new Float64Array(length);
+  new Uint8Array(floats.buffer).set(bytes);
+  return floats;
+}
+
+/** writeOwn of a Float64Array's bytes; returns their SHA-1, by which a later build checks them (readFloats, sha1). */
+export function writeFloats(path, floats, root) {
+  writeOwn(path, Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength), root);
+  return sha1(floats);
+}
+
+/**
  * Pushes every file under `dir` (recursively; anything but a folder counts as a file) onto `out` as `prefix` + its path
  * relative to `dir` with '/' separators, in no particular order; nothing when dir is absent.
  */

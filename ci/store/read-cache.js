@@ -8,8 +8,7 @@
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileBytes, listFiles, pruneEmptyDirs, readRegular, sealed, unsealed, writeOwn } from './files.js';
-import { hashState, hexOf } from '../changepoints.js';
+import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -104,14 +103,10 @@ const DATA_FILES_FILE = 'data-files.json';
 const NOT_AS_WRITTEN = 'not as the last build wrote it (its checksum does not match: edited or damaged)';
 
 /**
- * The object a cache file of this schema and builder keeps under `field`, or {} (none yet, unreadable, another
- * builder's). One that is this builder's but not as written (its checksum) is said with `log` and not used.
+ * The fields that are objects of a cache file of this schema and builder, or {} (none yet, unreadable, another
+ * builder's). One that is this builder's but not as written (its checksum) is said with `log` (and what the build does
+ * `without` it) and not used.
  */
-function readState(file, schema, builder, field, log, without) {
-  return readSaved(file, schema, builder, log, without)[field] ?? {};
-}
-
-/** The whole of a cache file of this schema and builder, as readState reads it: its fields that are objects, or {}. */
 function readSaved(file, schema, builder, log, without) {
   let text;
   try {
@@ -139,11 +134,8 @@ function readPValues(dir, named, log) {
   if (!Number.isInteger(named?.length) || named.length % 3 || typeof named.hash !== 'string') return null;
   const path = join(dir, PVALUES_FILE);
   // never through a link, nor from anything but a regular file of that size
-  const bytes = fileBytes(path, named.length * 8);
-  // made only for a file of that size: a length named wrongly must not allocate it
-  const floats = bytes ? new Float64Array(named.length) : null;
-  if (bytes) new Uint8Array(floats.buffer).set(bytes);
-  if (!bytes || hexOf(hashState(floats, floats.length)) !== named.hash) {
+  const floats = readFloats(path, named.length);
+  if (!floats || sha1(floats) !== named.hash) {
     log(`site cache: ${path}: ${NOT_AS_WRITTEN}; working out the change points' p-values again`);
     return null;
   }
@@ -152,8 +144,9 @@ function readPValues(dir, named, log) {
 
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
- * splits, writeSplits(splits), dataFiles, writeDataFiles(dataFiles) }. splits: what the last build's change point search
- * saw of each series (site-data.js), {} when there is none of this builder. dataFiles: { [path]: { source, hash, size,
+ * splits, pvalues, writeSplits(splits, pvalues), dataFiles, writeDataFiles(dataFiles) }. pvalues: the p-values the last
+ * build's change point merge worked out (changepoints.js PValueMemo triples), or null. splits: what the last build's
+ * change point search saw of each series (site-data.js), {} when there is none of this builder. dataFiles: { [path]: { source, hash, size,
  * fingerprint? } } of the data files the last build wrote or kept (site.js): the hash of the JSON payload each was
  * made from, of the file and its size, and for series part files the fingerprint of their points; {} likewise.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version
@@ -188,19 +181,22 @@ export function openCache(dir, builder = null, log = () => {}) {
   const search = readSaved(join(dir, SPLITS_FILE), SPLITS_SCHEMA, builder, log, 'searching every series for change points from the start');
   let splits = search.splits ?? {};
   let pvalues = readPValues(dir, search.pvalues, log);
-  let dataFiles = readState(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, 'files', log, 'laying out every data file again');
+  let dataFiles = readSaved(join(dir, DATA_FILES_FILE), DATA_FILES_SCHEMA, builder, log, 'laying out every data file again').files ?? {};
   return {
     dir,
     builder,
     get entries() {
       return entries || loadEntries();
     },
-    splits,
-    pvalues,
+    get splits() {
+      return splits;
+    },
+    get pvalues() {
+      return pvalues;
+    },
     // the p-values first, as splits.json names them by their hash
     writeSplits(next, nextPValues = new Float64Array(0)) {
-      writeOwn(join(dir, PVALUES_FILE), Buffer.from(nextPValues.buffer, nextPValues.byteOffset, nextPValues.byteLength), dir);
-      const named = { length: nextPValues.length, hash: hexOf(hashState(nextPValues, nextPValues.length)) };
+      const named = { length: nextPValues.length, hash: writeFloats(join(dir, PVALUES_FILE), nextPValues, dir) };
       writeOwn(join(dir, SPLITS_FILE), `${sealed(JSON.stringify({ schema: SPLITS_SCHEMA, builder, splits: next, pvalues: named }))}\n`, dir);
       splits = next;
       pvalues = nextPValues;

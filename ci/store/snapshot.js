@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDirs } from '../fsutil.js';
 import { hashState, hexOf } from '../changepoints.js';
-import { clearWay, fileBytes, openRegular, readRegular, sealed, sha1, unsealed, writeOwn } from './files.js';
+import { clearWay, openRegular, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
 export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
@@ -181,7 +181,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
   const floats = new Float64Array(tails.reduce((sum, t) => sum + t.length, 0));
   let at = 0;
   for (const list of tails) for (const x of list) floats[at++] = x ?? NaN;
-  writeOwn(join(dir, TAILS), Buffer.from(floats.buffer), dir);
+  const tailsHash = writeFloats(join(dir, TAILS), floats, dir);
   const runs = Object.fromEntries(ROW_FIELDS.map((f) => [f, digest.runs.map((r) => r[f])]));
   const { order, latest, newest } = digest.suites;
   const suites = {
@@ -190,7 +190,7 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     newest: [...newest].map(([suite, jobs]) => [suite, [...jobs].map(([id, { run, job }]) => [id, run, liteJob(job)])]),
   };
   // the snapshot is trusted field by field (run rows, ranges, bounds): a checksum of its text catches a file edited or damaged
-  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listing ?? listingHash(folders).hex, folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series, tails: { length: floats.length, hash: hexOf(hashState(floats, floats.length)) } });
+  const text = JSON.stringify({ schema: SNAPSHOT_SCHEMA, builder, key, manifest, partPoints, listing: listing ?? listingHash(folders).hex, folders: folders.map(([f]) => f), archives, reportFolders, runs, suites, series, tails: { length: floats.length, hash: tailsHash } });
   writeOwn(join(dir, FILE), `${sealed(text)}\n`, dir);
 }
 
@@ -199,12 +199,9 @@ function readTails(dir, named) {
   const path = join(dir, TAILS);
   if (!Number.isInteger(named?.length) || typeof named.hash !== 'string') throw new Error('tails missing');
   // never through a link, nor from anything but a regular file of that size
-  const bytes = fileBytes(path, named.length * 8);
-  if (!bytes) throw new Error(`${path}: not a file of the ${named.length * 8} bytes the snapshot names (gone, a link or another size)`);
-  // aligned for the hash, which reads 32-bit words
-  const floats = new Float64Array(named.length);
-  new Uint8Array(floats.buffer).set(bytes);
-  if (hexOf(hashState(floats, floats.length)) !== named.hash) throw new Error(`${path}: not the bounds the snapshot was written with`);
+  const floats = readFloats(path, named.length);
+  if (!floats) throw new Error(`${path}: not a file of the ${named.length * 8} bytes the snapshot names (gone, a link or another size)`);
+  if (sha1(floats) !== named.hash) throw new Error(`${path}: not the bounds the snapshot was written with`);
   return floats;
 }
 
