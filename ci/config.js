@@ -12,8 +12,20 @@ import { judgeListProblem } from './compare.js';
 // the files people write by hand (bench.config.yaml, subject.yaml) are checked by one validator; verbose: each error
 // carries its schema, whose properties name what a misspelt key may have meant (didYouMean)
 const handWritten = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true });
-/** A checker for a hand-written file's schema (ajv, verbose: its errors go to schemaErrorLine). */
-export const compileHandWritten = (schemaOf) => handWritten.compile(schemaOf);
+/**
+ * A checker for a hand-written file's schema (ajv, verbose: its errors go to schemaErrorLine, from its `errors` as
+ * ajv's own). Compiled on its first use: a command that reads no such file does not pay for it at start.
+ */
+export const compileHandWritten = (schemaOf) => {
+  let compiled = null;
+  const check = (data) => {
+    compiled ||= handWritten.compile(schemaOf);
+    const ok = compiled(data);
+    check.errors = compiled.errors;
+    return ok;
+  };
+  return check;
+};
 
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
 const validate = compileHandWritten(schema);

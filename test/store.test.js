@@ -5,7 +5,7 @@ import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSyn
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles } from '../ci/store/store.js';
-import { listFiles, rewrite } from '../ci/store/files.js';
+import { holdExitHandlers, listFiles, rewrite, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
@@ -411,6 +411,38 @@ test('rewrite writes over a file of one link in place, cut to the new length, an
   mkdirSync(join(dir, 'folder.js', 'inner'), { recursive: true });
   assert.equal(rewrite(join(dir, 'folder.js'), Buffer.from('file now\n'), dir), false);
   assert.equal(readFileSync(join(dir, 'folder.js'), 'utf8'), 'file now\n');
+});
+
+test('while a build holds the exit handlers, writes leave the process signal listeners in place, and a signal still ends the process', async () => {
+  const dir = temp('hold-exit');
+  const removed = [];
+  const remove = process.removeListener;
+  process.removeListener = function (ev, fn) {
+    removed.push(ev);
+    return remove.call(this, ev, fn);
+  };
+  const before = process.listenerCount('SIGTERM');
+  try {
+    writeReplace(join(dir, 'a.json'), '{}');
+    assert.ok(removed.includes('SIGTERM'), 'a write alone installs signal listeners and removes them again');
+    removed.length = 0;
+    const unhold = holdExitHandlers();
+    const held = process.listenerCount('SIGTERM');
+    for (let i = 0; i < 3; i++) writeReplace(join(dir, `b${i}.json`), `{"i":${i}}`);
+    assert.deepEqual(removed, [], 'no listener is removed while held');
+    assert.equal(process.listenerCount('SIGTERM'), held);
+    unhold();
+    assert.equal(process.listenerCount('SIGTERM'), before, 'released: the listeners go');
+  } finally {
+    process.removeListener = remove;
+  }
+  // a process holding them, with no signal listener of its own, is ended by SIGTERM as one without
+  const files = new URL('../ci/store/files.js', import.meta.url).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `import { holdExitHandlers } from ${JSON.stringify(files)}; holdExitHandlers(); console.log('held'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((res) => child.stdout.once('data', res));
+  child.kill('SIGTERM');
+  const [code, signal] = await new Promise((res) => child.on('exit', (c, s) => res([c, s])));
+  assert.deepEqual([code, signal], [null, 'SIGTERM']);
 });
 
 test('listStore finds the run folders and other files a full listing does, in its order, whatever lies where in the store', async () => {

@@ -6,17 +6,25 @@ import { UserError } from '../errors.js';
 import { documentProblems } from '../sanity.js';
 
 const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'));
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats(ajv);
-const validate = ajv.compile(schema);
+let validate = null;
+// compiled on first use, as the commands that read no result document never need it
+const validator = () => {
+  if (!validate) {
+    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    validate = ajv.compile(schema);
+  }
+  return validate;
+};
 
 export const SCHEMA_ID = 'benchline/result@1';
 export { schema };
 
 /** Returns a list of readable problems (the schema's, then impossible values); empty when the document is valid. */
 export function resultProblems(doc) {
-  if (validate(doc)) return documentProblems(doc);
-  return validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
+  const check = validator();
+  if (check(doc)) return documentProblems(doc);
+  return check.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
 }
 
 export class InvalidResultError extends UserError {}

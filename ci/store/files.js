@@ -3,6 +3,7 @@ import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSyn
 import { dirname, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
+import { createRequire } from 'node:module';
 import { makeDirs } from '../fsutil.js';
 
 const tempName = (path) => join(dirname(path), `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -49,6 +50,26 @@ export function writeNew(path, text) {
     }
   }
 }
+
+// signal-exit as write-file-atomic itself loads it: the same instance (another copy, or its ES module build, would keep
+// only its own listeners installed); none if a later write-file-atomic no longer uses it
+const onExit = (() => {
+  try {
+    const atomic = createRequire(import.meta.url).resolve('write-file-atomic');
+    return createRequire(atomic)('signal-exit').onExit;
+  } catch {
+    return () => () => {};
+  }
+})();
+
+/**
+ * Keeps write-file-atomic's exit handling set up until the returned function is called. Each of its writes registers a
+ * handler with signal-exit (to remove its temp file on a signal) and drops it after; with no other handler registered,
+ * signal-exit installs its listeners on a dozen signals for every write and removes them again, about a quarter of a
+ * millisecond a file (a first site build writes ten thousand). One handler held for the length of a build keeps them
+ * installed. It does nothing itself: a signal ends the process as before, or goes to the process's own listeners.
+ */
+export const holdExitHandlers = () => onExit(() => {});
 
 /**
  * Replaces a file atomically (write-file-atomic). `sync` fsyncs first: on for store data, off for the derived site.

@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
+import { fileBytes, holdExitHandlers, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
@@ -271,7 +271,12 @@ export async function buildSite(options = {}) {
       const links = dir ? removeLinks(dir, names) : [];
       if (links.length) options.log?.(`removed ${links.length === 1 ? 'a symbolic link' : `${links.length} symbolic links`} from ${dir} (${links.slice(0, 3).join(', ')}${links.length > 3 ? ', ...' : ''}): the folder is the build's own and holds none`);
     }
-    return await build({ ...options, t0 });
+    const unhold = holdExitHandlers();
+    try {
+      return await build({ ...options, t0 });
+    } finally {
+      unhold();
+    }
   } finally {
     await release().catch(() => { /* taken over as stale meanwhile: nothing left to release */ });
   }
