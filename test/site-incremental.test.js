@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { publish } from '../ci/store/store.js';
 import { buildSite, partFingerprint } from '../ci/store/site.js';
 import { readDataScript } from '../ci/store/site-data.js';
+import { runPath } from '../ci/store/paths.js';
 import { listFiles } from '../ci/store/files.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { openCache, packEntry, unpackDocs } from '../ci/store/read-cache.js';
@@ -138,7 +139,7 @@ test('change points of a long history, searched again only from their last windo
   assertSameSite(o, clean);
 });
 
-test('with the cache, an altered kept run file is rewritten under verify, and a run published late for an earlier time rewrites the run files after it', async () => {
+test('with the cache, an altered kept run file is rewritten under verify, and a run published late for an earlier time writes its own run file and no other', async () => {
   const { d, s, o, c } = scratchSite();
   await publish({ store: s, docs: [...syntheticDocs({ runs: 8, jobs: JOBS, every: DAY })] });
   await buildSite({ store: s, out: o, cache: c });
@@ -151,11 +152,13 @@ test('with the cache, an altered kept run file is rewritten under verify, and a 
   assert.equal(readFileSync(join(o, victim), 'utf8'), text);
   assert.equal(checked.written.filter((f) => f.startsWith('data/runs/') && f !== victim).length, 0, 'no other run file is written');
 
-  // a run 12 hours after the first: every later run moves one place down the run list, so their files change
+  // a run 12 hours after the first: every later run moves one place down the run list, which their files do not hold
   const late = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 1, 12), seed: 7 })];
   await publish({ store: s, docs: late });
   const after = await buildSite({ store: s, out: o, cache: c, verify: true });
-  assert.equal(after.written.filter((f) => f.startsWith('data/runs/')).length, 8, 'the late run and the seven runs after it');
+  assert.equal(after.appended, false, 'a run before the newest one is laid out with the whole store');
+  assert.deepEqual(after.written.filter((f) => f.startsWith('data/runs/')), [runPath(late[0].run)], 'the late run\'s file alone');
+  assert.equal(after.read, 1, 'and its folder alone is read');
   const clean = join(d, 'clean');
   await buildSite({ store: s, out: clean });
   assertSameSite(o, clean);

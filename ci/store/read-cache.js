@@ -17,7 +17,7 @@ export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.
 
 /**
  * A cache entry for one run folder. files: its file names (relative to the folder); docs and failures as read
- * (validated); runFile: { path, index, hash, size } of the run's site file, or null.
+ * (validated); runFile: { path, hash, size } of the run's site file, or null.
  */
 export function packEntry(folder, files, docs, failures, runFile, builder = null) {
   const table = (list) => {

@@ -111,9 +111,13 @@ export function absorbRuns(digest, runs) {
   return digest;
 }
 
-/** The page of each run with documents; archived runs are read from their month's archive, which the page expands. */
+/**
+ * The page of each run with documents; archived runs are read from their month's archive, which the page expands.
+ * A run's file holds nothing of its place in the run list (the page has that from the run table), so a run published
+ * late for an earlier time changes no other run's file.
+ */
 export const runFilesOf = (runs) => runs.filter((r) => !r.archived).map((r) => {
-  const { t, ...rest } = r;
+  const { t, index, ...rest } = r;
   return { path: runPath(r), payload: { ...rest, path: runPath(r) } };
 });
 

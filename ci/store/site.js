@@ -453,7 +453,7 @@ async function build(options) {
       continue;
     }
     await putData(f.path, packRun(f.payload), {}, ({ hash, size }) => {
-      if (f.folder) runFileOf.set(f.folder, { path: f.path, index: f.payload.index, hash, size });
+      if (f.folder) runFileOf.set(f.folder, { path: f.path, hash, size });
     });
   }
   for (const f of plan.reports.files) {
@@ -596,15 +596,15 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
     reports = suiteReportPages(modules, { docs, failures, config });
     digest = digestOf(model);
     layout = siteLayout(digest, { config, repoUrl, basePath, problems: contents.problems.map(inStore(store)), policy: contents.policy, generatedAt, title, changeOptions, reports: reports.pages, columns, splits: readCache?.splits, pvalues: readCache?.pvalues });
-    // a cached run's file is kept only when the last build wrote it for the same place in the run list and it is
-    // still there as written; otherwise its folder is read whole and the data laid out again (a late run, a lost file)
+    // a cached run's file is kept only when the last build wrote it and it is still there as written; otherwise its
+    // folder is read whole and the data laid out again (a lost or altered file)
     const misses = [];
     for (const r of model.runs) {
       if (r.archived) continue;
       const folder = cachedFolder(r.id);
       if (!folder) continue;
       const rf = contents.folders.get(folder).cached.runFile;
-      if (!rf || rf.path !== runPath(r) || rf.index !== r.index || previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)) misses.push(folder);
+      if (!rf || rf.path !== runPath(r) || previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)) misses.push(folder);
     }
     if (!misses.length) break;
     for (const f of misses) whole.add(f);
