@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildModel } from '../ci/store/model.js';
 import { siteData } from '../ci/store/site-data.js';
-import { packRun, unpackRun } from '../ci/store/run-file.js';
+import { packRun, tupleTable, unpackRun } from '../ci/store/run-file.js';
+import { sameJson } from '../ci/store/read-cache.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 
 const json = (x) => JSON.parse(JSON.stringify(x));
@@ -41,4 +42,29 @@ test('a measured job leaves out its id, role and subject where its other fields 
   assert.deepEqual(unpackRun(json(packRun({ ...run, jobs: [own] }))), { ...run, jobs: [own] });
   const { subject, ...noSubject } = job;
   assert.deepEqual(unpackRun(json(packRun({ ...run, jobs: [noSubject] }))), { ...run, jobs: [noSubject] });
+});
+
+test('definitions are numbered in the order they first come, told apart value by value (null from "null", 1 from "1")', () => {
+  const { list, indexOf } = tupleTable();
+  assert.equal(indexOf(['a', 'ms', null]), 0);
+  assert.equal(indexOf(['a', 'ms', 'null']), 1);
+  assert.equal(indexOf(['a', 'ms', null]), 0, 'the same values again: the same number');
+  assert.equal(indexOf(['a', 1, null]), 2);
+  assert.equal(indexOf(['a', '1', null]), 3);
+  assert.equal(indexOf(['b', 'ms', null]), 4);
+  assert.deepEqual(list, [['a', 'ms', null], ['a', 'ms', 'null'], ['a', 1, null], ['a', '1', null], ['b', 'ms', null]]);
+});
+
+test('sameJson says two parsed values are equal exactly when their JSON texts are', () => {
+  const pairs = [
+    [{ a: 1, b: [1, 2, { c: null }] }, { a: 1, b: [1, 2, { c: null }] }],
+    [{ a: 1, b: 2 }, { b: 2, a: 1 }],
+    [{ a: [] }, { a: {} }],
+    [{ a: null }, {}],
+    [[1, 2], [1, 2, 3]],
+    ['1', 1],
+    [null, {}],
+    [{ cpu: { model: 'x', cores: 2 } }, { cpu: { model: 'x', cores: 4 } }],
+  ];
+  for (const [a, b] of pairs) assert.equal(sameJson(a, b), JSON.stringify(a) === JSON.stringify(b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
 });

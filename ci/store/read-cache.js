@@ -8,6 +8,7 @@
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { tupleTable } from './run-file.js';
 import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
@@ -15,25 +16,29 @@ export const CACHE_SCHEMA = 'benchline/site-cache@1';
 /** The run folder (runs/<yyyy>/<mm>/<run>) a store-relative document path belongs to, or null. */
 export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.[1] ?? null;
 
+/** Whether two values parsed from JSON have the same JSON text (keys in the same order), without making it. */
+export function sameJson(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson(a[k], b[k]));
+}
+
 /**
  * A cache entry for one run folder. files: its file names (relative to the folder); docs and failures as read
  * (validated); runFile: { path, hash, size } of the run's site file, or null.
  */
 export function packEntry(folder, files, docs, failures, runFile, builder = null) {
-  const table = (list) => {
-    const at = new Map();
-    return [list, (value) => {
-      const key = JSON.stringify(value);
-      if (!at.has(key)) {
-        at.set(key, list.length);
-        list.push(value);
-      }
-      return at.get(key);
-    }];
-  };
+  // a folder's documents share their run block and runner, mostly: each compared with the few kept
+  const table = (list) => [list, (value) => {
+    const at = list.findIndex((x) => sameJson(x, value));
+    return at >= 0 ? at : list.push(value) - 1;
+  }];
   const [runs, runIdx] = table([]);
   const [runners, runnerIdx] = table([]);
-  const [defs, defIdx] = table([]);
+  const { list: defs, indexOf: defIdx } = tupleTable();
   const packed = docs.map((d) => ({
     run: runIdx(d.run),
     runner: runnerIdx(d.runner ?? null),

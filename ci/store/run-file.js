@@ -16,6 +16,34 @@ function unpackDistribution(d) {
 }
 
 /**
+ * Numbers distinct tuples of plain values (strings, numbers, null) in the order they first come: `indexOf(tuple)` gives
+ * a tuple's number, adding it to `list` when new. Tuples are told apart value by value through nested Maps, without
+ * making a key text per tuple (a year of runs holds a million metric definitions to number). All tuples of one table
+ * have the same length.
+ */
+export function tupleTable() {
+  const list = [];
+  const root = new Map();
+  const indexOf = (tuple) => {
+    let node = root;
+    const last = tuple.length - 1;
+    for (let i = 0; i < last; i += 1) {
+      let next = node.get(tuple[i]);
+      if (!next) node.set(tuple[i], (next = new Map()));
+      node = next;
+    }
+    let at = node.get(tuple[last]);
+    if (at === undefined) {
+      at = list.length;
+      node.set(tuple[last], at);
+      list.push(tuple);
+    }
+    return at;
+  };
+  return { list, indexOf };
+}
+
+/**
  * A run (as the site's model holds it, jobs with metrics) in the layout its file is written in: `defs` lists each
  * distinct [name, unit, better, case, confidence] once, and a job's `m` holds one row per metric:
  * [definition, value, lower, upper, samples] (null where absent), plus an object of any other fields.
@@ -24,8 +52,7 @@ function unpackDistribution(d) {
  * Parameters and the rest of a job are kept as they are. Pure.
  */
 export function packRun(run) {
-  const defs = [];
-  const at = new Map();
+  const { list: defs, indexOf } = tupleTable();
   const jobs = run.jobs.map((job) => {
     const { metrics, ...rest } = job;
     if (!Array.isArray(metrics)) return rest;
@@ -37,13 +64,7 @@ export function packRun(run) {
     if (Array.isArray(rest.distributions)) rest.distributions = rest.distributions.map(packDistribution);
     const m = metrics.map((metric) => {
       const { name, unit, better, case: kase, confidence, value, lower, upper, samples, ...other } = metric;
-      const def = [name, unit, better, kase ?? null, confidence ?? null];
-      const key = JSON.stringify(def);
-      if (!at.has(key)) {
-        at.set(key, defs.length);
-        defs.push(def);
-      }
-      const row = [at.get(key), value ?? null, lower ?? null, upper ?? null, samples ?? null];
+      const row = [indexOf([name, unit, better, kase ?? null, confidence ?? null]), value ?? null, lower ?? null, upper ?? null, samples ?? null];
       if (Object.keys(other).length) row.push(other);
       return row;
     });
