@@ -1029,3 +1029,44 @@ test('a cache that names more than its files hold (a series of a billion points,
   await buildSite({ store: s, out: clean, config: CONFIG });
   assertSameSite(o, clean);
 });
+
+test('a first build that reads the store in worker threads writes the files and cache of one that reads it alone, and reports the same problems', async () => {
+  const { d, s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 9, jobs: JOBS, every: DAY })] });
+  // a run whose documents lie in two folders (one says it started in February: read whole by the build, its file
+  // written again), a folder holding a document that belongs elsewhere, and a folder with a corrupt file
+  const twice = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 20), seed: 5 })];
+  twice[1] = { ...twice[1], run: { ...twice[1].run, startedAt: '2025-02-01T00:00:00.000Z' } };
+  await publish({ store: s, docs: twice });
+  assert.ok(existsSync(join(s, 'runs', '2025', '02')));
+  const folders = listFiles(join(s, 'runs')).map((f) => f.split('/').slice(0, 3).join('/'));
+  const [first] = folders;
+  const other = join(s, 'runs', first.replace(/[^/]+$/, 'copy-of-run'));
+  cpSync(join(s, 'runs', first), other, { recursive: true });
+  const broken = folders[3];
+  const victim = listFiles(join(s, 'runs', broken))[0];
+  writeFileSync(join(s, 'runs', broken, victim), '{ not json', 'utf8');
+
+  const logged = [];
+  const warm = await buildSite({ store: s, out: o, cache: c, config: CONFIG, warmFiles: 1, warmThreads: 2, log: (m) => logged.push(m) });
+  const alone = join(d, 'alone');
+  const aloneCache = join(d, 'alone-cache');
+  const single = await buildSite({ store: s, out: alone, cache: aloneCache, config: CONFIG, warmThreads: 1 });
+  assert.equal(warm.warmed, 10, 'every folder without a problem file read in the worker threads');
+  assert.equal(single.warmed, 0, 'and none with one thread');
+  assert.equal(warm.read, single.read, 'every folder read once either way');
+  assertSameSite(o, alone);
+  const entries = (dir) => listFiles(dir).filter((f) => f.startsWith('runs/'));
+  assert.deepEqual(entries(c), entries(aloneCache), 'the same cache entries');
+  assert.ok(entries(c).length >= 9);
+  for (const rel of entries(c)) {
+    assert.equal(readFileSync(join(c, rel), 'utf8'), readFileSync(join(aloneCache, rel), 'utf8'), `${rel} as a build alone writes it`);
+  }
+  assert.ok(logged.some((m) => m.includes(victim.split('/').pop())), 'the corrupt file is reported');
+  assert.ok(!existsSync(join(c, `${join('runs', broken)}.json`)), 'and its folder has no entry');
+  // the next build takes every good folder from the cache
+  const again = await buildSite({ store: s, out: o, cache: c, config: CONFIG, warmFiles: 1, warmThreads: 2 });
+  assert.equal(again.read, 4, 'the two folders with a problem file, and the two of the run in both (the report\'s newest run)');
+  assert.equal(again.warmed, 0, 'too few files left to read for worker threads');
+  assertSameSite(o, alone);
+});

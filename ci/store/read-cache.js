@@ -16,6 +16,9 @@ export const CACHE_SCHEMA = 'benchline/site-cache@1';
 /** The run folder (runs/<yyyy>/<mm>/<run>) a store-relative document path belongs to, or null. */
 export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.[1] ?? null;
 
+/** Whether a cache entry stands for a run folder holding these file names: exactly the files it names. */
+export const entryFits = (entry, names) => !!entry && entry.files.length === names.length && [...names].sort().every((n, i) => n === entry.files[i]);
+
 /** Whether two values parsed from JSON have the same JSON text (keys in the same order), without making it. */
 export function sameJson(a, b) {
   if (a === b) return true;

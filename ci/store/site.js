@@ -1,12 +1,12 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { listStore, readPolicy, readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
-import { openCache, packEntry } from './read-cache.js';
+import { entryFits, openCache, packEntry } from './read-cache.js';
 import { appendSeries, archiveStamp, listingHash, optionsKey, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
 import { PART_POINTS, splitSeries } from './series-file.js';
@@ -17,6 +17,7 @@ import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath
 import { lock } from './lock.js';
 import { fileBytes, holdExitHandlers, listFiles, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
+import { warmInWorkers } from './warm-worker.js';
 import { makeDirs } from '../fsutil.js';
 import { insideDir } from '../names.js';
 
@@ -44,7 +45,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', 'warm-worker.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -248,9 +249,12 @@ function contentsProblem(out) {
  * are left as that build wrote them (checked like any kept file) instead of being serialized again, so are series part
  * files whose points did not change (their fingerprints are kept in the cache), and a series
  * that only gained points has its change points searched again from its last windows (site-data.js splits).
- * partPoints: points per series part file (series-file.js PART_POINTS; the tests use fewer).
+ * partPoints: points per series part file (series-file.js PART_POINTS; the tests use fewer). warmFiles, warmThreads:
+ * with the cache, run folders of at least warmFiles files (2,000) that it has no entry for are read in up to
+ * warmThreads worker threads (the machine's parallelism, at most four; one: none), see warmCache.
  * Returns { pages (files in the site), unchanged (of those, left as the last build wrote them), written (paths
- * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), ms, out }.
+ * written by this build), removed, series, runs, charts, problems, read (run folders read from their files), warmed (of
+ * those, how many in worker threads), ms, out }.
  */
 export async function buildSite(options = {}) {
   const { store, out, cache = null } = options;
@@ -347,13 +351,13 @@ async function build(options) {
   };
   const ctx = { ...options, generatedAt, modules, columns, readCache, previous, same, asRecorded, partPoints };
   if (snapshot && snapshot.manifest !== previous.hash) log(`laying out the whole store: ${join(out, MANIFEST)} is not the one the build that wrote the cache's snapshot left (another build into this folder, or the folder restored from elsewhere)`);
-  const plan = (snapshot && snapshot.manifest === previous.hash && tryAppend(ctx, snapshot)) || fullPlan(ctx);
+  const plan = (snapshot && snapshot.manifest === previous.hash && tryAppend(ctx, snapshot)) || (await fullPlan(ctx));
   const { layout, problems } = plan;
   // once the store is read, a folder new to the site is marked as the site's before anything goes in: a build stopped
   // half-way (kill -9) leaves a folder the next build takes up, not one it refuses as holding files no build wrote
   // and the manifest says a build is under way until this one writes its own at the end (what the last build wrote
   // stays listed, so a later build still removes what it no longer writes)
-  if (!previous.building) writeOwn(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, building: generatedAt, files: previous.files, hashes: previous.hashes })}\n`, out);
+  markBuilding(out, previous, generatedAt);
   layout.index.build = createHash('sha256').update(generatedAt).digest('hex').slice(0, 12);
   const { js, css } = await code;
 
@@ -503,7 +507,7 @@ async function build(options) {
   // the next build lays out only the runs added after this one, when the store has nothing this build could not read
   if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
   background?.close();
-  return { pages: files.length, unchanged, written, removed, read: plan.read, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
+  return { pages: files.length, unchanged, written, removed, read: plan.read, warmed: plan.warmed || 0, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
 }
 
 
@@ -531,7 +535,8 @@ const reportedSuites = (modules) => new Set(Object.entries(modules).filter(([, m
  * How a build lays out the whole store: every run folder read, from the cache when it holds the folder, the rest from
  * their files. Returns { layout, problems, runFiles, reports, archiveFiles, read, updateCache(runFileOf), snapshot }.
  */
-function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, previous, same, log = () => {} }) {
+async function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, previous, same, log = () => {}, warmFiles = WARM_FILES, warmThreads = availableParallelism() }) {
+  const warmed = readCache ? await warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) : { runFiles: new Map(), folders: new Set() };
   const contents = readStore(store, { cache: readCache });
   for (const p of contents.problems) log(`skipped ${p.message}`);
   // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
@@ -604,7 +609,9 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
       const folder = cachedFolder(r.id);
       if (!folder) continue;
       const rf = contents.folders.get(folder).cached.runFile;
-      if (!rf || rf.path !== runPath(r) || previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)) misses.push(folder);
+      // a file the workers wrote for this build (warmCache) is as written
+      const fresh = rf && warmed.runFiles.get(rf.path)?.hash === rf.hash;
+      if (!rf || rf.path !== runPath(r) || (!fresh && (previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)))) misses.push(folder);
     }
     if (!misses.length) break;
     for (const f of misses) whole.add(f);
@@ -615,6 +622,16 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
     const only = foldersOfRun.get(f.payload.id)?.size === 1 ? [...foldersOfRun.get(f.payload.id)][0] : null;
     return rf ? { path: f.path, kept: { hash: rf.hash, size: rf.size } } : { ...f, folder: only };
   });
+  // a file the workers wrote for part of a run whose documents lie in folders of two months, under the other month's
+  // path: no run has it now
+  const produced = new Set(runFiles.map((f) => f.path));
+  for (const path of warmed.runFiles.keys()) {
+    if (produced.has(path)) continue;
+    try {
+      unlinkSync(join(out, path));
+      pruneEmptyDirs(join(out, path), join(out, 'data'));
+    } catch { /* already gone */ }
+  }
   const storedText = new Map(contents.archives.map((a) => [a.archive, a.text]));
   return {
     layout,
@@ -622,7 +639,9 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
     runFiles,
     reports,
     archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a) } : { payload: a }) })),
-    read: [...contents.folders.values()].filter((f) => !f.cached).length + fullRead.size,
+    warmed: warmed.folders.size,
+    // each folder read from its files counted once: one the workers read may be read whole again here
+    read: [...contents.folders.values()].filter((f) => !f.cached).length + warmed.folders.size + [...fullRead.keys()].filter((f) => !warmed.folders.has(f)).length,
     updateCache: (runFileOf) => updateCache(readCache, store, contents, fullRead, runFileOf),
     snapshot: {
       folders: [...contents.folders].map(([folder, f]) => [folder, f.files]),
@@ -631,6 +650,41 @@ function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, 
       reportFolders,
     },
   };
+}
+
+/** Folders a build with the cache reads in worker threads when it has no entry for this many of their files at least. */
+const WARM_FILES = 2000;
+const MAX_WARM_THREADS = 4;
+
+/**
+ * Before the whole store is laid out with the cache: when the cache has no entry (of this builder) for run folders of
+ * at least `warmFiles` files, as on a first build, those folders are read in worker threads (warm-worker.js), up to
+ * four at once, each writing its run's site file and its cache entry; the layout then takes them from the cache. The
+ * site is marked as being built first, as those files go into it. Returns { runFiles: Map(path -> { path, hash, size })
+ * of the run files written, folders: Set of the folders read }. One thread only: nothing is done here.
+ */
+async function warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) {
+  const none = { runFiles: new Map(), folders: new Set() };
+  const threads = Math.min(warmThreads, MAX_WARM_THREADS);
+  if (threads < 2) return none;
+  const cold = [...listStore(store).folders].filter(([folder, names]) => !entryFits(readCache.entries.get(folder), names));
+  if (!cold.length || cold.reduce((n, [, names]) => n + names.length, 0) < warmFiles) return none;
+  markBuilding(out, previous, generatedAt);
+  const entries = await warmInWorkers({ store, out, cache: readCache.dir, builder: readCache.builder }, cold, threads);
+  const runFiles = new Map();
+  for (const e of entries) {
+    readCache.entries.set(e.folder, e);
+    if (e.runFile) runFiles.set(e.runFile.path, e.runFile);
+  }
+  return { runFiles, folders: new Set(entries.map((e) => e.folder)) };
+}
+
+/**
+ * Marks the site folder as being built (its manifest with `building` set, the last build's files still listed), unless
+ * the last build left that mark: a build stopped half-way leaves files that the next one checks by content.
+ */
+function markBuilding(out, previous, generatedAt) {
+  if (!previous.building) writeOwn(join(out, MANIFEST), `${JSON.stringify({ generatedAt: null, building: generatedAt, files: previous.files, hashes: previous.hashes })}\n`, out);
 }
 
 /** appendPlan, or null when the snapshot does not fit the store at all (a cache edited by hand): the whole store is laid out. */

@@ -19,7 +19,7 @@ import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf }
 import { segment } from './paths.js';
 import { isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
-import { runFolderOf, unpackDocs } from './read-cache.js';
+import { entryFits, runFolderOf, unpackDocs } from './read-cache.js';
 
 /**
  * Retention: every run of the last `keepDays` days (counted back from the newest run in the store, so an
@@ -442,7 +442,7 @@ export function readStore(store, { cache } = {}) {
   for (const [folder, names] of runFolders(files, folderOf)) out.folders.set(folder, { files: names, cached: null });
   for (const [folder, f] of out.folders) {
     const entry = cache?.entries.get(folder);
-    if (entry && entry.files.length === f.files.length && [...f.files].sort().every((n, i) => n === entry.files[i])) f.cached = entry;
+    if (entryFits(entry, f.files)) f.cached = entry;
   }
   // in the order of the files, as a read without the cache gives: the model keeps the first of a repeated job
   for (const [i, rel] of files.entries()) {
