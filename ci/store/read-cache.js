@@ -150,6 +150,14 @@ function readPValues(dir, named, log) {
   return floats;
 }
 
+/** Where a run folder's entry lies in the cache folder dir. */
+const entryFile = (dir, folder) => join(dir, `${folder}.json`);
+
+/** Writes a run folder's entry (packEntry) into the cache folder dir, sealed with its checksum as openCache reads it. */
+export function writeEntry(dir, entry) {
+  writeOwn(entryFile(dir, entry.folder), `${sealed(JSON.stringify(entry))}\n`, dir);
+}
+
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
  * splits, pvalues, writeSplits(splits, pvalues), dataFiles, writeDataFiles(dataFiles) }. pvalues: the p-values the last
@@ -161,7 +169,6 @@ function readPValues(dir, named, log) {
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
 export function openCache(dir, builder = null, log = () => {}) {
-  const fileOf = (folder) => join(dir, `${folder}.json`);
   // read on first use: a build that only appends runs (snapshot.js) never needs them
   let entries = null;
   const loadEntries = () => {
@@ -217,13 +224,13 @@ export function openCache(dir, builder = null, log = () => {}) {
       dataFiles = next;
     },
     write(entry) {
-      writeOwn(fileOf(entry.folder), `${sealed(JSON.stringify(entry))}\n`, dir);
+      writeEntry(dir, entry);
       entries?.set(entry.folder, entry);
     },
     remove(folder) {
       try {
-        unlinkSync(fileOf(folder));
-        pruneEmptyDirs(fileOf(folder), dir);
+        unlinkSync(entryFile(dir, folder));
+        pruneEmptyDirs(entryFile(dir, folder), dir);
       } catch { /* already gone */ }
       entries?.delete(folder);
     },

@@ -68,14 +68,13 @@ export function packRun(run) {
     const m = metrics.map((metric) => {
       const { name, unit, better, case: kase, confidence, value, lower, upper, samples } = metric;
       const row = [indexOf([name, unit, better, kase ?? null, confidence ?? null]), value ?? null, lower ?? null, upper ?? null, samples ?? null];
-      // fields of its own beyond these: counted first, as gathering them into an object for each of a million metrics
-      // that have none is most of the packing
-      let known = 3;
-      for (const x of [kase, confidence, value, lower, upper, samples]) if (x !== undefined) known += 1;
-      if (Object.keys(metric).length > known) {
+      // fields of its own beyond these, in an object only when there are any: making one for each of a million metrics
+      // that have none was most of the packing
+      const keys = Object.keys(metric);
+      if (keys.some((k) => !METRIC_FIELDS.has(k))) {
         const other = {};
-        for (const k of Object.keys(metric)) if (!METRIC_FIELDS.has(k)) other[k] = metric[k];
-        if (Object.keys(other).length) row.push(other);
+        for (const k of keys) if (!METRIC_FIELDS.has(k)) other[k] = metric[k];
+        row.push(other);
       }
       return row;
     });

@@ -9,11 +9,11 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { readRunFolders } from './store.js';
-import { packEntry } from './read-cache.js';
+import { packEntry, writeEntry } from './read-cache.js';
 import { buildModel } from './model.js';
 import { dataScriptFromJson, runFilesOf } from './site-data.js';
 import { packRun } from './run-file.js';
-import { rewrite, sealed, sha1, writeOwn } from './files.js';
+import { rewrite, sha1 } from './files.js';
 
 const KIND = 'benchline-warm';
 
@@ -35,7 +35,7 @@ export async function warmFolder({ store, out, cache, builder }, folder, names) 
     runFile = { path: f.path, hash: sha1(bytes), size: bytes.length };
   }
   const entry = packEntry(folder, names, docs, failures, runFile, builder);
-  writeOwn(join(cache, `${folder}.json`), `${sealed(JSON.stringify(entry))}\n`, cache);
+  writeEntry(cache, entry);
   return entry;
 }
 
