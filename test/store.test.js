@@ -5,7 +5,7 @@ import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSyn
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles } from '../ci/store/store.js';
-import { holdExitHandlers, listFiles, rewrite, writeReplace } from '../ci/store/files.js';
+import { holdExitHandlers, listFiles, rewrite, writeFresh, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
@@ -411,6 +411,38 @@ test('rewrite writes over a file of one link in place, cut to the new length, an
   mkdirSync(join(dir, 'folder.js', 'inner'), { recursive: true });
   assert.equal(rewrite(join(dir, 'folder.js'), Buffer.from('file now\n'), dir), false);
   assert.equal(readFileSync(join(dir, 'folder.js'), 'utf8'), 'file now\n');
+});
+
+test('writeFresh creates a missing file in place with mode 0644, and replaces whatever is there instead without writing through a link', () => {
+  const dir = temp('fresh');
+  const mask = process.umask(0o077);
+  try {
+    writeFresh(join(dir, 'a', 'b', 'new.js'), Buffer.from('made\n'), dir);
+  } finally {
+    process.umask(mask);
+  }
+  assert.equal(readFileSync(join(dir, 'a', 'b', 'new.js'), 'utf8'), 'made\n');
+  assert.equal(statSync(join(dir, 'a', 'b', 'new.js')).mode & 0o777, 0o644, 'the mode a replaced file gets, whatever the umask');
+  assert.deepEqual(readdirSync(join(dir, 'a', 'b')), ['new.js'], 'no temp file beside it');
+  // a link to nowhere where the file goes: the file is made in its place, not at the link's target
+  const target = join(dir, 'outside.txt');
+  const dangling = join(dir, 'dangling.js');
+  symlinkSync(target, dangling);
+  writeFresh(dangling, Buffer.from('site file\n'), dir);
+  assert.equal(existsSync(target), false, 'nothing written through the link');
+  assert.equal(lstatSync(dangling).isSymbolicLink(), false);
+  assert.equal(readFileSync(dangling, 'utf8'), 'site file\n');
+  // a file already there (another writer was first): replaced whole, as a new file
+  const there = join(dir, 'there.js');
+  writeFileSync(there, 'old content that is longer\n');
+  const inode = statSync(there).ino;
+  writeFresh(there, Buffer.from('new\n'), dir);
+  assert.equal(readFileSync(there, 'utf8'), 'new\n');
+  assert.notEqual(statSync(there).ino, inode, 'replaced, not written into');
+  // a file where one of its folders goes: removed, the file written
+  writeFileSync(join(dir, 'blocked'), 'x');
+  writeFresh(join(dir, 'blocked', 'file.js'), Buffer.from('ok\n'), dir);
+  assert.equal(readFileSync(join(dir, 'blocked', 'file.js'), 'utf8'), 'ok\n');
 });
 
 test('while a build holds the exit handlers, writes leave the process signal listeners in place, and a signal still ends the process', async () => {

@@ -9,7 +9,7 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tupleTable } from './run-file.js';
-import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeOwn } from './files.js';
+import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeFresh, writeOwn } from './files.js';
 
 export const CACHE_SCHEMA = 'benchline/site-cache@1';
 
@@ -153,16 +153,19 @@ function readPValues(dir, named, log) {
 /** Where a run folder's entry lies in the cache folder dir. */
 const entryFile = (dir, folder) => join(dir, `${folder}.json`);
 
-/** Writes a run folder's entry (packEntry) into the cache folder dir, sealed with its checksum as openCache reads it. */
+/**
+ * Writes a run folder's entry (packEntry) into the cache folder dir, sealed with its checksum as openCache reads it (so
+ * a new entry is written straight into place: one cut short fails its checksum and the folder is read again).
+ */
 export function writeEntry(dir, entry) {
-  writeOwn(entryFile(dir, entry.folder), `${sealed(JSON.stringify(entry))}\n`, dir);
+  writeFresh(entryFile(dir, entry.folder), Buffer.from(`${sealed(JSON.stringify(entry))}\n`), dir);
 }
 
 /**
  * The cache folder's entries by run folder: { entries: Map(folder -> entry), write(entry), remove(folder), dir, builder,
  * splits, pvalues, writeSplits(splits, pvalues), dataFiles, writeDataFiles(dataFiles) }. pvalues: the p-values the last
  * build's change point merge worked out (changepoints.js PValueMemo triples), or null. splits: what the last build's
- * change point search saw of each series (site-data.js), {} when there is none of this builder. dataFiles: { [path]: { source, hash, size,
+ * change point search saw of each series (site-data.js), {} when there is none of this builder. dataFiles: { [path]: { source (not for series parts), hash, size,
  * fingerprint? } } of the data files the last build wrote or kept (site.js): the hash of the JSON payload each was
  * made from, of the file and its size, and for series part files the fingerprint of their points; {} likewise.
  * builder: what made the entries (a hash of the code that lays out documents and run files); entries another version

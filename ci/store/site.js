@@ -403,10 +403,11 @@ async function build(options) {
   };
   // with the cache, a data file whose payload hashes as the last build's is left as that build wrote it (when it is still
   // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
-  // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept
+  // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept. A series part
+  // (extra.fingerprint) is kept by its fingerprint before it gets here, so its payload is not hashed too
   const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true) => {
-    const source = readCache ? sha1(json) : undefined;
-    const was = readCache && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
+    const source = readCache && !extra.fingerprint ? sha1(json) : undefined;
+    const was = source && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
     if (was) {
       keep(rel, was);
       done(was);
@@ -414,7 +415,7 @@ async function build(options) {
     }
     files.push(rel);
     await later(async () => {
-      const record = { ...extra, ...(readCache ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
+      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
       nowOf.set(rel, record);
       done(record);
     });
