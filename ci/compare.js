@@ -50,7 +50,13 @@ export const MIN_TRIALS = 3;
  */
 export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'bytes_received', 'body_bytes_received', 'bytes_sent', 'items', 'pages']);
 
-const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} };
+/**
+ * compare.metrics when a config sets none: tail latencies move more from trial to trial than the median, so a smaller
+ * change there is not actionable (a config's own compare.metrics replaces this whole table).
+ */
+export const DEFAULT_METRIC_EFFECTS = Object.freeze({ 'latency.p95': 0.1, 'latency.p99': 0.1, 'latency.p99.9': 0.15 });
+
+const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS };
 
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
@@ -66,7 +72,7 @@ const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern
 export function minEffectFor(name, compareConfig = {}, own = {}) {
   const fromOwn = lookupMinEffect(name, own || {});
   if (fromOwn !== undefined) return fromOwn;
-  return lookupMinEffect(name, compareConfig.metrics || {}) ?? compareConfig.minEffect ?? DEFAULTS.minEffect;
+  return lookupMinEffect(name, compareConfig.metrics || DEFAULTS.metrics) ?? compareConfig.minEffect ?? DEFAULTS.minEffect;
 }
 
 /** A table's entry for a metric name: the exact one, else the most specific matching glob, else undefined. */

@@ -646,3 +646,32 @@ test('a k6 rate that is not its passes over its total is refused as corrupted, n
   const v = values(k6.parse(good));
   assert.deepEqual([v.errors, v.error_rate], [0, 0]);
 });
+
+describe('k6 adapter: a run that left no summary', () => {
+  const stderrOf = (name) => ({ files: { stderr: new URL(`./fixtures/k6/${name}.stderr.txt`, import.meta.url).pathname } });
+
+  test('a script k6 could not run is quoted with the exit code explained: its syntax error with the line, a threshold on a metric it never defines', () => {
+    const syntax = k6.noOutput({ exitCode: 107, script: 'loadtests/k6/shop.js', ...stderrOf('broken-syntax') });
+    assert.match(syntax, /^k6 stopped before its summary: the script threw \(a syntax error/);
+    assert.match(syntax, /k6 said: ".*broken-syntax\.k6: Line 5:41 Unexpected token ;"/);
+    assert.match(syntax, /Fix the script loadtests\/k6\/shop\.js \(it fails the same way under `k6 run`\)$/);
+    const threshold = k6.noOutput({ exitCode: 104, ...stderrOf('bad-threshold') });
+    assert.match(threshold, /^k6 stopped before its summary: its options are invalid/);
+    assert.match(threshold, /k6 said: "invalid threshold defined on http_req_duraton; reason: no metric name \\"http_req_duraton\\" found"/);
+  });
+
+  test('an import of a module k6 lacks is named as such, not as the custom binary k6 failed to fetch for it', () => {
+    const msg = k6.noOutput({ exitCode: 107, ...stderrOf('wrong-import') });
+    assert.match(msg, /the script imports "k6\/metric", which this k6 does not have: check the import path \(k6's own modules are .*k6\/metrics/);
+    assert.doesNotMatch(msg, /provision|report a bug|building binary/);
+  });
+
+  test('a run that ended without writing the summary says how the script writes it, and one stopped with nothing logged still says what its exit code means', () => {
+    assert.match(k6.noOutput({ exitCode: 0, script: 's.js' }), /^the script s\.js must export a handleSummary\(data\) that writes JSON\.stringify\(data\) to the file named by __ENV\.BENCHLINE_SUMMARY/);
+    assert.match(k6.noOutput({ exitCode: 99 }), /BENCHLINE_SUMMARY/, 'crossed thresholds still owe a summary');
+    assert.equal(k6.noOutput({ exitCode: 108, files: { stderr: '/nonexistent/k6.stderr' } }), 'k6 stopped before its summary: the script aborted the test (test.abort()).');
+    // an exception in setup() (here the catalog script refusing an inverted date range) is quoted, not called a script to fix
+    const setup = k6.noOutput({ exitCode: 107, ...stderrOf('catalog-bad-range') });
+    assert.match(setup, /k6 said: "Error: DATE_START=2024-12-31T00:00:00 is after DATE_END=2024-01-01T00:00:00: the date range is inverted; swap them"\.$/);
+  });
+});

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig, parseOverrides, loadConfig } from '../ci/config.js';
+import { minEffectFor } from '../ci/compare.js';
 import { planJobs, toMatrix } from '../ci/plan.js';
 import { TOOL_NAMES } from '../ci/adapters/index.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -233,4 +234,18 @@ test('a profile without trials is refused when the config is loaded, since its j
 test('a variant key the runner never reads is refused, not accepted and ignored', () => {
   const yaml = 'version: 1\nsuites:\n  a:\n    subject: x\n    variants: { v: { native: true } }\n    jobs: [{ tool: wrk, scenario: s }]\n';
   assert.throws(() => parseConfig(yaml, 'x.yaml'), /\/suites\/a\/variants\/v must NOT have additional properties \("native"\)/);
+});
+
+test('a config without compare.metrics judges tail latencies at 10-15% and the rest at compare.minEffect, and one of its own replaces that table', () => {
+  const plain = parseConfig(yaml, 'bench.config.yaml').compare;
+  assert.equal(minEffectFor('latency.p50', plain), 0.02);
+  assert.equal(minEffectFor('latency.p95', plain), 0.1);
+  assert.equal(minEffectFor('latency.p99', plain), 0.1);
+  assert.equal(minEffectFor('latency.p99.9', plain), 0.15);
+  assert.equal(minEffectFor('throughput', plain), 0.02);
+  const own = parseConfig(`${yaml}\ncompare:\n  minEffect: 0.03\n  metrics: { "latency.*": 0.05 }\n`, 'bench.config.yaml').compare;
+  assert.equal(minEffectFor('latency.p95', own), 0.05, 'its glob, not the default exact entry');
+  assert.equal(minEffectFor('throughput', own), 0.03);
+  const none = parseConfig(`${yaml}\ncompare:\n  metrics: {}\n`, 'bench.config.yaml').compare;
+  assert.equal(minEffectFor('latency.p99', none), 0.02, 'an empty table of its own turns the tail defaults off');
 });

@@ -426,6 +426,8 @@ test('escapes markdown and HTML in benchmark names that come from a pull request
   assert.equal(row.split(/(?<!\\)\|/).length, 9, 'seven cells and no more: every | inside the name is escaped');
   for (const bad of ['<img', '@octocat', '](javascript', '`code`', '**b**', '\n# h']) assert.ok(!body.includes(bad), `no raw ${JSON.stringify(bad)}`);
   assert.equal(mdEscape('a<b>&@c:d|e'), 'a&lt;b&gt;&amp;&#64;c&#58;d\\|e');
+  // a hyperfine command naming two ${...} placeholders would otherwise open GitHub's inline math between its dollars
+  assert.equal(mdEscape('node ${dir}/cli.js ${n}'), 'node \\$\\{dir\\}/cli.js \\$\\{n\\}');
 });
 
 test('keeps a comment with 6,000 compared metrics under 65,536 characters, cutting details first, then job tables of the least notable jobs, regressions last', () => {

@@ -29,6 +29,7 @@
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
+import { readFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, shown } from './errors.js';
@@ -434,13 +435,54 @@ export function parse(text, opts = {}) {
   return result;
 }
 
+/** What k6's exit codes that end a run before its summary mean (k6's errext codes). */
+const K6_EXITS = {
+  104: 'its options are invalid (a threshold on a metric the script never defines, a bad scenario)',
+  107: 'the script threw (a syntax error, a failed import, an exception in setup() such as the readiness probe)',
+  108: 'the script aborted the test (test.abort())',
+};
+
+/** k6's error lines in its log: the msg of each level=error line, unescaped, without the `level=info` chatter. */
+function k6Errors(text) {
+  const out = [];
+  for (const m of text.matchAll(/level=error msg="((?:[^"\\]|\\.)*)"/g)) {
+    let msg;
+    try {
+      msg = JSON.parse(`"${m[1]}"`);
+    } catch {
+      msg = m[1];
+    }
+    out.push(msg.split('\n')[0].trim());
+  }
+  return out;
+}
+
 /**
- * Why a trial left no summary file and how to fix the script (the k6 script contract, docs/config.md), or
- * undefined when k6 stopped early (107: setup() threw, e.g. the readiness probe), which its stderr explains.
+ * Why a trial left no summary file and how to fix the script (the k6 script contract, docs/config.md). When k6 stopped
+ * before its summary (any exit but 0 and 99, thresholds crossed), what it logged as the error, from its stderr
+ * (ctx.files.stderr): an import of a module k6 lacks is named as such (k6 would otherwise try to build itself a binary
+ * with it, and say only that it could not).
  */
 export function noOutput(ctx = {}) {
   // 0: the run ended; 99: thresholds crossed, the summary is still due.
-  if (ctx.exitCode !== undefined && ctx.exitCode !== 0 && ctx.exitCode !== 99) return undefined;
+  if (ctx.exitCode !== undefined && ctx.exitCode !== 0 && ctx.exitCode !== 99) {
+    let text = '';
+    try {
+      text = ctx.files?.stderr ? readFileSync(ctx.files.stderr, 'utf8') : '';
+    } catch { /* no stderr file: the exit code alone */ }
+    const deps = /Automatic extension resolution is enabled.*? deps="([^"]*)"/.exec(text)?.[1];
+    const unknown = /unknown modules \[([^\]]*)\]/.exec(text)?.[1];
+    const modules = (unknown ? unknown.replace(/\\?"/g, '').split(',') : (deps || '').split(';').filter((d) => d && d !== 'k6')).map((d) => d.trim()).filter(Boolean);
+    const errors = k6Errors(text);
+    const what = K6_EXITS[ctx.exitCode] ? `k6 stopped before its summary: ${K6_EXITS[ctx.exitCode]}` : 'k6 stopped before its summary';
+    const said = modules.length
+      ? `the script imports ${modules.map((d) => `"${d}"`).join(', ')}, which this k6 does not have: check the import path (k6's own modules are k6, k6/http, k6/metrics, k6/crypto, k6/encoding, k6/execution, k6/net/grpc, k6/ws, k6/data, k6/timers, k6/experimental/*), or build k6 with the extension`
+      : errors.length ? `k6 said: ${JSON.stringify(errors.at(-1).slice(0, 400))}` : null;
+    // a script k6 could not load, or options it refused, are the script's to fix; an exception while it ran (setup()'s
+    // readiness probe when the subject does not answer) is explained by what k6 said
+    const unloadable = modules.length || /could not (?:initialize|load JS test)/.test(text) || ctx.exitCode === 104;
+    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''} (it fails the same way under \`k6 run\`)` : ''}`;
+  }
   if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
   return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `
     + `__ENV.BENCHLINE_SUMMARY (return { [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) }, or export { handleSummary } from '${libImport(ctx.script)}'), `
@@ -497,5 +539,6 @@ export function command(ctx) {
 function exportNote(script) {
   return `k6: the script wrote no summary to __ENV.BENCHLINE_SUMMARY, so benchline read k6's --summary-export, which has no metric `
     + 'types (a custom Trend is a time only when its name ends in _duration, _time, _latency or _ms, or the job param contains says so) '
-    + `and no run duration; for the full summary export { handleSummary } from '${libImport(script)}' in the script`;
+    + 'and no run duration; for the full summary, add [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) to what the script\'s '
+    + `handleSummary returns, or, if it has none, export { handleSummary } from '${libImport(script)}' in the script`;
 }

@@ -2,7 +2,7 @@
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
-import { VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, moreRoundsHint } from '../compare.js';
+import { DEFAULT_METRIC_EFFECTS, VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, moreRoundsHint } from '../compare.js';
 import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
@@ -320,7 +320,7 @@ function headlineMetrics(ref, doc) {
 
 /** Verdicts of a pair's headline metrics from paired rounds: compare.js's rule, one Benjamini-Hochberg family per pair. */
 function pairedVerdicts(ref, doc, found, { alpha, compare: cfgIn }) {
-  const cfg = { confidence: 0.95, minEffect: 0.02, metrics: {}, ...cfgIn, alpha };
+  const cfg = { confidence: 0.95, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS, ...cfgIn, alpha };
   const disturbed = disturbedRounds(ref.load, doc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP);
   const otherGap = otherWorkGap(ref.load, doc.load);
   const stats = found.map(({ m, r }) => metricStats(r, m, { paired: true, disturbed, otherGap, cfg }));
@@ -471,15 +471,15 @@ export function box(title, inner = 70) {
 
 /**
  * Text safe to drop into GitHub markdown and HTML: names come from configs in pull requests, so
- * nothing in them may open a tag, a link, a mention, a table cell or a code span. Newlines fold
- * to spaces and very long names are cut.
+ * nothing in them may open a tag, a link, a mention, a table cell, a code span or math (GitHub renders $...$ as
+ * math: a hyperfine command with two ${dir} would). Newlines fold to spaces and very long names are cut.
  */
 export function mdEscape(text, { max = 200 } = {}) {
   let s = String(text ?? '').replace(/[\r\n\t]+/g, ' ');
   if ([...s].length > max) s = `${[...s].slice(0, max - 1).join('')}…`;
   // Backslashes first: the entities added after them contain # and ; that must stay as they are.
   return s
-    .replace(/([\\`*_[\]()|~#!+{}])/g, '\\$1')
+    .replace(/([\\`*_[\]()|~#!+{}$])/g, '\\$1')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
