@@ -588,10 +588,13 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
  * For the runner, at a look: the judged metrics of one job that are not decided yet, from its parsed trials so far
  * (one per round and side), as [{ key, futile }] (futile: cannotSettle by the plan's last look). A metric counts as
  * decided when it would be a regression, an improvement, no change or below resolution if the run ended now;
- * significance is taken at alpha / familySize, which every final Benjamini-Hochberg discovery clears, so a job
- * stopped as decided keeps its verdicts.
+ * significance is taken at alpha / the family's size, at which a final Benjamini-Hochberg test counts it a discovery
+ * whatever the other metrics show, so a job stopped as decided keeps its verdicts. The size: `familySize` (every
+ * judged metric the run plans) with this job's `planned` share replaced by what it would bring to the family if it
+ * stopped now: its judged metrics that have a test (one per case of a JMH or hyperfine job; not those zero on every
+ * trial, nor others the comparison settles without a test, which the final family leaves out).
  */
-export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequential, cfg, familySize = 1 }) {
+export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequential, cfg, familySize = 1, planned = familySize }) {
   const job = { tool, judge };
   const values = (trials) => {
     const map = new Map();
@@ -609,12 +612,16 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
   const full = { ...DEFAULTS, ...cfg };
   const disturbed = disturbedRounds(baseTrials.map((t) => t.load), headTrials.map((t) => t.load), full.maxOtherGap ?? MAX_OTHER_GAP);
   const otherGap = otherWorkGap(baseTrials.map((t) => t.load), headTrials.map((t) => t.load));
-  const open = [];
+  const stats = [];
   for (const [key, { m, samples }] of values(headTrials)) {
     const b = bases.get(key);
     if (!b || [...samples, ...b.samples].includes(undefined)) continue;
-    const s = metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full, own: minEffect });
-    const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / Math.max(1, familySize)).verdict;
+    stats.push({ key, samples, s: metricStats({ ...b.m, samples: b.samples }, { ...m, samples }, { paired: true, sequential, disturbed, otherGap, cfg: full, own: minEffect }) });
+  }
+  const size = Math.max(1, familySize - planned + stats.filter(({ s }) => !s.final).length);
+  const open = [];
+  for (const { key, samples, s } of stats) {
+    const verdict = s.verdict || decide({ ...s, alpha: full.alpha }, s.p <= full.alpha / size).verdict;
     // the last look's level: what the runner's planned last look spends (all alpha when the plan has one look)
     const finalLevel = 1 - full.alpha * (sequential?.weights?.length ? sequential.weights.at(-1) : 1);
     if (verdict === 'inconclusive') open.push({ key, futile: !s.final && cannotSettle(s, samples.length, sequential?.looks?.at(-1), finalLevel) });

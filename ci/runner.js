@@ -194,7 +194,8 @@ export async function runJobs(jobs, opts) {
   const rounds = config.compare?.rounds || ROUNDS;
   const budget = { ...BUDGET, ...config.compare?.budget, ...(opts.budget ? { run: opts.budget } : {}) };
   const progress = await makeProgress(runnable.reduce((s, j) => s + roundPlan(j, { ab: roles.length === 2, rounds }).max * roles.length, 0), opts.progress !== false, { until: opts.base ? () => (ctx.runStarted ?? Date.now()) + budget.run * 1000 : Infinity });
-  // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here).
+  // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here; at a
+  // look, the job looked at counts what it has: compare.js undecided).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
   try {
     if (opts.base) {
@@ -557,7 +558,7 @@ async function runRounds(lanes, results, ctx) {
       const calm = t - (lane.plan.adaptive ? disturbedRounds(lane.trials.base.map((x) => x.load), lane.trials.head.map((x) => x.load), ctx.compareConfig.maxOtherGap ?? MAX_OTHER_GAP).filter(Boolean).length : 0);
       if (lane.plan.adaptive && calm === lane.calm && calm < lane.plan.max) progress.shrink(-lane.activeRoles.length); // one more round to make up for it
       lane.calm = calm;
-      lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, minEffect: l.job.minEffect, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize }) });
+      lane.stopped = stopReason(lane, t, { calm, now: Date.now(), runStarted: ctx.runStarted, budget: ctx.budget, openAt: (l) => undecided(l.trials.base, l.trials.head, { tool: l.job.tool, judge: l.job.judge, minEffect: l.job.minEffect, sequential: l.plan, cfg: ctx.compareConfig, familySize: ctx.familySize, planned: (l.job.judge || ADAPTERS[l.job.tool]?.judged || []).length }) });
       if (lane.stopped && calm < lane.plan.max) {
         progress.shrink((lane.plan.max - calm) * lane.activeRoles.length);
         const rounds = `${t} rounds${t > calm ? ` (${t - calm} disturbed by other work)` : ''}`;

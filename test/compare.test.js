@@ -288,6 +288,28 @@ test('matches documents by job and metrics by case and name, listing the rest as
   assert.throws(() => compare([...base, ...base], head, CFG), /two base result documents for job orders-api\/cache-off\/jmh\/peak/);
 });
 
+test('at a look, the family counts what the job would bring if it stopped: not its metrics zero on every trial, and each case of a hyperfine job', () => {
+  const looks = ONE_LOOK(8);
+  const trialsOf = (metrics) => BASE.map((_, i) => ({ metrics: Object.entries(metrics).map(([key, values]) => {
+    const [name, c] = key.split('@');
+    return metric(name, values[i], c ? { case: c } : {});
+  }) }));
+  const zeros = BASE.map(() => 0);
+  // p = 2/256 (all 8 rounds agree): above 0.05 / 8, below 0.05 / 6
+  const k6 = { tool: 'k6', judge: ['latency.p50', 'errors', 'error_rate'], sequential: looks, cfg: CFG };
+  const base = trialsOf({ 'latency.p50': BASE, errors: zeros, error_rate: zeros });
+  const head = trialsOf({ 'latency.p50': BASE.map((b) => b * 1.1), errors: zeros, error_rate: zeros });
+  assert.deepEqual(undecided(base, head, { ...k6, familySize: 8, planned: 3 }), [], 'its two error metrics, zero throughout, leave the family: 6 metrics, and p50 is decided');
+  assert.deepEqual(undecided(base, head, { ...k6, familySize: 8, planned: 1 }).map((o) => o.key), ['latency.p50'], 'in a family of 8 all the same (other jobs planning 7), p50 stays undecided at 0.05 / 8');
+  const withErrors = trialsOf({ 'latency.p50': BASE.map((b) => b * 1.1), errors: BASE.map((_, i) => i % 2), error_rate: BASE.map((_, i) => (i % 2) / 100) });
+  assert.ok(undecided(base, withErrors, { ...k6, familySize: 8, planned: 3 }).some((o) => o.key === 'latency.p50'), 'errors on some trials stay in the family: 8 metrics');
+  // three cases of one judged name: the family holds three metrics, not the one the plan counted
+  const hf = { tool: 'hyperfine', judge: ['time.mean'], sequential: looks, cfg: CFG };
+  const cases = (f) => trialsOf(Object.fromEntries(['a', 'b', 'c'].map((c) => [`time.mean@${c}`, BASE.map((b) => b * f)])));
+  assert.equal(undecided(cases(1), cases(1.1), { ...hf, familySize: 5, planned: 1 }).length, 3, '5 - 1 + 3 = 7 metrics: 2/256 is above 0.05 / 7');
+  assert.equal(undecided(cases(1), cases(1.1), { ...hf, familySize: 3, planned: 1 }).length, 0, '3 - 1 + 3 = 5 metrics: decided');
+});
+
 // ---------------------------------------------------------------- simulated runners
 
 const NOISE = 0.01; // log-normal noise of one trial where no burst hits
