@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { listStore, readPolicy, readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
+import { listStore, readArchives, readPolicy, readRunFolders, readStore, runFolderRel, StoreError } from './store.js';
 import { entryFits, openCache, packEntry } from './read-cache.js';
 import { appendSeries, archiveStamp, listingHash, optionsKey, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
@@ -537,8 +537,12 @@ const reportedSuites = (modules) => new Set(Object.entries(modules).filter(([, m
  * their files. Returns { layout, problems, runFiles, reports, archiveFiles, read, updateCache(runFileOf), snapshot }.
  */
 async function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, previous, same, log = () => {}, warmFiles = WARM_FILES, warmThreads = availableParallelism() }) {
-  const warmed = readCache ? await warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) : { runFiles: new Map(), folders: new Set() };
-  const contents = readStore(store, { cache: readCache });
+  const warming = readCache ? warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) : null;
+  // while worker threads read run folders, this one reads the archived months (a year of hourly runs across 500 series
+  // archives 100 MB of JSON: over a second to read and check)
+  const archives = readArchives(store);
+  const warmed = (await warming) ?? { runFiles: new Map(), folders: new Set() };
+  const contents = readStore(store, { cache: readCache, read: archives });
   for (const p of contents.problems) log(`skipped ${p.message}`);
   // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
   // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit

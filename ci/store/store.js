@@ -431,9 +431,11 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
  * folders: Map(run folder -> { files, cached: entry | null }) }.
  * Bad files are listed and skipped. cache (read-cache.js openCache): run folders holding exactly the files a cache
  * entry names come from the entry, without reading a file; their documents are slim (no samples, distributions or
- * notes) and marked `slim: true`. Folders read from the files keep `cached: null`.
+ * notes) and marked `slim: true`. Folders read from the files keep `cached: null`. read: Map(path in the store ->
+ * readStoreFile's result) of files already read (the archived months, which a site build reads while worker threads
+ * read run folders), taken instead of reading them again.
  */
-export function readStore(store, { cache } = {}) {
+export function readStore(store, { cache, read = new Map() } = {}) {
   if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
   const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
   const files = storeFiles(store);
@@ -455,7 +457,7 @@ export function readStore(store, { cache } = {}) {
       for (const rec of folder.cached.failures) out.failures.push({ rec, path: join(store, failureRelPath(rec)) });
       continue;
     }
-    const r = readStoreFile(store, rel);
+    const r = read.get(rel) ?? readStoreFile(store, rel);
     const path = join(store, rel);
     if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
     else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
@@ -463,6 +465,15 @@ export function readStore(store, { cache } = {}) {
     else out.archives.push({ archive: r.value, path, text: r.text, stat: r.stat });
   }
   return out;
+}
+
+/** The archived months of a store, read: Map(path in the store -> readStoreFile's result), for readStore's `read`. */
+export function readArchives(store) {
+  let names = [];
+  try {
+    names = readdirSync(join(store, 'archive'));
+  } catch { /* none yet */ }
+  return new Map(names.filter((n) => /^\d{4}-\d{2}\.json$/.test(n)).sort().map((n) => [`archive/${n}`, readStoreFile(store, `archive/${n}`)]));
 }
 
 /**
