@@ -39,9 +39,10 @@ class CachedJob {
  * A job present both as a document and in an archive (a compaction interrupted halfway) counts once, as the document.
  * Returns { runs, series }: runs sorted by start time, each with its jobs (archived jobs expand their
  * metrics on first use); series points refer to runs by index: every run while documents exist, one point
- * per commit (the median of its runs) once archived.
+ * per commit (the median of its runs) once archived. With `series: false`, runs only (series: []): what a run's own
+ * file needs (warm-worker.js lays out one run folder at a time).
  */
-export function buildModel({ docs = [], failures = [], archives = [] }) {
+export function buildModel({ docs = [], failures = [], archives = [] }, { series: withSeries = true } = {}) {
   const runsById = new Map();
   const seen = new Set();
   // run, role and job id of every job read from runs/ (document or failure): those are never taken from an archive
@@ -105,6 +106,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }) {
     r.index = i;
     r.jobs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : ROLE_RANK[a.role] - ROLE_RANK[b.role]));
   });
+  if (!withSeries) return { runs, series: [], archives };
 
   const series = [];
   // series by job (suite, variant, tool, scenario), then by metric id: no key is built per measured value

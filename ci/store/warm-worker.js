@@ -26,7 +26,7 @@ export async function warmFolder({ store, out, cache, builder }, folder, names) 
   if (read.problems.length) return null;
   const docs = read.docs.map((d) => d.doc);
   const failures = read.failures.map((f) => f.rec);
-  const runs = runFilesOf(buildModel({ docs, failures }).runs);
+  const runs = runFilesOf(buildModel({ docs, failures }, { series: false }).runs);
   let runFile = null;
   if (runs.length === 1) {
     const [f] = runs;
