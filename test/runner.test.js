@@ -651,6 +651,15 @@ test("a k6 script without handleSummary is read from k6's --summary-export, with
   assert.ok(!(full.notes || []).some((n) => n.includes('--summary-export')), JSON.stringify(full.notes));
 });
 
+test('a k6 script k6 cannot load fails its job with what k6 said (the syntax error and its line) and which script to fix', async () => {
+  const run = await runScratchJob('{ tool: k6, scenario: broken, script: loadtests/broken.js }', {
+    'loadtests/broken.js': "// A script saved half-edited.\nexport const options = { iterations: 1 };\nexport default function () {\n  const x = ;\n}\n",
+  });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /^k6 wrote no output file \(trial 1, exit 107\): k6 stopped before its summary: the script threw \(a syntax error/);
+  assert.match(run.jobs[0].reason, /k6 said: "Line 4:13 Unexpected token ;[^"]*"\. Fix the script \S*loadtests\/broken\.js \(it fails the same way under `k6 run`\)$/);
+});
+
 test('a k6 job\'s own params reach the adapter in a run: contains, better, trends and k6Scenario change the result as docs/config.md says', async () => {
   // no handleSummary: the export format, where only the job param contains says that a Trend named step is a time
   const run = await runScratchJob('{ tool: k6, scenario: params, script: loadtests/params.js, params: { contains: "step=time", better: "hits=lower", trends: [absent_metric], k6Scenario: nosuch } }', {

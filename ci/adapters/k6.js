@@ -452,7 +452,9 @@ function k6Errors(text) {
     } catch {
       msg = m[1];
     }
-    out.push(msg.split('\n')[0].trim());
+    // "could not initialize '<script>': could not load JS test 'file://<script>': file://<script>: Line 5:41 ...": the
+    // script is named once, by the message this goes into
+    out.push(msg.split('\n')[0].replace(/^could not initialize '[^']*': could not load JS test '[^']*': (?:file:\/\/[^:]*: )?/, '').trim());
   }
   return out;
 }
