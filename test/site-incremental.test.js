@@ -869,15 +869,24 @@ test('a kept site file replaced by a link to a copy of it is written again as a 
   }
 });
 
-test('the temp files a build stopped outright mid-write leaves beside the files it was writing are removed by the next build, with or without verify', async () => {
-  const { s, o, c, clean } = await builtWithClean();
+test('the temp files a build stopped outright mid-write leaves beside the files it was writing, in the site and in its cache, are removed by the next build, with or without verify', async () => {
+  const { d, s, o, c, clean } = await builtWithClean();
   for (const verify of [false, true]) {
     // as write-file-atomic names them: the file's name and a number
     const left = [`${manifest(o).files.find((f) => f.startsWith('data/series/'))}.3241804395`, 'app.js.17', '.benchline-site.json.2001'];
     for (const rel of left) writeFileSync(join(o, rel), 'half');
+    // and beside the cache's own files: its state files, an entry and a series' values
+    const entry = listFiles(c).find((f) => f.startsWith('runs/'));
+    const values = listFiles(c).find((f) => f.startsWith('values/'));
+    const cached = ['snapshot.json.11', 'data-files.json.12', 'pvalues.f64.13', `${entry}.14`, `${values}.15`];
+    for (const rel of cached) writeFileSync(join(c, rel), 'half');
     await buildSite({ store: s, out: o, cache: c, config: CONFIG, verify });
     for (const rel of left) assert.equal(existsSync(join(o, rel)), false, `${rel} is removed${verify ? ' under verify' : ''}`);
+    // the cache's state files on any build; an entry's and values' on the next whole layout, which lists them
+    for (const rel of cached.slice(0, 3)) assert.equal(existsSync(join(c, rel)), false, `${rel} is removed from the cache${verify ? ' under verify' : ''}`);
     assertSameSite(o, clean);
+    await buildSite({ store: s, out: join(d, 'other'), cache: c, config: CONFIG });
+    for (const rel of cached) assert.equal(existsSync(join(c, rel)), false, `${rel} is removed from the cache by a whole layout`);
   }
 });
 
@@ -1069,4 +1078,13 @@ test('a first build that reads the store in worker threads writes the files and 
   assert.equal(again.read, 4, 'the two folders with a problem file, and the two of the run in both (the report\'s newest run)');
   assert.equal(again.warmed, 0, 'too few files left to read for worker threads');
   assertSameSite(o, alone);
+});
+
+test('a store.json that cannot be read ends a first build before its worker threads write anything, naming the file', async () => {
+  const { s, o, c } = scratchSite();
+  await publish({ store: s, docs: [...syntheticDocs({ runs: 3, jobs: JOBS, every: DAY })] });
+  writeFileSync(join(s, 'store.json'), '{ "schema": ', 'utf8');
+  await assert.rejects(buildSite({ store: s, out: o, cache: c, config: CONFIG, warmFiles: 1, warmThreads: 2 }), (e) => e.message.startsWith(`${join(s, 'store.json')}: not valid JSON`));
+  assert.deepEqual(existsSync(o) ? listFiles(o) : [], [], 'no run file or manifest written into the site');
+  assert.deepEqual(existsSync(c) ? listFiles(c).filter((f) => f.startsWith('runs/')) : [], [], 'nor cache entries');
 });

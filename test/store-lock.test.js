@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -107,6 +107,59 @@ test('a lock folder is taken over at once only when its owner file names a proce
   } finally {
     alive.kill('SIGKILL');
   }
+});
+
+const LOCK_MODULE = fileURLToPath(new URL('../ci/store/lock.js', import.meta.url));
+const SITE_LIKE = { stale: 120000, update: 5000, realpath: false, onCompromised: () => {} };
+
+/** A child process holding the lock on `file` (as a site build does), once it says so. */
+async function holderOf(file) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `
+    import { lock } from ${JSON.stringify(LOCK_MODULE)};
+    await lock(${JSON.stringify(file)}, ${JSON.stringify(SITE_LIKE)});
+    process.stdout.write('locked\\n');
+    setInterval(() => {}, 1000);
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(child.stdout, 'data');
+  return child;
+}
+
+for (const sig of ['SIGTERM', 'SIGINT']) {
+  test(`a process holding a site lock that ${sig} ends (no handler of its own) dies of it and leaves no lock folder`, async () => {
+    const file = join(tempDir('lock-signal'), 'site');
+    const holder = await holderOf(file);
+    assert.ok(existsSync(join(`${file}.lock`, 'owner.json')));
+    holder.kill(sig);
+    const [code, signal] = await once(holder, 'exit');
+    assert.deepEqual([code, signal], [null, sig], 'the signal still ends it');
+    assert.equal(existsSync(`${file}.lock`), false, 'the lock folder went with it');
+  });
+}
+
+test('a build waiting for a lock takes it over as soon as its holder is killed with -9, not two minutes later', async (t) => {
+  const file = join(tempDir('lock-waiter'), 'site');
+  const holder = await holderOf(file);
+  const t0 = performance.now();
+  const waiting = lock(file, { ...SITE_LIKE, retries: { retries: 600, factor: 1.2, minTimeout: 100, maxTimeout: 1000 } });
+  await new Promise((r) => setTimeout(r, 500));
+  holder.kill('SIGKILL');
+  const release = await waiting;
+  const took = performance.now() - t0;
+  t.diagnostic(`waited ${Math.round(took)} ms, the holder killed after 500 ms`);
+  assert.ok(took < 10000, `waited ${Math.round(took)} ms`);
+  assert.ok(existsSync(join(`${file}.lock`, 'owner.json')), 'held by this process now');
+  await release();
+});
+
+test('an empty lock folder (a release cut short) is taken over once three refresh intervals old, never while fresh or without the interval', () => {
+  const dir = join(tempDir('empty-lock'), 'site.lock');
+  mkdirSync(dir);
+  assert.equal(takeOverAbandoned(dir, { update: 5000 }), false, 'fresh: it may be an older version\'s lock, refreshed by its holder');
+  const old = (Date.now() - 16000) / 1000;
+  utimesSync(dir, old, old);
+  assert.equal(takeOverAbandoned(dir), false, 'no refresh interval given: left to go stale');
+  assert.equal(takeOverAbandoned(dir, { update: 5000 }), true, 'not refreshed for 16 s against every 5 s');
+  assert.equal(existsSync(dir), false);
 });
 
 test('a lock held across several refreshes stays its holder\'s, owner file and all, and its folder goes when released', async () => {

@@ -447,29 +447,31 @@ test('writeFresh creates a missing file in place with mode 0644, and replaces wh
 
 test('while a build holds the exit handlers, writes leave the process signal listeners in place, and a signal still ends the process', async () => {
   const dir = temp('hold-exit');
-  const removed = [];
-  const remove = process.removeListener;
-  process.removeListener = function (ev, fn) {
-    removed.push(ev);
-    return remove.call(this, ev, fn);
-  };
-  const before = process.listenerCount('SIGTERM');
-  try {
+  const files = new URL('../ci/store/files.js', import.meta.url).href;
+  // in a process of its own that loads files.js alone (the store's lock keeps a handler of its own registered)
+  const script = `import { holdExitHandlers, writeReplace } from ${JSON.stringify(files)};
+    import { join } from 'node:path';
+    const dir = ${JSON.stringify(dir)};
+    const removed = [];
+    const remove = process.removeListener;
+    process.removeListener = function (ev, fn) { removed.push(ev); return remove.call(this, ev, fn); };
+    const before = process.listenerCount('SIGTERM');
     writeReplace(join(dir, 'a.json'), '{}');
-    assert.ok(removed.includes('SIGTERM'), 'a write alone installs signal listeners and removes them again');
+    const alone = removed.includes('SIGTERM');
     removed.length = 0;
     const unhold = holdExitHandlers();
     const held = process.listenerCount('SIGTERM');
-    for (let i = 0; i < 3; i++) writeReplace(join(dir, `b${i}.json`), `{"i":${i}}`);
-    assert.deepEqual(removed, [], 'no listener is removed while held');
-    assert.equal(process.listenerCount('SIGTERM'), held);
+    for (let i = 0; i < 3; i++) writeReplace(join(dir, 'b' + i + '.json'), '{}');
+    const whileHeld = [...removed];
+    const stillHeld = process.listenerCount('SIGTERM') === held && held > before;
     unhold();
-    assert.equal(process.listenerCount('SIGTERM'), before, 'released: the listeners go');
-  } finally {
-    process.removeListener = remove;
-  }
+    console.log(JSON.stringify({ alone, whileHeld, stillHeld, released: process.listenerCount('SIGTERM') === before }));`;
+  const report = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  assert.equal(report.alone, true, 'a write alone installs signal listeners and removes them again');
+  assert.deepEqual(report.whileHeld, [], 'no listener is removed while held');
+  assert.equal(report.stillHeld, true, 'the listeners stay installed while held');
+  assert.equal(report.released, true, 'released: the listeners go');
   // a process holding them, with no signal listener of its own, is ended by SIGTERM as one without
-  const files = new URL('../ci/store/files.js', import.meta.url).href;
   const child = spawn(process.execPath, ['--input-type=module', '-e', `import { holdExitHandlers } from ${JSON.stringify(files)}; holdExitHandlers(); console.log('held'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((res) => child.stdout.once('data', res));
   child.kill('SIGTERM');

@@ -51,9 +51,13 @@ export function writeNew(path, text) {
   }
 }
 
-// signal-exit as write-file-atomic itself loads it: the same instance (another copy, or its ES module build, would keep
-// only its own listeners installed); none if a later write-file-atomic no longer uses it
-const onExit = (() => {
+/**
+ * signal-exit's onExit(fn): fn runs when the process exits, also by a signal it does not handle itself (which is then
+ * raised again, so the process still dies of it). Returns the function that removes fn. It is signal-exit as
+ * write-file-atomic itself loads it: the same instance (another copy, or its ES module build, would keep only its own
+ * listeners installed); a no-op if a later write-file-atomic no longer uses it.
+ */
+export const onExit = (() => {
   try {
     const atomic = createRequire(import.meta.url).resolve('write-file-atomic');
     return createRequire(atomic)('signal-exit').onExit;

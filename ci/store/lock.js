@@ -1,9 +1,11 @@
-// proper-lockfile's lock, with the lock folder removed when benchline exits (a signal handled) while the lock is being taken,
-// and a lock whose holder is no longer running on this machine (killed with -9) taken over at once.
+// proper-lockfile's lock, with the lock folder removed when benchline exits (by a signal too), and a lock whose holder is
+// no longer running on this machine (killed with -9) taken over at once, also by a build already waiting for it.
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
+import { onExit } from './files.js';
 
 // Who holds a lock: written into its folder once taken. PID namespace and host tell whether the PID can be looked up here.
 const OWNER = 'owner.json';
@@ -17,17 +19,21 @@ const pidNamespace = () => {
 const ME = JSON.stringify({ pid: process.pid, host: hostname(), ns: pidNamespace() });
 const removeOwner = (dir) => { try { fs.unlinkSync(join(dir, OWNER)); } catch { /* none written */ } };
 
-// Lock folders this process made and has not released. proper-lockfile removes a lock at exit only once it is fully
-// taken (after probing the folder's mtime); a signal handled in between (at the first turn of the event loop after a
-// long synchronous stretch, which is where a pending Ctrl-C lands) exited with the folder left behind, and the next
-// build waited for it to go stale: two minutes for the site.
+// Lock folders this process made and has not released, removed when it exits. proper-lockfile removes a lock at exit
+// only once it is fully taken (after probing the folder's mtime), and only if the folder is empty (it holds its owner
+// file); and a process that a signal ends (Ctrl-C, a cancelled job's SIGTERM) has no 'exit' event, so signal-exit's
+// hook runs this too (the signal then ends the process as before). Otherwise the next build waited for the folder to go
+// stale: two minutes for the site.
 const made = new Set();
-process.on('exit', () => {
+const removeMade = () => {
   for (const dir of made) {
     removeOwner(dir);
     try { fs.rmdirSync(dir); } catch { /* removed already */ }
   }
-});
+  made.clear();
+};
+process.on('exit', removeMade);
+onExit(removeMade);
 
 /**
  * Makes the lock folder `path` with its owner file already in it: made beside it under a name of this process's,
@@ -101,28 +107,50 @@ const noting = {
 /**
  * lockfile.lock(file, options), always with realpath: false (so the folder is `<file>.lock` as resolved), whose lock
  * folder is gone once this process exits, however far the taking got. A lock released, or lost to another process as
- * stale, is no longer this process's to remove.
+ * stale, is no longer this process's to remove. options.retries (a count, or { retries, factor, minTimeout,
+ * maxTimeout, randomize } as proper-lockfile takes them) are tried here, each try after taking over an abandoned lock
+ * (takeOverAbandoned): a build that waits for one whose holder is then killed outright goes on at once.
  */
 export async function lock(file, options) {
   const dir = options.lockfilePath || `${resolve(file)}.lock`;
-  takeOverAbandoned(dir);
+  const { retries = 0, ...once } = options;
+  const plan = typeof retries === 'number' ? { retries } : { retries: 10, ...retries };
   const onCompromised = (e) => { made.delete(dir); (options.onCompromised || ((err) => { throw err; }))(e); };
-  // the folder is made with its owner file in it (makeOwned)
-  const release = await lockfile.lock(file, { ...options, realpath: false, onCompromised, fs: noting });
-  return () => release().finally(() => made.delete(dir));
+  let wait = plan.minTimeout ?? 1000;
+  for (let attempt = 0; ; attempt += 1) {
+    takeOverAbandoned(dir, { update: options.update });
+    try {
+      // the folder is made with its owner file in it (makeOwned)
+      const release = await lockfile.lock(file, { ...once, retries: 0, realpath: false, onCompromised, fs: noting });
+      return () => release().finally(() => made.delete(dir));
+    } catch (e) {
+      if (e.code !== 'ELOCKED' || attempt >= plan.retries) throw e;
+    }
+    await sleep(plan.randomize ? wait * (1 + Math.random()) : wait);
+    wait = Math.min(plan.maxTimeout ?? Infinity, wait * (plan.factor ?? 2));
+  }
 }
 
 /**
  * Removes a lock folder whose owner was a process of this machine (same host, same PID namespace) that no longer exists:
  * killed with -9, it could not remove its lock, which would otherwise hold the next build up until the lock went stale.
- * A lock without an owner file (from an older version), from elsewhere, or of a live PID is left alone.
+ * Also an empty lock folder not refreshed for three of the holder's refresh intervals (`update`, ms), when given: a
+ * lock is only ever put in place with its owner file in it, so an empty one is a release cut short between removing
+ * that file and the folder. A lock from elsewhere, of a live PID, or empty and fresh (an older version's) is left alone.
  */
-export function takeOverAbandoned(dir) {
+export function takeOverAbandoned(dir, { update } = {}) {
   let text;
   try {
     text = fs.readFileSync(join(dir, OWNER), 'utf8');
-  } catch {
-    return false;
+  } catch (e) {
+    if (e.code !== 'ENOENT' || !(update > 0)) return false;
+    try {
+      if (Date.now() - fs.statSync(dir).mtimeMs < 3 * update || fs.readdirSync(dir).length) return false;
+      fs.rmdirSync(dir);
+      return true;
+    } catch {
+      return false;
+    }
   }
   let owner;
   try {

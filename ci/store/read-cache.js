@@ -6,7 +6,7 @@
 // A folder is taken from the cache only when it holds exactly the files the entry names: store documents are
 // create-once (publish refuses other content under an existing name, and the name is checked against the content
 // when the folder is first read), so a folder's names fix its content. Pure packing functions plus a thin I/O shell.
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { tupleTable } from './run-file.js';
 import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeFresh, writeOwn } from './files.js';
@@ -150,6 +150,14 @@ function readPValues(dir, named, log) {
   return floats;
 }
 
+/** write-file-atomic's temp file of a cache file (`<name>.json.<number>`, `<name>.f64.<number>`). */
+const LEFTOVER = /\.(?:json|f64)\.\d+$/;
+const removeLeftover = (path) => {
+  try {
+    unlinkSync(path);
+  } catch { /* gone already */ }
+};
+
 /** Where a run folder's entry lies in the cache folder dir. */
 const entryFile = (dir, folder) => join(dir, `${folder}.json`);
 
@@ -172,12 +180,20 @@ export function writeEntry(dir, entry) {
  * wrote are ignored, so an upgrade never keeps run files laid out the old way.
  */
 export function openCache(dir, builder = null, log = () => {}) {
+  // the temp file of a write a stopped build left beside the cache's own files (write-file-atomic's `<name>.<number>`):
+  // no build reads it, so it goes; those among the entries and values go when the entries are next listed
+  let top = [];
+  try {
+    top = readdirSync(dir);
+  } catch { /* no cache folder yet */ }
+  for (const name of top) if (LEFTOVER.test(name)) removeLeftover(join(dir, name));
   // read on first use: a build that only appends runs (snapshot.js) never needs them
   let entries = null;
   const loadEntries = () => {
     entries = new Map();
     const damaged = [];
     for (const rel of listFiles(dir)) {
+      if (LEFTOVER.test(rel)) removeLeftover(join(dir, rel));
       if (!rel.startsWith('runs/') || !rel.endsWith('.json')) continue;
       try {
         const text = readRegular(join(dir, rel));

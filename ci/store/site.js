@@ -233,7 +233,7 @@ function contentsProblem(out) {
     if (e.code !== 'ENOENT') throw e;
   }
   if (entries.length && !entries.includes(MANIFEST)) {
-    return `--out ${out}: holds files no site build wrote (no ${MANIFEST}), which a build would remove; give a new or empty folder, or the folder an earlier \`benchline site\` wrote`;
+    return `--out ${out}: holds files no site build wrote (no ${MANIFEST}), which a build would remove; give a new or empty folder, or the folder an earlier \`benchline site\` wrote (if one did and only its ${MANIFEST} is gone, delete the folder: the next build writes it whole)`;
   }
   return null;
 }
@@ -537,6 +537,8 @@ const reportedSuites = (modules) => new Set(Object.entries(modules).filter(([, m
  * their files. Returns { layout, problems, runFiles, reports, archiveFiles, read, updateCache(runFileOf), snapshot }.
  */
 async function fullPlan({ store, out, config, repoUrl = null, basePath = './', title, changeOptions, generatedAt, modules, columns, readCache, previous, same, log = () => {}, warmFiles = WARM_FILES, warmThreads = availableParallelism() }) {
+  // a store.json that cannot be read ends the build before worker threads write anything into the site
+  readPolicy(store);
   const warming = readCache ? warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) : null;
   // while worker threads read run folders, this one reads the archived months (a year of hourly runs across 500 series
   // archives 100 MB of JSON: over a second to read and check)
