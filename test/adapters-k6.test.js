@@ -1,7 +1,7 @@
 // Tests of the k6 adapter and loadtests/k6/lib against summaries captured from k6 v1.8.1 (test/fixtures/k6).
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k6 from '../ci/adapters/k6.js';
@@ -673,5 +673,31 @@ describe('k6 adapter: a run that left no summary', () => {
     // an exception in setup() (here the catalog script refusing an inverted date range) is quoted, not called a script to fix
     const setup = k6.noOutput({ exitCode: 107, ...stderrOf('catalog-bad-range') });
     assert.match(setup, /k6 said: "Error: DATE_START=2024-12-31T00:00:00 is after DATE_END=2024-01-01T00:00:00: the date range is inverted; swap them"\.$/);
+  });
+});
+
+describe('k6 adapter: job params the script never reads', () => {
+  const ROOT = new URL('..', import.meta.url).pathname;
+
+  test('a job param that nearly spells a variable the script reads, and is not one itself, is refused with the one it reads', () => {
+    const problem = k6.paramsProblem({}, { script: 'loadtests/k6/orders-fixed-rate.js', own: ['durtion', 'rate'], root: ROOT });
+    assert.equal(problem, 'k6: param durtion reaches the script as __ENV.DURTION, which neither loadtests/k6/orders-fixed-rate.js nor what it imports reads (did you mean duration, read as DURATION?); if the script reads it in a way benchline cannot see, name it in the script as __ENV.DURTION');
+    // read by the helpers it imports (lib/options.js), by the adapter itself, elsewhere as ${param.NAME}, or like nothing it reads
+    assert.equal(k6.paramsProblem({}, { script: 'loadtests/k6/orders-fixed-rate.js', own: ['duration', 'maxVus', 'p95Ms', 'summary', 'contains', 'rates', 'scenarioLabel'], used: new Set(['rates']), root: ROOT }), undefined);
+  });
+
+  test('what a script reads is found in it and the files it imports by relative path, whichever way it reads them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
+    try {
+      mkdirSync(join(dir, 'lib'));
+      writeFileSync(join(dir, 'shop.js'), "import http from 'k6/http';\nimport { pages } from './lib/pages.js';\nconst size = Number(__ENV['ITEMS_PER_PAGE'] || 20);\nexport default function () { http.get(`${__ENV.BASE_URL}/items?n=${size}&p=${pages()}`); }\n");
+      writeFileSync(join(dir, 'lib', 'pages.js'), "const read = (name, fallback) => (__ENV[name] === undefined ? fallback : __ENV[name]);\nexport const pages = () => Number(read('PAGE_COUNT', 3));\n");
+      assert.deepEqual([...k6.envRead(join(dir, 'shop.js'))].sort(), ['BASE_URL', 'ITEMS_PER_PAGE', 'PAGE_COUNT']);
+      assert.match(k6.paramsProblem({}, { script: 'shop.js', own: ['itemsPerPag'], root: dir }), /did you mean itemsPerPage, read as ITEMS_PER_PAGE\?/);
+      assert.match(k6.paramsProblem({}, { script: 'shop.js', own: ['pageCont'], root: dir }), /did you mean pageCount, read as PAGE_COUNT\?/, 'read in the file it imports');
+      assert.equal(k6.paramsProblem({}, { script: 'missing.js', own: ['itemsPerPag'], root: dir }), undefined, 'a script not there is the run\'s to report');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -651,6 +651,14 @@ test("a k6 script without handleSummary is read from k6's --summary-export, with
   assert.ok(!(full.notes || []).some((n) => n.includes('--summary-export')), JSON.stringify(full.notes));
 });
 
+test('a k6 job param that nearly spells a variable its script reads is refused when the run is planned, naming the config, the job and the variable', () => {
+  const repo = scratchProject('{ tool: k6, scenario: typo, script: loadtests/shop.js, params: { rate: 5, durtion: 2s } }', {
+    'loadtests/shop.js': "// Reads RATE and DURATION.\nexport const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), duration: __ENV.DURATION || '10s', preAllocatedVUs: 1 } } };\nexport default function () {}\n",
+  });
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  assert.throws(() => planJobs(cfg), /bench\.config\.yaml: suites\.cli job k6\/typo \(variant only\): k6: param durtion reaches the script as __ENV\.DURTION, which neither loadtests\/shop\.js nor what it imports reads \(did you mean duration, read as DURATION\?\)/);
+});
+
 test('a k6 script k6 cannot load fails its job with what k6 said (the syntax error and its line) and which script to fix', async () => {
   const run = await runScratchJob('{ tool: k6, scenario: broken, script: loadtests/broken.js }', {
     'loadtests/broken.js': "// A script saved half-edited.\nexport const options = { iterations: 1 };\nexport default function () {\n  const x = ;\n}\n",

@@ -30,10 +30,11 @@
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
 import { readFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, shown } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
+import { nearMiss } from '../spelling.js';
 
 export const name = 'k6';
 
@@ -501,6 +502,62 @@ export function libImport(script) {
 
 /** UPPER_SNAKE name of a job parameter: maxVus -> MAX_VUS, p95Ms -> P95_MS. */
 export const envName = (key) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
+
+// what a script reads of its environment: __ENV.NAME, __ENV['NAME'], benchline's helpers' param('NAME'), and any
+// upper-case name in quotes (a helper of its own: integer(env, 'PAGE_SIZE', ...))
+const ENV_READS = [/__ENV\.([A-Za-z_]\w*)/g, /__ENV\[\s*['"]([^'"]+)['"]\s*\]/g, /\bparam\(\s*['"]([A-Za-z_]\w*)['"]/g, /['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"`]/g];
+// the files a script imports by relative path (`import x from './y.js'`, `export * from '../z.js'`, `import './w.js'`)
+const RELATIVE_IMPORTS = /\b(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/**
+ * The environment variables a k6 script reads as far as its text shows (ENV_READS), in it and the files it imports by
+ * relative path, benchline's helpers among them (at most 50 files; one that cannot be read is passed over).
+ */
+export function envRead(file) {
+  const read = new Set();
+  const seen = new Set();
+  const queue = [resolve(file)];
+  while (queue.length && seen.size < 50) {
+    const f = queue.shift();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    let text;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const re of ENV_READS) for (const m of text.matchAll(re)) read.add(m[1]);
+    for (const m of text.matchAll(RELATIVE_IMPORTS)) queue.push(resolve(dirname(f), m[1]));
+  }
+  return read;
+}
+
+/** A param's key for an environment variable name: MAX_VUS -> maxVus. */
+const keyOf = (env) => env.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+/**
+ * Why a param the job itself sets (`own`) would reach the script as a variable it never reads though it nearly spells
+ * one it does (`durtion: 2s` becomes DURTION beside the DURATION the script reads), or undefined; checked when the run is
+ * planned (plan.js), the script found from the project root `root`. k6 passes every other param on, so one the script
+ * reads in a way its text does not show (envRead) is left alone unless it nearly spells one it does. used: names read
+ * as ${param.NAME} elsewhere (the subject's manifest).
+ */
+export function paramsProblem(p = {}, { script, own = [], used = new Set(), root = '.' } = {}) {
+  if (!script || !own.length) return undefined;
+  const read = [...envRead(resolve(root, script))];
+  for (const key of own) {
+    if (ADAPTER_PARAMS.includes(key) || used.has(key)) continue;
+    const env = envName(key);
+    if (!env || read.includes(env)) continue;
+    const near = nearMiss(env, read);
+    if (near) {
+      return `k6: param ${key} reaches the script as __ENV.${env}, which neither ${script} nor what it imports reads (did you mean ${keyOf(near)}, read as ${near}?); `
+        + 'if the script reads it in a way benchline cannot see, name it in the script as __ENV.' + env;
+    }
+  }
+  return undefined;
+}
 
 /**
  * The k6 command line of one trial. Job params reach the script as -e KEY=VALUE (upper case;
