@@ -696,6 +696,9 @@ describe('k6 adapter: job params the script never reads', () => {
       assert.match(k6.paramsProblem({}, { script: 'shop.js', own: ['itemsPerPag'], root: dir }), /did you mean itemsPerPage, read as ITEMS_PER_PAGE\?/);
       assert.match(k6.paramsProblem({}, { script: 'shop.js', own: ['pageCont'], root: dir }), /did you mean pageCount, read as PAGE_COUNT\?/, 'read in the file it imports');
       assert.equal(k6.paramsProblem({}, { script: 'missing.js', own: ['itemsPerPag'], root: dir }), undefined, 'a script not there is the run\'s to report');
+      writeFileSync(join(dir, 'short.js'), "const n = Number(__ENV.N || 1); const mode = 'GET';\nexport default function () {}\n");
+      assert.equal(k6.paramsProblem({}, { script: 'short.js', own: ['m', 'get2', 'x'], root: dir }), undefined, 'names of three characters or fewer are too close to others to call typos');
+      assert.equal(k6.paramsProblem({}, { script: '/dev/zero', own: ['rate'], root: dir }), undefined, 'a device is not read (it would never end)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -29,7 +29,7 @@
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, shown } from './errors.js';
@@ -509,9 +509,11 @@ const ENV_READS = [/__ENV\.([A-Za-z_]\w*)/g, /__ENV\[\s*['"]([^'"]+)['"]\s*\]/g,
 // the files a script imports by relative path (`import x from './y.js'`, `export * from '../z.js'`, `import './w.js'`)
 const RELATIVE_IMPORTS = /\b(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
+const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+
 /**
  * The environment variables a k6 script reads as far as its text shows (ENV_READS), in it and the files it imports by
- * relative path, benchline's helpers among them (at most 50 files; one that cannot be read is passed over).
+ * relative path, benchline's helpers among them (at most 50 files of at most 4 MiB; one that cannot be read is passed over).
  */
 export function envRead(file) {
   const read = new Set();
@@ -523,6 +525,9 @@ export function envRead(file) {
     seen.add(f);
     let text;
     try {
+      // a regular file of a script's size only (a path to a device or a folder is not read)
+      const st = statSync(f);
+      if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) continue;
       text = readFileSync(f, 'utf8');
     } catch {
       continue;
@@ -549,8 +554,9 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
   for (const key of own) {
     if (ADAPTER_PARAMS.includes(key) || used.has(key)) continue;
     const env = envName(key);
-    if (!env || read.includes(env)) continue;
-    const near = nearMiss(env, read);
+    // a name of three characters or fewer is one edit from too many others to call it a typo of one
+    if (!env || env.length < 4 || read.includes(env)) continue;
+    const near = nearMiss(env, read.filter((r) => r.length >= 4));
     if (near) {
       return `k6: param ${key} reaches the script as __ENV.${env}, which neither ${script} nor what it imports reads (did you mean ${keyOf(near)}, read as ${near}?); `
         + 'if the script reads it in a way benchline cannot see, name it in the script as __ENV.' + env;
