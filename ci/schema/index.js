@@ -1,19 +1,32 @@
 // Validates result documents against the JSON Schema contract; every writer calls assertResult first.
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { documentProblems } from '../sanity.js';
+import { compileResult, schemaStamp } from './compile.js';
 
-const schema = JSON.parse(readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8'));
-let validate = null;
-// compiled on first use, as the commands that read no result document never need it
-const validator = () => {
-  if (!validate) {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv);
-    validate = ajv.compile(schema);
+const schemaText = readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8');
+const schema = JSON.parse(schemaText);
+
+/**
+ * The standalone validator (result.validate.cjs, scripts/gen-result-validator.js) when it was made from this schema
+ * text, else null. Loading it takes a few milliseconds; compiling the schema with Ajv over 100.
+ */
+export function standaloneValidator(text = schemaText) {
+  try {
+    const file = new URL('./result.validate.cjs', import.meta.url);
+    if (!readFileSync(file, 'utf8').includes(`\n${schemaStamp(text)}\n`)) return null;
+    return createRequire(import.meta.url)(fileURLToPath(file));
+  } catch {
+    return null;
   }
+}
+
+let validate = null;
+// made on first use, as the commands that read no result document never need it
+const validator = () => {
+  validate ||= standaloneValidator() || compileResult(schema);
   return validate;
 };
 
