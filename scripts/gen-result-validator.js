@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { standaloneSource } from '../ci/schema/compile.js';
 import { writeReplace } from '../ci/store/files.js';
+import { scriptArgs } from './args.js';
+
+scriptArgs(import.meta.url, {});
 
 const dir = new URL('../ci/schema/', import.meta.url);
 writeReplace(fileURLToPath(new URL('result.validate.cjs', dir)), standaloneSource(readFileSync(new URL('result.schema.json', dir), 'utf8')));
