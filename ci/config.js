@@ -2,24 +2,23 @@
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve, dirname, isAbsolute, relative } from 'node:path';
 import YAML from 'yaml';
-import Ajv from 'ajv/dist/2020.js';
 import { nearMiss } from './spelling.js';
 import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
 import { DEFAULT_METRIC_EFFECTS, judgeListProblem } from './compare.js';
+import { validatorFor } from './schema/compile.js';
 
-// the files people write by hand (bench.config.yaml, subject.yaml) are checked by one validator; verbose: each error
-// carries its schema, whose properties name what a misspelt key may have meant (didYouMean)
-const handWritten = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true });
 /**
- * A checker for a hand-written file's schema (ajv, verbose: its errors go to schemaErrorLine, from its `errors` as
- * ajv's own). Compiled on its first use: a command that reads no such file does not pay for it at start.
+ * A checker for a hand-written file's schema (`name`: config or subject, schema/compile.js; ajv with verbose: true, so
+ * each error carries its schema, whose properties name what a misspelt key may have meant: didYouMean; its errors go to
+ * schemaErrorLine, from its `errors` as ajv's own). Made on its first use: a command that reads no such file does not
+ * pay for it at start.
  */
-export const compileHandWritten = (schemaOf) => {
+export const compileHandWritten = (name, schemaOf) => {
   let compiled = null;
   const check = (data) => {
-    compiled ||= handWritten.compile(schemaOf);
+    compiled ||= validatorFor(name, schemaOf);
     const ok = compiled(data);
     check.errors = compiled.errors;
     return ok;
@@ -28,7 +27,7 @@ export const compileHandWritten = (schemaOf) => {
 };
 
 const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
-const validate = compileHandWritten(schema);
+const validate = compileHandWritten('config', schema);
 
 /** Most trials a profile, a job or --trials may ask for (the schema's bound). */
 export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;

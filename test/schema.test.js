@@ -1,37 +1,34 @@
-// The result schema's standalone validator: made from the schema as it is, and judging every document as Ajv compiling the schema does.
+// The schemas' standalone validators: each made from its schema as it is, and judging every document as Ajv compiling the schema does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { schema, standaloneValidator } from '../ci/schema/index.js';
-import { compileResult, standaloneSource } from '../ci/schema/compile.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import YAML from 'yaml';
+import { schema } from '../ci/schema/index.js';
+import { SCHEMA_NAMES, compileSchema, schemaText as textOf, standaloneSource, standaloneValidator } from '../ci/schema/compile.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { parse as parseWrk } from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { rng } from '../ci/stats.js';
 
-const schemaText = readFileSync(new URL('../ci/schema/result.schema.json', import.meta.url), 'utf8');
-
-test('the committed standalone validator is what Ajv makes of result.schema.json today (run node scripts/gen-result-validator.js after changing the schema)', () => {
-  assert.equal(readFileSync(new URL('../ci/schema/result.validate.cjs', import.meta.url), 'utf8'), standaloneSource(schemaText));
+test('each committed standalone validator is what Ajv makes of its schema today (run node scripts/gen-validators.js after changing a schema)', () => {
+  assert.deepEqual(SCHEMA_NAMES, ['result', 'config', 'subject']);
+  for (const name of SCHEMA_NAMES) assert.equal(readFileSync(new URL(`../ci/schema/${name}.validate.cjs`, import.meta.url), 'utf8'), standaloneSource(name), `${name}.validate.cjs`);
 });
 
-test('the standalone validator is used only for the schema text it was made from', () => {
-  assert.equal(typeof standaloneValidator(), 'function');
-  assert.equal(standaloneValidator(schemaText.replace('"additionalProperties": false', '"additionalProperties": true')), null);
-  assert.equal(standaloneValidator(`${schemaText} `), null);
+test('a standalone validator is used only for the schema text it was made from', () => {
+  for (const name of SCHEMA_NAMES) {
+    const text = textOf(name);
+    assert.equal(typeof standaloneValidator(name), 'function', name);
+    assert.equal(standaloneValidator(name, text.replace('"additionalProperties": false', '"additionalProperties": true')), null, name);
+    assert.equal(standaloneValidator(name, `${text} `), null, name);
+  }
 });
 
-test('the standalone validator and Ajv compiling the schema accept and refuse the same documents with the same errors, on valid documents and 2,000 mutations of them', () => {
-  const standalone = standaloneValidator();
-  const compiled = compileResult(schema);
-  const wrk = buildResult({
-    run: { id: 'r1', startedAt: '2026-11-27T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' },
-    runner: { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 1, labels: [] },
-    suite: 's', subject: 'nginx', variant: 'default', scenario: 'latency', tool: { name: 'wrk', version: '4.1.0' }, params: { connections: 4 },
-    trials: [parseWrk(readFileSync(new URL('./fixtures/wrk/latency.txt', import.meta.url), 'utf8'))],
-  }, 'test');
-  const docs = [wrk, ...syntheticDocs({ runs: 2 })];
-  const random = rng(20261127);
+/** Valid documents and `count` seeded mutations of them: each judged alike (verdict and errors) by both validators. */
+function sameVerdicts(name, docs, count, seed) {
+  const standalone = standaloneValidator(name);
+  const compiled = compileSchema(name);
+  const random = rng(seed);
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const odd = [null, 0, -1, 1.5, '', 'x', '2026-13-45T99:00:00Z', [], {}, true, Number.MAX_VALUE, 'a'.repeat(300)];
   // a path into the document to a value, chosen at random
@@ -45,9 +42,9 @@ test('the standalone validator and Ajv compiling the schema accept and refuse th
     return [parent, key];
   };
   const outcome = (validate, doc) => [validate(doc), JSON.stringify(validate.errors)];
+  for (const doc of docs) assert.deepEqual(outcome(standalone, doc), [true, 'null'], `${name}: a valid document`);
   let refused = 0;
-  for (const doc of docs) assert.deepEqual(outcome(standalone, doc), [true, 'null']);
-  for (let i = 0; i < 2000; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     const doc = structuredClone(pick(docs));
     for (let k = 0; k < 1 + Math.floor(random() * 3); k += 1) {
       const [parent, key] = somewhere(doc);
@@ -57,8 +54,28 @@ test('the standalone validator and Ajv compiling the schema accept and refuse th
       else parent[`${key}Extra`] = pick(odd);
     }
     const got = outcome(standalone, doc);
-    assert.deepEqual(got, outcome(compiled, doc), `mutation ${i}`);
+    assert.deepEqual(got, outcome(compiled, doc), `${name}: mutation ${i}`);
     if (!got[0]) refused += 1;
   }
-  assert.ok(refused > 1000, `most mutations are refused (${refused})`);
+  return refused;
+}
+
+test('the config and subject schemas\' standalone validators and Ajv compiling them give the same verdicts and errors (with the schema each error names) on the shipped files and 1,000 mutations of each', () => {
+  const configs = [YAML.parse(readFileSync(new URL('../bench.config.yaml', import.meta.url), 'utf8'))];
+  const subjectsDir = new URL('../subjects/', import.meta.url);
+  const manifests = readdirSync(subjectsDir).map((d) => YAML.parse(readFileSync(new URL(`${d}/subject.yaml`, subjectsDir), 'utf8')));
+  assert.ok(manifests.length >= 5);
+  assert.ok(sameVerdicts('config', configs, 1000, 11) > 300, 'many config mutations are refused');
+  assert.ok(sameVerdicts('subject', manifests, 1000, 12) > 300, 'many manifest mutations are refused');
+});
+
+test('the result schema\'s standalone validator and Ajv compiling it accept and refuse the same documents with the same errors, on valid documents and 2,000 mutations of them', () => {
+  const wrk = buildResult({
+    run: { id: 'r1', startedAt: '2026-11-27T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' },
+    runner: { name: 'test', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'test', memoryBytes: 1, labels: [] },
+    suite: 's', subject: 'nginx', variant: 'default', scenario: 'latency', tool: { name: 'wrk', version: '4.1.0' }, params: { connections: 4 },
+    trials: [parseWrk(readFileSync(new URL('./fixtures/wrk/latency.txt', import.meta.url), 'utf8'))],
+  }, 'test');
+  assert.equal(schema.$id, 'urn:benchline:result:1');
+  assert.ok(sameVerdicts('result', [wrk, ...syntheticDocs({ runs: 2 })], 2000, 20261127) > 1000, 'most mutations are refused');
 });

@@ -1,32 +1,15 @@
 // Validates result documents against the JSON Schema contract; every writer calls assertResult first.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { documentProblems } from '../sanity.js';
-import { compileResult, schemaStamp } from './compile.js';
+import { schemaText, validatorFor } from './compile.js';
 
-const schemaText = readFileSync(new URL('./result.schema.json', import.meta.url), 'utf8');
-const schema = JSON.parse(schemaText);
-
-/**
- * The standalone validator (result.validate.cjs, scripts/gen-result-validator.js) when it was made from this schema
- * text, else null. Loading it takes a few milliseconds; compiling the schema with Ajv over 100.
- */
-export function standaloneValidator(text = schemaText) {
-  try {
-    const file = new URL('./result.validate.cjs', import.meta.url);
-    if (!readFileSync(file, 'utf8').includes(`\n${schemaStamp(text)}\n`)) return null;
-    return createRequire(import.meta.url)(fileURLToPath(file));
-  } catch {
-    return null;
-  }
-}
+const schema = JSON.parse(schemaText('result'));
 
 let validate = null;
-// made on first use, as the commands that read no result document never need it
+// made on first use, as the commands that read no result document never need it: the standalone validator
+// (result.validate.cjs) in a few milliseconds, else compiled
 const validator = () => {
-  validate ||= standaloneValidator() || compileResult(schema);
+  validate ||= validatorFor('result', schema);
   return validate;
 };
 
