@@ -56,7 +56,8 @@ export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'by
  */
 export const DEFAULT_METRIC_EFFECTS = Object.freeze({ 'latency.p95': 0.1, 'latency.p99': 0.1, 'latency.p99.9': 0.15 });
 
-const DEFAULTS = { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS };
+/** The compare settings a config that says nothing of them gets (config.js, and reports of results without a config). */
+export const COMPARE_DEFAULTS = Object.freeze({ confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS });
 
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
@@ -72,7 +73,7 @@ const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern
 export function minEffectFor(name, compareConfig = {}, own = {}) {
   const fromOwn = lookupMinEffect(name, own || {});
   if (fromOwn !== undefined) return fromOwn;
-  return lookupMinEffect(name, compareConfig.metrics || DEFAULTS.metrics) ?? compareConfig.minEffect ?? DEFAULTS.minEffect;
+  return lookupMinEffect(name, compareConfig.metrics || COMPARE_DEFAULTS.metrics) ?? compareConfig.minEffect ?? COMPARE_DEFAULTS.minEffect;
 }
 
 /** A table's entry for a metric name: the exact one, else the most specific matching glob, else undefined. */
@@ -506,7 +507,7 @@ const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials ===
  * metrics only, and family says how many were judged together and at which alpha.
  */
 export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {}) {
-  const cfg = { ...DEFAULTS, ...compareConfig };
+  const cfg = { ...COMPARE_DEFAULTS, ...compareConfig };
   const bases = indexDocs(baseDocs, 'base');
   const heads = indexDocs(headDocs, 'head');
   const comparisons = [];
@@ -609,7 +610,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
     return map;
   };
   const bases = values(baseTrials);
-  const full = { ...DEFAULTS, ...cfg };
+  const full = { ...COMPARE_DEFAULTS, ...cfg };
   const disturbed = disturbedRounds(baseTrials.map((t) => t.load), headTrials.map((t) => t.load), full.maxOtherGap ?? MAX_OTHER_GAP);
   const otherGap = otherWorkGap(baseTrials.map((t) => t.load), headTrials.map((t) => t.load));
   const stats = [];

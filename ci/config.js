@@ -6,7 +6,7 @@ import { nearMiss } from './spelling.js';
 import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
-import { DEFAULT_METRIC_EFFECTS, judgeListProblem } from './compare.js';
+import { COMPARE_DEFAULTS, judgeListProblem } from './compare.js';
 import { validatorFor } from './schema/compile.js';
 
 /**
@@ -98,7 +98,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
   const config = {
     defaults: { suites: [], profile: 'quick', results: 'results', history: '.benchline/history', pinning: 'auto', ...raw.defaults },
     profiles: { quick: { trials: 5 }, full: { trials: 10 }, ...raw.profiles },
-    compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: { ...DEFAULT_METRIC_EFFECTS }, failOnRegression: true, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
+    compare: { ...COMPARE_DEFAULTS, failOnRegression: true, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
     suites: raw.suites || {},
   };
   for (const [name, suite] of Object.entries(config.suites)) {

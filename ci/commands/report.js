@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, reportPathProblem } from '../config.js';
-import { DEFAULT_METRIC_EFFECTS, compare } from '../compare.js';
+import { COMPARE_DEFAULTS, compare } from '../compare.js';
 import { loadResultsDir, primaryRole } from '../results-dir.js';
 import { writeFileAtomic } from '../fsutil.js';
 import { countVerdicts, duetSuiteNote, suiteBlocks, terminalSafe } from '../reports/format.js';
@@ -13,7 +13,7 @@ import * as commentReport from '../reports/comment.js';
 import * as summaryReport from '../reports/summary.js';
 
 const DEFAULT_CONFIG = 'bench.config.yaml';
-const FALLBACK = { compare: { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS, failOnRegression: true }, suites: {} };
+const FALLBACK = { compare: { ...COMPARE_DEFAULTS, failOnRegression: true }, suites: {} };
 
 /**
  * The configuration for thresholds and suite order. Without the default file (results copied

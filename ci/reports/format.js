@@ -2,7 +2,7 @@
 import { formatValue } from '../units.js';
 import { metricKey } from '../metrics.js';
 import { benjaminiHochberg, mannWhitney } from '../stats.js';
-import { DEFAULT_METRIC_EFFECTS, VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, moreRoundsHint } from '../compare.js';
+import { COMPARE_DEFAULTS, VERDICTS, MIN_TRIALS, decideFamily, disturbedRounds, metricStats, otherWorkGap, MAX_OTHER_GAP, moreRoundsHint } from '../compare.js';
 import { bottleneck } from '../cpuset.js';
 
 /** What a duet job's base and head figures are (see runner.js duetRounds). */
@@ -320,7 +320,7 @@ function headlineMetrics(ref, doc) {
 
 /** Verdicts of a pair's headline metrics from paired rounds: compare.js's rule, one Benjamini-Hochberg family per pair. */
 function pairedVerdicts(ref, doc, found, { alpha, compare: cfgIn }) {
-  const cfg = { confidence: 0.95, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS, ...cfgIn, alpha };
+  const cfg = { ...COMPARE_DEFAULTS, ...cfgIn, alpha };
   const disturbed = disturbedRounds(ref.load, doc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP);
   const otherGap = otherWorkGap(ref.load, doc.load);
   const stats = found.map(({ m, r }) => metricStats(r, m, { paired: true, disturbed, otherGap, cfg }));
