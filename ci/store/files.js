@@ -147,12 +147,10 @@ export function writeFresh(path, bytes, root) {
     let done = 0;
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, done);
   } catch (e) {
-    closeSync(fd);
-    fd = null;
     try { unlinkSync(path); } catch { /* gone already */ }
     throw e;
   } finally {
-    if (fd !== null) closeSync(fd);
+    closeSync(fd);
   }
 }
 
