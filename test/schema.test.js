@@ -4,30 +4,37 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import YAML from 'yaml';
 import { schema } from '../ci/schema/index.js';
-import { SCHEMA_NAMES, compileSchema, schemaText as textOf, standaloneSource, standaloneValidator } from '../ci/schema/compile.js';
+import { FILE_SCHEMA_NAMES, SCHEMA_NAMES, compileSchema, schemaText, standaloneSource, standaloneValidator } from '../ci/schema/compile.js';
+import { storeFileProblems, storeSchemaText, ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA } from '../ci/store/schemas.js';
+import { emptyArchive, foldDoc, foldFailure, indexArchive } from '../ci/store/archive.js';
+import { DEFAULT_POLICY } from '../ci/store/store.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
 import { parse as parseWrk } from '../ci/adapters/wrk.js';
 import { buildResult } from '../ci/result.js';
 import { rng } from '../ci/stats.js';
 
+// a schema's text: its file in ci/schema, or for the store's own files as ci/store/schemas.js builds it
+const textOf = (name) => (FILE_SCHEMA_NAMES.includes(name) ? schemaText(name) : storeSchemaText(name));
+
 test('each committed standalone validator is what Ajv makes of its schema today (run node scripts/gen-validators.js after changing a schema)', () => {
-  assert.deepEqual(SCHEMA_NAMES, ['result', 'config', 'subject']);
-  for (const name of SCHEMA_NAMES) assert.equal(readFileSync(new URL(`../ci/schema/${name}.validate.cjs`, import.meta.url), 'utf8'), standaloneSource(name), `${name}.validate.cjs`);
+  assert.deepEqual(SCHEMA_NAMES, ['result', 'config', 'subject', 'store', 'failure', 'archive']);
+  for (const name of SCHEMA_NAMES) assert.equal(readFileSync(new URL(`../ci/schema/${name}.validate.cjs`, import.meta.url), 'utf8'), standaloneSource(name, textOf(name)), `${name}.validate.cjs`);
 });
 
 test('a standalone validator is used only for the schema text it was made from', () => {
   for (const name of SCHEMA_NAMES) {
     const text = textOf(name);
-    assert.equal(typeof standaloneValidator(name), 'function', name);
-    assert.equal(standaloneValidator(name, text.replace('"additionalProperties": false', '"additionalProperties": true')), null, name);
+    assert.equal(typeof standaloneValidator(name, text), 'function', name);
+    assert.ok(/"additionalProperties": ?false/.test(text), name);
+    assert.equal(standaloneValidator(name, text.replace(/"additionalProperties": ?false/, '"additionalProperties":true')), null, name);
     assert.equal(standaloneValidator(name, `${text} `), null, name);
   }
 });
 
 /** Valid documents and `count` seeded mutations of them: each judged alike (verdict and errors) by both validators. */
 function sameVerdicts(name, docs, count, seed) {
-  const standalone = standaloneValidator(name);
-  const compiled = compileSchema(name);
+  const standalone = standaloneValidator(name, textOf(name));
+  const compiled = compileSchema(name, JSON.parse(textOf(name)));
   const random = rng(seed);
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const odd = [null, 0, -1, 1.5, '', 'x', '2026-13-45T99:00:00Z', [], {}, true, Number.MAX_VALUE, 'a'.repeat(300)];
@@ -78,4 +85,28 @@ test('the result schema\'s standalone validator and Ajv compiling it accept and 
   }, 'test');
   assert.equal(schema.$id, 'urn:benchline:result:1');
   assert.ok(sameVerdicts('result', [wrk, ...syntheticDocs({ runs: 2 })], 2000, 20261127) > 1000, 'most mutations are refused');
+});
+
+test('the store file schemas\' standalone validators and Ajv compiling them give the same verdicts and errors on store.json, failure records and archived months, and 1,000 mutations of each', () => {
+  const docs = [...syntheticDocs({ runs: 6, start: Date.UTC(2026, 0, 31, 20), every: 3600e3 })];
+  const failures = docs.slice(0, 3).map((d, k) => ({
+    schema: FAILURE_SCHEMA,
+    run: d.run,
+    job: { id: `${d.suite}.${d.variant}.${d.tool.name}.${d.scenario}`, suite: d.suite, subject: d.subject, variant: d.variant, tool: d.tool.name, scenario: d.scenario },
+    status: k ? 'failed' : 'skipped',
+    reason: `trial ${k + 1} exited with 1`,
+  }));
+  const archives = ['2026-01', '2026-02'].map((month) => {
+    const a = emptyArchive(month, DEFAULT_POLICY);
+    const idx = indexArchive(a);
+    for (const d of docs.filter((x) => x.run.startedAt.startsWith(month))) foldDoc(a, idx, d, DEFAULT_POLICY.digits);
+    for (const f of failures.filter((x) => x.run.startedAt.startsWith(month))) foldFailure(a, idx, f);
+    return JSON.parse(JSON.stringify(a));
+  });
+  assert.ok(archives.every((a) => a.runs.length && a.jobs.length), 'both months hold runs');
+  const cases = [['store', STORE_SCHEMA, [{ schema: STORE_SCHEMA, policy: DEFAULT_POLICY }, { schema: STORE_SCHEMA, policy: { keepDays: null } }]], ['failure', FAILURE_SCHEMA, failures], ['archive', ARCHIVE_SCHEMA, archives]];
+  for (const [name, id, files] of cases) {
+    for (const f of files) assert.deepEqual(storeFileProblems(f, id), [], `${name}: a valid file`);
+    assert.ok(sameVerdicts(name, files, 1000, name.length) > 300, `many ${name} mutations are refused`);
+  }
 });

@@ -1,5 +1,5 @@
 // Schemas of the history store's own files (store settings, job failures, compacted months), checked on every read.
-import Ajv from 'ajv/dist/2020.js';
+import { compileSchema, standaloneValidator } from '../schema/compile.js';
 import { ARCHIVE_SCHEMA, jobIdOf } from './archive.js';
 import { metricId } from './paths.js';
 import { BOUNDS, UNIT_WORD } from '../sanity.js';
@@ -153,10 +153,14 @@ const schemas = {
   },
 };
 
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false, validateFormats: false });
-// each compiled on first use: compiling all of them took a tenth of a second of every command's start
+/** Each store file schema's name among benchline's schemas (ci/schema/compile.js), by its id. */
+const NAMES = Object.freeze({ [STORE_SCHEMA]: 'store', [FAILURE_SCHEMA]: 'failure', [ARCHIVE_SCHEMA]: 'archive' });
+/** The JSON text of a store file schema by its name there (store, failure, archive): what its standalone validator is made from. */
+export const storeSchemaText = (name) => JSON.stringify(schemas[Object.keys(NAMES).find((id) => NAMES[id] === name)]);
+// each made on first use: the standalone validator (ci/schema/<name>.validate.cjs) when it was made from this schema,
+// else compiled (compiling the store file schema alone took 57 ms of every site build)
 const validators = {};
-const validatorOf = (id) => (validators[id] ||= ajv.compile(schemas[id]));
+const validatorOf = (id) => (validators[id] ||= standaloneValidator(NAMES[id], JSON.stringify(schemas[id])) || compileSchema(NAMES[id], schemas[id]));
 
 const MAX_PROBLEMS = 6;
 
