@@ -9,6 +9,7 @@ import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './conte
 import { makeDirs, writeJsonAtomic } from './fsutil.js';
 import { makeProgress } from './progress.js';
 import { UserError, SkipJob } from './errors.js';
+import { unreadable } from './adapters/errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
@@ -713,7 +714,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
     if (load) parsed.load = pin && !adapter.selfTimed ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
-    throw new JobFailure(`${relative(root, rawFile)}: not valid ${job.tool} output (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+    throw new JobFailure(`${relative(root, rawFile)}: ${unreadable(e, job.tool)} (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
   }
 }
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k6 from '../ci/adapters/k6.js';
-import { ParseError } from '../ci/adapters/errors.js';
+import { ParseError, unreadable } from '../ci/adapters/errors.js';
 import { buildResult } from '../ci/result.js';
 import { normalizeFile } from '../ci/commands/normalize.js';
 import { handleSummary, textSummary, formatValue } from '../loadtests/k6/lib/summary.js';
@@ -340,11 +340,20 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(d.metrics.find((m) => m.name === 'items_per_page.mean').value, 2.5);
   });
 
-  test('a Trend made without isTime stays a plain number even when its name ends in _ms', () => {
+  // a script read through --summary-export that then adds a handleSummary, as the note advises, keeps its series' units
+  test('a Trend made without isTime whose name ends in _ms is a time in both summary formats, unless the job param contains says default', () => {
     const data = json('custom-metrics.json');
+    // what k6 says of a Trend made without isTime
     data.metrics.json_parse_ms.contains = 'default';
-    const m = byName(k6.parse(JSON.stringify(data)), 'json_parse_ms.p95');
-    assert.deepEqual([m.value, m.unit], [19, 'count']);
+    const full = (opts) => byName(k6.parse(JSON.stringify(data), opts), 'json_parse_ms.p95');
+    const exported = (opts) => byName(parse('custom-metrics.summary-export.json', opts), 'json_parse_ms.p95');
+    assert.deepEqual([full().value, full().unit], [19e6, 'ns']);
+    assert.deepEqual([exported().value, exported().unit], [19e6, 'ns']);
+    const plain = { contains: 'json_parse_ms=default' };
+    assert.deepEqual([full(plain).value, full(plain).unit], [19, 'count']);
+    assert.deepEqual([exported(plain).value, exported(plain).unit], [19, 'count']);
+    // a Trend whose name hints nothing stays a count in both
+    assert.equal(byName(parse('plain-numbers.json'), 'items_per_page.p95').unit, 'count');
   });
 
   test('the job param better turns a custom metric\'s direction, and refuses anything but lower or higher', () => {
@@ -366,7 +375,19 @@ describe('k6 adapter: custom metrics', () => {
   test('refuses a custom metric that would take the name of one benchline derives from k6\'s built-ins', () => {
     const data = json('custom-metrics.json');
     data.metrics.requests = data.metrics.items_read;
-    throwsParse(() => k6.parse(JSON.stringify(data)), /k6 metric requests would be kept as "requests", which this summary already has .*; rename the k6 metric/);
+    throwsParse(() => k6.parse(JSON.stringify(data)), /^k6 metric requests \(as "requests"\) would take a name this summary already has .*; rename it in the script, e\.g\. app_requests \(a bl_ prefix is dropped, so bl_requests would take the same name\)$/);
+    // every clash named at once, so one edit mends the script; the output itself is fine, and the error says so
+    data.metrics.bl_errors = data.metrics.items_read;
+    data.metrics.latency = data.metrics.json_parse_ms;
+    let error;
+    try {
+      k6.parse(JSON.stringify(data));
+    } catch (e) {
+      error = e;
+    }
+    assert.match(error.message, /^k6 metrics requests \(as "requests"\), bl_errors \(as "errors"\), latency \(as "latency\.mean"\) would take names this summary already has .*; rename them in the script/);
+    assert.equal(unreadable(error, 'k6'), 'k6 output that cannot be kept');
+    assert.equal(unreadable(new Error('x'), 'k6'), 'not valid k6 output');
   });
 
   test('a metric the job lists in trends but the summary lacks gets a note', () => {
@@ -376,7 +397,7 @@ describe('k6 adapter: custom metrics', () => {
   test('refuses a custom metric whose name clashes with a registered metric of another unit', () => {
     const data = json('custom-trends.json');
     data.metrics.bl_latency = data.metrics.bl_response_size;
-    throwsParse(() => k6.parse(JSON.stringify(data)), /k6 metric bl_latency: metric latency\.mean: registry says ns\/lower, got count\/lower/);
+    throwsParse(() => k6.parse(JSON.stringify(data), { contains: 'bl_latency=default' }), /k6 metric bl_latency: metric latency\.mean: registry says ns\/lower, got count\/lower/);
   });
 });
 

@@ -38,6 +38,14 @@ const NGINX = doc({ variant: 'nginx', metrics: {
 } });
 const JMH = doc({ suite: 'serialization', variant: 'default', tool: 'jmh', version: '1.37', scenario: 'avgt', metrics: { 'time.mean@sbeSerialize': [73.62], 'time.mean@sbeDeserialize': [110.91] } });
 
+/** The result document of one trial: a captured tool output (path from the project root) as `benchline normalize` reads it. */
+function fixtureDoc(file, { suite, variant, scenario, tool }) {
+  return buildResult({
+    run: { id: 'r1', startedAt: '2026-11-22T10:15:00.000Z', commit: '0123456789abcdef0123456789abcdef01234567', ref: 'main', trigger: 'push', role: 'local' },
+    runner: RUNNER, suite, subject: suite, variant, scenario, tool, params: {}, trials: [normalizeFile(join(ROOT, file), tool.name)],
+  }, file);
+}
+
 // The action's own range parser (extractRangeInfo in github-action-benchmark), to check our strings parse.
 const gabRange = (range) => Number(range.match(/(?<prefix>(\+-|±)\s*)(?<value>\d.+)/)?.groups.value);
 
@@ -82,11 +90,7 @@ test('leaves out of both github-action-benchmark files the metrics that restate 
 test('leaves JMH\'s per-measurement-time GC figures out of both github-action-benchmark files: a faster benchmark allocating the same bytes per operation shows more of them', () => {
   // test/fixtures/jmh/avgt-gc.json (JMH 1.37, -prof gc): gc.alloc.rate, gc.count and gc.time sum over a fixed measurement time, so
   // sbeDeserialize, allocating 8.6x fewer bytes per operation than jsonDeserialize, has 6.8x its alloc_rate and 4x its gc_count
-  const parsed = normalizeFile(join(ROOT, 'test/fixtures/jmh/avgt-gc.json'), 'jmh');
-  const jmh = buildResult({
-    run: { id: 'r1', startedAt: '2026-11-22T10:15:00.000Z', commit: '0123456789abcdef0123456789abcdef01234567', ref: 'main', trigger: 'push', role: 'local' },
-    runner: RUNNER, suite: 'serialization', subject: 'serialization', variant: 'default', scenario: 'avgt-gc', tool: { name: 'jmh', version: '1.37' }, params: {}, trials: [parsed],
-  }, 'avgt-gc fixture');
+  const jmh = fixtureDoc('test/fixtures/jmh/avgt-gc.json', { suite: 'serialization', variant: 'default', scenario: 'avgt-gc', tool: { name: 'jmh', version: '1.37' } });
   const of = (name, c) => jmh.metrics.find((m) => m.name === name && m.case === c).value;
   assert.ok(of('alloc_per_op', 'sbeDeserialize') < of('alloc_per_op', 'jsonDeserialize') / 8);
   assert.ok(of('alloc_rate', 'sbeDeserialize') > of('alloc_rate', 'jsonDeserialize') * 6, 'the per-second figure ranks them the other way round');
@@ -126,12 +130,33 @@ test('exports Bencher Metric Format with kebab-case measure slugs and the interv
 // and refuse it as `measure create --slug`: checked by running them on an export of this metric.
 test('a long metric name becomes a slug of at most 64 characters that neither starts nor ends with a hyphen', () => {
   const name = 'checkout_latency_of_the_payment_service_under_load_for_region_e.p99';
-  assert.equal(measureSlug(name), 'checkout-latency-of-the-payment-service-under-load-for-region-e');
-  for (const n of [name, `${'x'.repeat(63)}.total`, `a${'_'.repeat(70)}b`, 'x'.repeat(90)]) {
+  assert.equal(measureSlug(name), 'checkout-latency-of-the-payment-servic-377b6bfb-for-region-e-p99', 'its start, a hash of the name and its end');
+  assert.equal(measureSlug('a_name_of_exactly_sixty_four_characters_once_it_is_in_kebab_case'), 'a-name-of-exactly-sixty-four-characters-once-it-is-in-kebab-case', 'kept whole up to 64');
+  for (const n of [name, `${'x'.repeat(63)}.total`, `a${'_'.repeat(70)}b`, 'x'.repeat(90), `${'y'.repeat(47)}_.p99`, `_${'z'.repeat(80)}_`]) {
     const slug = measureSlug(n);
     assert.ok(slug.length <= 64, `${n}: ${slug.length} characters`);
     assert.match(slug, /^[a-z0-9]+(-[a-z0-9]+)*$/, n);
   }
+});
+
+// k6 allows metric names of up to 128 characters: cut at 64, the statistics of one such Trend shared a measure, and
+// the Bencher export (and with it `bench`, after the run) failed with an advice to rename one of them
+test('each statistic of a k6 Trend with a long name is a Bencher measure of its own, named within 64 characters', () => {
+  const trend = 'checkout_service_end_to_end_order_confirmation_latency_ms_total';
+  const stats = ['mean', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'p99.9'];
+  // a k6 custom Trend's statistics, as the k6 adapter names them (latency-like, in ns)
+  const p99 = NGINX.metrics.find((m) => m.name === 'latency.p99');
+  const long = { ...NGINX, tool: { name: 'k6', version: '1.8.1' }, metrics: stats.map((stat) => ({ ...p99, name: `${trend}.${stat}` })) };
+  const bmf = toBmf([long]);
+  const slugs = Object.keys(bmf['gateways/nginx/k6/peak']);
+  assert.equal(new Set(slugs).size, stats.length, slugs.join(', '));
+  for (const slug of slugs) assert.match(slug, /^[a-z0-9]+(-[a-z0-9]+)*$/);
+  assert.ok(slugs.every((slug) => slug.length <= 64));
+  assert.ok(slugs.some((slug) => slug.endsWith('-ms-total-p99-9')), 'the statistic stays readable at the end');
+  const measures = bencherMeasures([long]);
+  assert.deepEqual(measures.map((m) => m.slug).sort(), [...slugs].sort());
+  assert.equal(new Set(measures.map((m) => m.name)).size, stats.length, 'and named apart');
+  for (const m of measures) assert.ok(m.name.length <= 64 && m.name.startsWith('checkout_service_end_to_end') && !m.name.endsWith('.'), m.name);
 });
 
 test('an A/B run\'s duet results are left out of every export: their figures stand beside the other side, not a history of runs alone', () => {
@@ -224,4 +249,38 @@ test('an export with no metric of its direction writes [] and says on stderr tha
   const smaller = spawnSync(process.execPath, ['ci/cli.js', 'export', root, '--format', 'gab-smaller'], { cwd: ROOT, encoding: 'utf8' });
   assert.ok(JSON.parse(smaller.stdout).length > 0);
   assert.equal(smaller.stderr, '');
+});
+
+test('bench writes every report and the exports it can when one export refuses the run\'s metrics, and names the file and why', async (t) => {
+  const { writeReports } = await import('../ci/commands/bench.js');
+  const { reportData } = await import('../ci/commands/report.js');
+  const { loadConfig } = await import('../ci/config.js');
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  // two metric names that become one Bencher measure slug: the Bencher export is refused, the others are not
+  const clash = doc({ variant: 'x', metrics: { 'latency.p99_9': [1, 2, 3], 'latency.p99.9': [1, 2, 3] } });
+  mkdirSync(join(root, 'docs/local'), { recursive: true });
+  writeFileSync(join(root, 'docs/local/j.json'), JSON.stringify(clash));
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.x.wrk.peak', status: 'ok', docs: { local: 'docs/local/j.json' } }] }));
+  const { texts, unexported } = await writeReports(root, reportData(root, loadConfig(join(ROOT, 'bench.config.yaml'))));
+  assert.match(texts.console, /BENCHLINE PERFORMANCE REPORT/);
+  assert.deepEqual(unexported, [`${join(root, 'export-bmf.json')} not written: Bencher export: metrics "latency.p99_9" and "latency.p99.9" of gateways/x/wrk/peak both become measure "latency-p99-9"; rename one of them`]);
+  for (const f of ['report.txt', 'comment.md', 'summary.md', 'export-gab-smaller.json', 'export-gab-bigger.json']) assert.ok(readFileSync(join(root, f), 'utf8').length > 1, f);
+  assert.equal(JSON.parse(readFileSync(join(root, 'export-gab-smaller.json'), 'utf8')).length, 2);
+  assert.throws(() => readFileSync(join(root, 'export-bmf.json')), { code: 'ENOENT' });
+});
+
+test('values of fewer than ten steps of their tool\'s resolution stay out of the github-action-benchmark files, whose ratio alerts rounding alone would set off', () => {
+  // test/fixtures/ab/keepalive.txt (ab 2.3 on loopback): Connection Times in whole milliseconds, connect.median 0
+  const ab = fixtureDoc('test/fixtures/ab/keepalive.txt', { suite: 'orders-api', variant: 'cache-off', scenario: 'keepalive', tool: { name: 'ab', version: '2.3' } });
+  const value = (name) => ab.metrics.find((m) => m.name === name).value;
+  assert.equal(value('connect.median'), 0);
+  assert.equal(value('latency.p99'), 7e6, 'seven whole milliseconds');
+  const names = toGab([ab], 'lower').map((e) => e.name.split('/').at(-1));
+  assert.deepEqual(['connect.median', 'connect.mean', 'ttfb.min', 'latency.p99'].filter((n) => names.includes(n)), []);
+  assert.ok(names.includes('latency.mean'), 'the mean, in microseconds, stays');
+  assert.ok(names.includes('latency.max'), '14 ms, 14 steps, stays');
+  assert.ok(names.includes('error_rate') && value('error_rate') === 0, 'a metric without a resolution stays at 0');
+  assert.ok(toGab([ab], 'higher').some((e) => e.name.endsWith('/throughput')));
+  assert.ok('connect-median' in toBmf([ab])['orders-api/cache-off/ab/keepalive'], 'Bencher keeps them');
 });

@@ -8,6 +8,20 @@ export class ParseError extends Error {
   }
 }
 
+/**
+ * Output that is whole and the tool's own, but what the script measured cannot be kept as it is named (a custom k6
+ * metric taking a name benchline gives a built-in one): the message says what to change in the script, not the output.
+ */
+export class ScriptProblem extends ParseError {
+  constructor(reason, hint) {
+    super(reason, hint);
+    this.name = 'ScriptProblem';
+  }
+}
+
+/** `not valid <tool> output`, or for a ScriptProblem, that the tool's output is fine but cannot be kept. */
+export const unreadable = (e, tool) => (e instanceof ScriptProblem ? `${tool} output that cannot be kept` : `not valid ${tool} output`);
+
 /** Longest value an error message quotes: a corrupted field can hold megabytes. */
 const SHOWN_MAX = 80;
 

@@ -22,17 +22,18 @@
 //   Trend   -> <name>.mean, .min, .max, .p50, and .p<N> for every percentile k6 reported, plus a distribution
 //   Counter -> <name> (the count)   Rate -> <name> (ratio)   Gauge -> <name> (its last value)
 // Units: k6 `contains: "time"` (a Trend made with isTime true; k6 reports it in ms) -> ns,
-// `"data"` -> bytes, otherwise bytes when the name ends in _bytes or _size (scripts cannot mark
-// a custom metric as data), otherwise count. The --summary-export format does not say what a
-// metric contains, so there a name ending in _duration, _time, _latency or _ms is time;
-// opts.contains = { name: 'time'|'data'|'default' } overrides.
+// `"data"` -> bytes; otherwise a name ending in _duration, _time, _latency or _ms is a time (its
+// numbers taken as ms), one ending in _bytes or _size bytes (scripts cannot mark a custom metric as
+// data), anything else a count. The --summary-export format does not say what a metric contains:
+// the name rule then decides alone, so both formats give a metric one unit.
+// opts.contains = { name: 'time'|'data'|'default' } overrides, in both formats.
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
 // _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ParseError, parseJson, shown } from './errors.js';
+import { ParseError, parseJson, ScriptProblem, shown } from './errors.js';
 import { describeMetric, metric } from '../metrics.js';
 import { nearMiss } from '../spelling.js';
 
@@ -116,6 +117,16 @@ function registryContains(n) {
   return describeMetric(`${base}.mean`)?.unit === 'ns' ? 'time' : undefined;
 }
 
+/**
+ * What metric n contains: a built-in's own; else the job param contains; else time or data when k6 says so (`said`: a
+ * Trend made with isTime true); else a registered name's; else what its name hints. k6 says "default" of any other
+ * custom Trend and the --summary-export format says nothing, so the two formats give a metric the same unit: a script
+ * that adds a handleSummary (as the fallback's note advises) keeps its series.
+ */
+function containsOf(n, said, opts) {
+  return builtinContains(n) ?? opts.contains?.[n.replace(/\{.*$/, '')] ?? (said === 'time' || said === 'data' ? said : undefined) ?? registryContains(n) ?? nameHintContains(n);
+}
+
 function nameHintContains(n) {
   if (/_(duration|time|latency|ms)$/.test(n)) return 'time';
   if (/_(bytes|size)$/.test(n)) return 'data';
@@ -130,7 +141,7 @@ export function readSummary(doc, opts = {}) {
     const list = [...doc.results.metrics, ...(Array.isArray(doc.results.checks?.metrics) ? doc.results.checks.metrics : [])];
     for (const m of list) {
       if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
-      metrics.set(m.name, { type: m.type, contains: m.contains, values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
+      metrics.set(m.name, { type: m.type, contains: containsOf(m.name, m.contains, opts), values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
     }
     // The run's length in seconds, from which the counters' rates (throughput among them) are computed: k6 always
     // writes it, so a damaged one is refused, and so is a missing one once a counter needs it.
@@ -157,7 +168,7 @@ export function readSummary(doc, opts = {}) {
   if (withValues === entries.length) {
     for (const [n, m] of entries) {
       const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, t]) => ({ expr, ok: t?.ok !== false }));
-      metrics.set(n, { type: m.type, contains: m.contains, values: normalizeValues(n, m.type, m.values), thresholds });
+      metrics.set(n, { type: m.type, contains: containsOf(n, m.contains, opts), values: normalizeValues(n, m.type, m.values), thresholds });
     }
     return { format: 'handle-summary', metrics, durationMs: num(doc.state?.testRunDurationMs) };
   }
@@ -168,8 +179,7 @@ export function readSummary(doc, opts = {}) {
     if (!type) fail(`metric ${n} has none of k6's summary fields (count, avg, passes, value)`);
     // In this format a threshold's boolean says whether it was crossed.
     const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, crossed]) => ({ expr, ok: crossed !== true }));
-    const contains = builtinContains(n) ?? opts.contains?.[n.replace(/\{.*$/, '')] ?? registryContains(n) ?? nameHintContains(n);
-    metrics.set(n, { type, contains, values: normalizeValues(n, type, m), thresholds });
+    metrics.set(n, { type, contains: containsOf(n, undefined, opts), values: normalizeValues(n, type, m), thresholds });
   }
   // --summary-export has no run duration; every counter's rate is count over the whole run.
   let durationMs;
@@ -387,6 +397,7 @@ export function parse(text, opts = {}) {
   }
   // every name kept so far, built-in or custom: a set, as a summary may hold thousands of custom metrics
   const taken = new Set(out.map((x) => x.name));
+  const clashes = [];
   for (const [k6Name, m] of all) {
     if (k6Name.includes('{') || BUILTIN.test(k6Name)) continue;
     const custom = customName(k6Name);
@@ -399,11 +410,19 @@ export function parse(text, opts = {}) {
       fail(`k6 metric ${k6Name}: ${e.message}`);
     }
     const clash = r.metrics.find((x) => taken.has(x.name));
-    if (clash) fail(`k6 metric ${k6Name} would be kept as "${clash.name}", which this summary already has (from k6's built-in metrics or another custom metric); rename the k6 metric`);
+    if (clash) {
+      clashes.push(`${k6Name} (as "${clash.name}")`);
+      continue;
+    }
     for (const x of r.metrics) taken.add(x.name);
     out.push(...r.metrics);
     if (r.distribution) distributions.push(r.distribution);
     if (r.note) notes.push(r.note);
+  }
+  // every clash at once, so one edit of the script mends them all
+  if (clashes.length) {
+    throw new ScriptProblem(`k6 metric${clashes.length > 1 ? 's' : ''} ${clashes.join(', ')} would take ${clashes.length > 1 ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
+      + `rename ${clashes.length > 1 ? 'them' : 'it'} in the script, e.g. app_${clashes[0].split(' ')[0].replace(/^bl_/, '')} (a bl_ prefix is dropped, so bl_${clashes[0].split(' ')[0].replace(/^bl_/, '')} would take the same name)`, produce);
   }
   for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
 
@@ -603,7 +622,7 @@ export function command(ctx) {
 /** The note of a trial read from k6's --summary-export because the script wrote no handleSummary JSON. */
 function exportNote(script) {
   return `k6: the script wrote no summary to __ENV.BENCHLINE_SUMMARY, so benchline read k6's --summary-export, which has no metric `
-    + 'types (a custom Trend is a time only when its name ends in _duration, _time, _latency or _ms, or the job param contains says so) '
+    + 'types (a custom Trend is a time only when its name ends in _duration, _time, _latency or _ms, or the job param contains says so, as with the full summary for a Trend not made with isTime) '
     + 'and no run duration; for the full summary, add [__ENV.BENCHLINE_SUMMARY]: JSON.stringify(data) to what the script\'s '
     + `handleSummary returns, or, if it has none, export { handleSummary } from '${libImport(script)}' in the script`;
 }

@@ -4,24 +4,41 @@ import { appendFileSync } from 'node:fs';
 import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
+import { UserError } from '../errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
 
-/** Writes every report of a run into its folder; returns { console, suite } texts for the terminal. */
+/**
+ * Writes every report of a run into its folder; returns { texts: { console, suite, comment, summary } for the terminal,
+ * unexported: [line] } where each line names an export the run's metrics cannot be written in and why (a format's own
+ * limits, as a Bencher measure holding two units): that file is not written, and the other reports still are.
+ */
 export async function writeReports(dir, data) {
   const texts = {};
   for (const [format, file] of [['console', 'report.txt'], ['suite', 'suite-report.txt'], ['comment', 'comment.md'], ['summary', 'summary.md']]) {
     texts[format] = await renderReport(format, data);
     writeFileAtomic(join(dir, file), texts[format]);
   }
-  for (const format of ['bmf', 'gab-smaller', 'gab-bigger']) writeFileAtomic(join(dir, `export-${format}.json`), renderExport(data.docs, format));
+  const unexported = [];
+  for (const format of ['bmf', 'gab-smaller', 'gab-bigger']) {
+    const file = join(dir, `export-${format}.json`);
+    let text;
+    try {
+      text = renderExport(data.docs, format);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      unexported.push(`${file} not written: ${e.message}`);
+      continue;
+    }
+    writeFileAtomic(file, text);
+  }
   if (data.comparisons) writeJsonAtomic(join(dir, 'comparisons.json'), data.comparisons);
   for (const suite of new Set(data.docs.map((d) => d.suite))) {
     const mod = await loadSuiteRenderer(data.config, suite);
     // A suite renderer may draw figures: plots() gives [{ file, title, svg }] to write beside the report.
     for (const { file, svg } of mod?.plots?.(suiteInput(data, suite)) || []) writeFileAtomic(join(dir, file), svg);
   }
-  return texts;
+  return { texts, unexported };
 }
 
 export default async function bench(opts) {
@@ -53,7 +70,7 @@ export const siteFolderOf = (store) => (basename(store) === 'history' ? join(dir
 /** Reports, the local history and the site, once the run is written. */
 async function afterRun(opts, { dir, run, config, rel }) {
   const data = reportData(dir, config, { seed: opts.seed });
-  const texts = await writeReports(dir, data);
+  const { texts, unexported } = await writeReports(dir, data);
   // The suites' own reports after the console one; generic suite tables are in the console report already.
   const own = await renderReport('suite', data, { generic: false });
   process.stdout.write(own ? `${texts.console}\n${own}` : texts.console);
@@ -72,7 +89,9 @@ async function afterRun(opts, { dir, run, config, rel }) {
       process.stdout.write(`site: open ${join(rel(out), 'index.html')} (${s.series} series, built in ${Math.round(s.ms)} ms)\n`);
     }
   }
+  // said last, where it is seen, once the history and site hold the run: an export missing is an error of its own
+  for (const line of unexported) process.stderr.write(`benchline bench: ${line}\n`);
   const regressions = data.comparisons?.counts?.regression || 0;
   if (opts.failOnRegression && regressions) return 1;
-  return runExitCode(run);
+  return unexported.length ? 2 : runExitCode(run);
 }

@@ -2,6 +2,7 @@
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { adapterFor } from '../adapters/index.js';
+import { ScriptProblem, unreadable } from '../adapters/errors.js';
 import { buildResult } from '../result.js';
 import { newRunId, runBlock, runnerInfo } from '../context.js';
 import { versionOf } from '../tools.js';
@@ -33,8 +34,8 @@ export function normalizeFile(file, toolName, opts = {}) {
   try {
     return adapter.parse(text, opts);
   } catch (e) {
-    const hint = e.hint || adapter.produce;
-    throw new Error(`${file}: not valid ${toolName} output: ${e.message.replace(/\.?\s*$/, '').replace(/\n\s*/g, '; ')}. Produce valid output with: ${hint}`);
+    const hint = e instanceof ScriptProblem ? '' : ` Produce valid output with: ${e.hint || adapter.produce}`;
+    throw new Error(`${file}: ${unreadable(e, toolName)}: ${e.message.replace(/\.?\s*$/, '').replace(/\n\s*/g, '; ')}.${hint}`);
   }
 }
 

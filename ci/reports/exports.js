@@ -18,6 +18,7 @@
 // Bencher's built-in `throughput` (ops/s) already matches benchline's unit, so no value is converted.
 // Every benchline metric is non-negative, so an interval's lower bound below zero (JMH's 99.9%
 // interval of a single trial) is clamped to 0 rather than exported as an impossible value.
+import { createHash } from 'node:crypto';
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
 import { RESTATED } from '../compare.js';
@@ -34,9 +35,30 @@ export const BENCHER_UNITS = Object.freeze({
   ratio: 'ratio (0 to 1)',
 });
 
-/** Bencher measure slug of a metric name: lower-case letters, digits and single hyphens, at most 64 characters. */
-// Cut to 64 before the hyphens at the ends are trimmed: Bencher takes a key ending in a hyphen for a measure name, not a slug.
-export const measureSlug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
+// Bencher's longest measure slug and name
+const BENCHER_MAX = 64;
+// what a shortened slug or name keeps of its end: the statistic (-p99-9, .mean) and a few characters before it
+const KEPT_END = 16;
+
+/**
+ * `text` when it has at most 64 characters; else its start, 8 hex digits of `name`'s SHA-1 and its last 16 characters,
+ * joined by `sep` (64 in all): a k6 metric may be named with up to 128 characters, and the statistics of one such
+ * Trend (.p99, .p99.9, .mean) must not share a measure. Pure.
+ */
+function fitBencher(text, name, sep) {
+  if (text.length <= BENCHER_MAX) return text;
+  const hash = createHash('sha1').update(name).digest('hex').slice(0, 8);
+  return `${text.slice(0, BENCHER_MAX - KEPT_END - hash.length - 2 * sep.length)}${sep}${hash}${sep}${text.slice(-KEPT_END)}`;
+}
+
+/**
+ * Bencher measure slug of a metric name: lower-case letters, digits and single hyphens (never one at either end:
+ * Bencher takes such a key for a measure name, not a slug), at most 64 characters (a longer one as fitBencher shortens it).
+ */
+export function measureSlug(name) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return fitBencher(slug, name, '-').replace(/-+/g, '-');
+}
 
 /**
  * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark
@@ -48,13 +70,24 @@ export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc
 // The action's range parser wants a digit followed by more characters, so small numbers keep 4 significant digits.
 const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4));
 
-/** The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`, restated and per-measurement-time ones left out. */
+/**
+ * Steps of its tool's resolution a value needs to go into a github-action-benchmark file. The action alerts on the
+ * ratio of each value to the last commit's: ab's whole milliseconds read 0 one run and 1 ms the next (an "Infinity x
+ * worse" alert) or 1 and 2 ms (2x) by rounding alone; from 10 steps on, one step moves a value by 10% at most.
+ */
+export const GAB_MIN_STEPS = 10;
+
+/**
+ * The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`; restated ones,
+ * per-measurement-time ones and values of fewer than GAB_MIN_STEPS steps of their resolution left out.
+ */
 export function toGab(docs, better) {
   if (better !== 'lower' && better !== 'higher') throw new Error(`toGab: better must be "lower" or "higher", got ${better}`);
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
       if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name)) continue;
+      if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
@@ -101,7 +134,7 @@ export function bencherMeasures(docs) {
       if (!units) throw new UserError(`Bencher export: metric "${m.name}" has unit "${m.unit}", which has no Bencher spelling; add it to BENCHER_UNITS in ci/reports/exports.js`);
       const seen = bySlug.get(slug);
       if (seen && seen.units !== units) throw new UserError(`Bencher export: measure "${slug}" would hold ${seen.units} (${seen.name}) and ${units} (${m.name}); rename one of the metrics`);
-      if (!seen) bySlug.set(slug, { slug, name: m.name.slice(0, 64), units });
+      if (!seen) bySlug.set(slug, { slug, name: fitBencher(m.name, m.name, '~'), units });
     }
   }
   return [...bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));
