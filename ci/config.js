@@ -101,6 +101,8 @@ export function parseConfig(text, file = 'bench.config.yaml') {
     compare: { ...COMPARE_DEFAULTS, failOnRegression: true, ...raw.compare, rounds: { ...ROUNDS, ...raw.compare?.rounds }, budget: { ...BUDGET, ...raw.compare?.budget } },
     suites: raw.suites || {},
   };
+  // every job id of every suite and variant, with where it was defined
+  const ids = new Map();
   for (const [name, suite] of Object.entries(config.suites)) {
     suite.variants = suite.variants && Object.keys(suite.variants).length ? suite.variants : { default: {} };
     for (const [v, body] of Object.entries(suite.variants)) suite.variants[v] = body || {};
@@ -126,10 +128,17 @@ export function parseConfig(text, file = 'bench.config.yaml') {
           if (!Object.hasOwn(suite.variants, v)) throw new ConfigError(`${file}: suites.${name}.jobs[${i}].skipIn.${profile} names variant "${v}", which the suite does not define`);
         }
       }
-      // the job id names files and folders (raw outputs, result documents, store entries): it must fit in one
+      // the job id names files and folders (raw outputs, result documents, store entries): it must fit in one, be
+      // one job's alone (names may hold dots: suite a with variant b.c and suite a.b with variant c would share one)
+      // and not read as a failure record's name (<job id>.failed.json in the store)
       for (const v of job.variants || Object.keys(suite.variants)) {
-        const problem = nameProblem(`${name}.${v}.${job.tool}.${job.scenario}`, 'job id', MAX_JOB_ID);
+        const id = `${name}.${v}.${job.tool}.${job.scenario}`;
+        const where = `suites.${name}.jobs[${i}] (${job.tool}/${job.scenario}, variant ${v})`;
+        const problem = nameProblem(id, 'job id', MAX_JOB_ID);
         if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}]: ${problem}; shorten the suite, variant or scenario name`);
+        if (id.endsWith('.failed')) throw new ConfigError(`${file}: ${where}: a scenario named "failed" or ending in ".failed" would be stored under the name of a failure record (${id}.failed.json); rename the scenario`);
+        if (ids.has(id)) throw new ConfigError(`${file}: ${where} and ${ids.get(id)} have the same job id "${id}" (suite, variant, tool and scenario joined by dots), so their results would overwrite each other; rename one (a scenario of its own, or a suite or variant name without a dot)`);
+        ids.set(id, where);
       }
     });
   }

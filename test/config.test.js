@@ -249,3 +249,12 @@ test('a config without compare.metrics judges tail latencies at 10-15% and the r
   const none = parseConfig(`${yaml}\ncompare:\n  metrics: {}\n`, 'bench.config.yaml').compare;
   assert.equal(minEffectFor('latency.p99', none), 0.02, 'an empty table of its own turns the tail defaults off');
 });
+
+test('two jobs whose ids would be one (dots in suite or variant names), or a scenario ending in .failed, are refused when the config is loaded', () => {
+  const job = '{ tool: wrk, scenario: x, params: { path: / } }';
+  const collide = `version: 1\nsuites:\n  a:\n    subject: s\n    variants: { b.c: {} }\n    jobs: [${job}]\n  a.b:\n    subject: s\n    variants: { c: {} }\n    jobs: [${job}]\n`;
+  assert.throws(() => parseConfig(collide, 'x.yaml'), { message: 'x.yaml: suites.a.b.jobs[0] (wrk/x, variant c) and suites.a.jobs[0] (wrk/x, variant b.c) have the same job id "a.b.c.wrk.x" (suite, variant, tool and scenario joined by dots), so their results would overwrite each other; rename one (a scenario of its own, or a suite or variant name without a dot)' });
+  assert.throws(() => parseConfig(`version: 1\nsuites:\n  a:\n    subject: s\n    jobs: [${job}, ${job}]\n`, 'x.yaml'), /suites\.a\.jobs\[1\] \(wrk\/x, variant default\) and suites\.a\.jobs\[0\] \(wrk\/x, variant default\) have the same job id "a\.default\.wrk\.x"/);
+  assert.throws(() => parseConfig(`version: 1\nsuites:\n  a:\n    subject: s\n    jobs: [{ tool: wrk, scenario: nightly.failed }]\n`, 'x.yaml'), /x\.yaml: suites\.a\.jobs\[0\] \(wrk\/nightly\.failed, variant default\): a scenario named "failed" or ending in "\.failed" would be stored under the name of a failure record \(a\.default\.wrk\.nightly\.failed\.failed\.json\); rename the scenario/);
+  assert.doesNotThrow(() => parseConfig(collide.replace('scenario: x, params: { path: / } }]\n  a.b', 'scenario: y, params: { path: / } }]\n  a.b'), 'x.yaml'));
+});

@@ -1,7 +1,7 @@
 // Exports for other tools: github-action-benchmark's custom JSON (one file per direction) and Bencher Metric Format.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
@@ -283,4 +283,30 @@ test('values of fewer than ten steps of their tool\'s resolution stay out of the
   assert.ok(names.includes('error_rate') && value('error_rate') === 0, 'a metric without a resolution stays at 0');
   assert.ok(toGab([ab], 'higher').some((e) => e.name.endsWith('/throughput')));
   assert.ok('connect-median' in toBmf([ab])['orders-api/cache-off/ab/keepalive'], 'Bencher keeps them');
+});
+
+test('report and export refuse an -o that would replace what they read: the input itself, a run.json, a file under docs/ or raw/', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'results', 'r1', 'docs', 'local'), { recursive: true });
+  const run = join(root, 'results', 'r1');
+  writeFileSync(join(run, 'docs/local/j.json'), JSON.stringify(NGINX));
+  writeFileSync(join(run, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.peak', status: 'ok', docs: { local: 'docs/local/j.json' } }] }));
+  symlinkSync('r1', join(root, 'results', 'latest'));
+  const before = readFileSync(join(run, 'run.json'), 'utf8');
+  const cli = (...args) => spawnSync(process.execPath, [join(ROOT, 'ci/cli.js'), ...args], { cwd: root, encoding: 'utf8' });
+  for (const [args, why] of [
+    [['report', 'results', '-o', 'results/latest/run.json'], /-o results\/latest\/run\.json: is part of the results it reads \(r1\/run\.json\), which it would replace/],
+    [['export', 'results/r1', '--format', 'bmf', '-o', 'results/r1/docs/local/j.json'], /-o results\/r1\/docs\/local\/j\.json: is part of the results it reads \(docs\/local\/j\.json\)/],
+    [['export', 'results/r1/docs/local/j.json', '--format', 'bmf', '-o', 'results/r1/docs/local/j.json'], /is the input itself, which it would replace; give another file/],
+  ]) {
+    const r = cli(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, why);
+  }
+  assert.equal(readFileSync(join(run, 'run.json'), 'utf8'), before);
+  assert.deepEqual(JSON.parse(readFileSync(join(run, 'docs/local/j.json'), 'utf8')), NGINX);
+  // a report beside the run's files, as bench writes it, is fine
+  assert.equal(cli('report', 'results', '-o', 'results/latest/report-again.txt').status, 0);
+  assert.match(readFileSync(join(run, 'report-again.txt'), 'utf8'), /BENCHLINE PERFORMANCE REPORT/);
 });

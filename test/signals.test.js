@@ -259,3 +259,35 @@ for (const [how, stop, code] of [['SIGTERM to benchline alone (a cancelled CI jo
     assert.equal(run.jobs[0].status, 'interrupted');
   });
 }
+
+test('SIGINT during a publish stops it between documents with 130, leaves no lock, and publishing again adds the rest', async () => {
+  const { syntheticDocs } = await import('../ci/store/synthetic.js');
+  const { readStore } = await import('../ci/store/store.js');
+  const { existsSync, mkdirSync } = await import('node:fs');
+  const dir = tempDir('publish-sigint');
+  const docsDir = join(dir, 'docs');
+  mkdirSync(docsDir);
+  const docs = [...syntheticDocs({ runs: 300 })];
+  const files = docs.map((d, i) => join(docsDir, `${i}.json`));
+  docs.forEach((d, i) => writeFileSync(files[i], JSON.stringify(d)));
+  const store = join(dir, 'store');
+  const child = spawn(process.execPath, [CLI, 'publish', ...files, '--store', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (b) => { out += b; });
+  child.stderr.on('data', (b) => { out += b; });
+  const exited = new Promise((r) => child.on('exit', (c, s) => r([c, s])));
+  // once the store exists the documents are being written
+  for (let i = 0; i < 400 && !existsSync(join(store, 'store.json')); i += 1) await new Promise((r) => setTimeout(r, 25));
+  child.kill('SIGINT');
+  const [code] = await exited;
+  assert.equal(code, 130, out);
+  assert.match(out, /benchline publish: SIGINT: stopped; what was published so far is in .*store, and publishing the same results again adds the rest/);
+  assert.doesNotMatch(out, /added, /, 'no summary of a publish that did not finish');
+  assert.equal(existsSync(join(store, 'store.json.lock')), false, 'the lock went with the process');
+  const before = readStore(store);
+  assert.deepEqual(before.problems, []);
+  assert.ok(before.docs.length < docs.length, `stopped before the end (${before.docs.length} of ${docs.length})`);
+  const again = spawnSync(process.execPath, [CLI, 'publish', ...files, '--store', store], { encoding: 'utf8' });
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(readStore(store).docs.length, docs.length);
+});

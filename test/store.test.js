@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
-import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles } from '../ci/store/store.js';
+import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
+import { homedir } from 'node:os';
 import { holdExitHandlers, listFiles, rewrite, writeFresh, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
@@ -101,6 +102,38 @@ test('temp files a killed publish left in the store are removed by the next one 
   assert.deepEqual(readStore(store).problems, []);
 });
 
+test('a folder that is no store and holds other files, the root or the home folder is refused as a store before anything is written, and stale temp files are removed only where the store writes', async () => {
+  const dir = temp('not-a-store');
+  const project = join(dir, 'project');
+  // a project folder given by mistake (--store .): a logrotate-style backup and a temp-like note, both old
+  mkdirSync(join(project, 'src', 'sub'), { recursive: true });
+  const backup = join(project, 'src', 'config.json.1');
+  const note = join(project, 'src', 'sub', '.tmp-notes');
+  for (const f of [backup, note]) writeFileSync(f, 'keep me');
+  const then = new Date(Date.now() - STALE_TEMP_MS - 60000);
+  for (const f of [backup, note]) utimesSync(f, then, then);
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  await assert.rejects(publish({ store: project, docs }), /project: is not a history store \(no store\.json\) and holds other files \(src\), which a store never does; give a new or empty folder/);
+  assert.deepEqual(readdirSync(project), ['src'], 'no store.json, no runs/');
+  assert.ok(existsSync(backup) && existsSync(note));
+  assert.throws(() => readStore(project), /is not a history store/, 'nor is it read as one');
+  for (const place of ['/', homedir()]) assert.match(storePlaceProblem(place), /a history store needs a folder of its own/);
+  // an empty folder, or one with only a store's folders (its store.json lost), is a store
+  mkdirSync(join(dir, 'empty'));
+  assert.equal((await publish({ store: join(dir, 'empty'), docs })).added, 2);
+  // in a store, the temp files of its writers go only where they write
+  const store = join(dir, 'empty');
+  mkdirSync(join(store, 'own', 'notes'), { recursive: true });
+  const mine = join(store, 'own', 'notes', '.tmp-1-deadbeef');
+  const stale = join(store, 'runs', '.tmp-2-deadbeef');
+  for (const f of [mine, stale]) writeFileSync(f, '{');
+  for (const f of [mine, stale]) utimesSync(f, then, then);
+  const r = await publish({ store, docs: [...syntheticDocs({ runs: 2, jobs: twoJobs, role: 'local' })].slice(2) });
+  assert.equal(r.compacted.leftovers, 1);
+  assert.equal(existsSync(stale), false);
+  assert.equal(existsSync(mine), true, 'a folder the store does not write is not its to clean');
+});
+
 test('refuses to overwrite a stored job with different results and keeps the first', async () => {
   const dir = temp('conflict');
   const store = join(dir, 'store');
@@ -143,6 +176,28 @@ test('names an invalid input document and still publishes the valid ones beside 
   assert.deepEqual(r.errors.map((e) => e.file), [join(dir, 'bad.json'), join(dir, 'torn.json')]);
   assert.match(r.errors[0].message, /bad\.json does not match benchline\/result@1:\n {2}\/ must have required property 'runner'/);
   assert.match(r.errors[1].message, /torn\.json: result document is not valid JSON/);
+});
+
+test('a document whose scenario ends in failed is refused by name, since it would be stored where every reader looks for a failure record', async () => {
+  const dir = temp('failed-scenario');
+  const store = join(dir, 'store');
+  const [good, other] = syntheticDocs({ runs: 1, jobs: twoJobs });
+  const doc = { ...other, scenario: 'nightly.failed' };
+  const r = await publish({ store, docs: [good, doc] });
+  assert.equal(r.added, 1);
+  assert.match(r.errors[0].message, /^document #2 \(.*\): its scenario "nightly\.failed" ends in "failed", so it would be stored as .*\.nightly\.failed\.json, the name of a failure record; normalize it again with another --scenario$/);
+  assert.deepEqual(readStore(store).problems, [], 'nothing half-published that the store then misreads');
+});
+
+test('a document dated after this machine\'s clock is refused, since its start would archive every month before it at once', async () => {
+  const dir = temp('future');
+  const store = join(dir, 'store');
+  const past = [...syntheticDocs({ runs: 3, jobs: twoJobs, every: 40 * 86400e3 })];
+  const [future] = syntheticDocs({ runs: 1, jobs: twoJobs, start: Date.UTC(2099, 0, 1) });
+  const r = await publish({ store, docs: [...past, future], policy: { keepDays: 20, keepRuns: 1 } });
+  assert.equal(r.added, past.length);
+  assert.match(r.errors[0].message, /its run started at 2099-01-01T00:00:00\.000Z, after this machine's clock \(.*\); the measuring machine's clock is wrong or the document was edited/);
+  assert.deepEqual(r.compacted.months, ['2025-01', '2025-02'], 'dated by the newest run actually published');
 });
 
 test('eight publishers writing at once, with overlapping runs and compaction in between, lose nothing', async () => {

@@ -2,11 +2,13 @@
 import { loadDocuments, primaryRole } from '../results-dir.js';
 import { FORMATS, renderExport } from '../reports/exports.js';
 import { UserError } from '../errors.js';
-import { writeOutput } from './report.js';
+import { outputProblem, writeOutput } from './report.js';
 
 /** Takes every path `compare` takes (a run folder, a results root, a folder of result documents, one document). */
 export default function exportCommand(opts) {
   const [path] = opts.args;
+  const clash = outputProblem(opts.output, path);
+  if (clash) throw new UserError(clash);
   const { byRole } = loadDocuments(path);
   const role = primaryRole(byRole);
   if (!role) throw new UserError(`${path}: the run has no result documents (every job failed or was skipped); nothing to export`);

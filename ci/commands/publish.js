@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { publish } from '../store/store.js';
+import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
 
 /** One line per outcome, so a CI log says what the store gained. */
 export function summary(result, store) {
@@ -20,6 +21,14 @@ export default async function publishCommand(opts) {
     process.stderr.write(`benchline publish: ${opts.store}: is a file, not a history store folder; pass a folder (it is created when missing)\n`);
     return 2;
   }
+  // a signal stops the publish at the next document and exits as the signal says: each document is written whole and
+  // compaction runs under the store's lock, archive first, so what is there stays readable, and publishing the same
+  // results again adds the rest; the lock goes with the process
+  const onSignal = onFirstSignal((sig) => {
+    sayOnStop(`\nbenchline publish: ${sig}: stopped; what was published so far is in ${opts.store}, and publishing the same results again adds the rest\n`);
+    process.exit(signalExit(sig));
+  });
+  for (const sig of SIGNALS) process.on(sig, onSignal);
   let result;
   try {
     result = await publish({ store, files: opts.args });
@@ -28,6 +37,8 @@ export default async function publishCommand(opts) {
     if (e.syscall && e.path) throw e;
     process.stderr.write(`benchline publish: ${e.message}\n`);
     return e.exitCode || 1;
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
   }
   process.stdout.write(`${summary(result, opts.store)}\n`);
   for (const e of result.errors) process.stderr.write(`benchline publish: not published: ${e.message}\n`);

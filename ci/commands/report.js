@@ -1,6 +1,6 @@
 // `benchline report <results-dir> --format console|comment|summary|suite`: loads a run and prints or writes one report.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, reportPathProblem } from '../config.js';
 import { COMPARE_DEFAULTS, compare } from '../compare.js';
@@ -31,6 +31,38 @@ export function loadSettings(path = DEFAULT_CONFIG, { warn = (m) => process.stde
 export function writeOutput(file, text) {
   if (file) writeFileAtomic(file, text);
   else process.stdout.write(text);
+}
+
+/** A path with its folder's links resolved (the file itself need not exist). */
+function realPath(p) {
+  try {
+    return realpathSync(p);
+  } catch {
+    try {
+      return join(realpathSync(dirname(resolve(p))), basename(p));
+    } catch {
+      return resolve(p);
+    }
+  }
+}
+
+/**
+ * Why `-o output` must not be written when `input` (a result file, run folder, results root or folder of documents) is
+ * read, or null: it is the input itself, or inside it a file of what a run holds (a run.json, anything under docs/ or
+ * raw/) or a JSON file already there (a document of a loose folder): the report would replace what it was made from.
+ */
+export function outputProblem(output, input) {
+  if (!output || !input) return null;
+  const out = realPath(output);
+  const from = realPath(input);
+  if (out === from) return `-o ${output}: is the input itself, which it would replace; give another file`;
+  const rel = relative(from, out);
+  if (rel.startsWith('..') || isAbsolute(rel)) return null;
+  const parts = rel.split(sep);
+  if (parts.at(-1) === 'run.json' || parts.includes('docs') || parts.includes('raw') || (rel.endsWith('.json') && existsSync(out))) {
+    return `-o ${output}: is part of the results it reads (${rel}), which it would replace; give a file outside run.json, docs/ and raw/ (e.g. ${join(input, 'report.txt')})`;
+  }
+  return null;
 }
 
 /**
@@ -129,6 +161,8 @@ export async function renderReport(format, given, { color = false, generic = tru
 
 export default async function report(opts) {
   const [dir] = opts.args;
+  const clash = outputProblem(opts.output, dir);
+  if (clash) throw new UserError(clash);
   const config = loadSettings(opts.config);
   const data = reportData(dir, config);
   const color = !opts.output && opts.format === 'console' && process.stdout.isTTY && !process.env.NO_COLOR;

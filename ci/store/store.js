@@ -10,6 +10,7 @@
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { loadResultsDir, primaryRole, readResultFile, resolveRunDir, runFilePath } from '../results-dir.js';
@@ -30,6 +31,32 @@ import { entryFits, runFolderOf, unpackDocs } from './read-cache.js';
 export const DEFAULT_POLICY = Object.freeze({ keepDays: 90, keepRuns: 100, digits: 6 });
 
 export class StoreError extends UserError {}
+
+// what a history store's folder holds, besides what its writers leave there for a moment (the lock, temp files)
+const STORE_NAMES = new Set(['store.json', 'runs', 'archive']);
+
+/**
+ * Why `store` cannot be a history store, or null. Never the file system's root or the home folder; and a folder that
+ * exists holds a store (its store.json) or nothing but a store's own folders: a publish writes there and removes the
+ * temp files it finds, and a site build reads every file, so a project folder given by mistake (`--store .`) is refused
+ * before anything is written.
+ */
+export function storePlaceProblem(store) {
+  const where = resolve(store);
+  if (where === resolve('/') || where === resolve(homedir())) return `${store}: a history store needs a folder of its own (it holds nothing else); give a new folder, e.g. .benchline/history in the project`;
+  let names;
+  try {
+    names = readdirSync(where);
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    if (e.code === 'ENOTDIR') return `${store}: is a file, not a history store folder; give a folder (it is created when missing)`;
+    throw e;
+  }
+  if (names.includes('store.json')) return null;
+  const foreign = names.filter((n) => !STORE_NAMES.has(n) && !n.startsWith('store.json.') && !isTempFile(n)).sort();
+  if (!foreign.length) return null;
+  return `${store}: is not a history store (no store.json) and holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+}
 
 const DAY = 86400e3;
 // memoized: a site build asks for the month of every document, and the runs of a store share few start times
@@ -258,6 +285,9 @@ function putOnce(store, rel, value, source, result) {
   else result.errors.push({ file: source, message: `${source}: ${abs} already holds different content for this run and job; the store is append-only, so re-run the benchmark (a new run id) instead of republishing changed results` });
 }
 
+// documents a publish writes between two turns of the event loop (a signal is handled at a turn)
+const YIELD_EVERY = 32;
+
 /**
  * Appends result documents (and job failures) to the store, then compacts what aged out.
  * files: result documents, run folders or results roots; docs: result documents in memory. Returns
@@ -266,6 +296,8 @@ function putOnce(store, rel, value, source, result) {
  */
 export async function publish({ store, files, docs, policy, compaction = true } = {}) {
   if (!store) throw new StoreError('publish: no store folder given (--store)');
+  const place = storePlaceProblem(store);
+  if (place) throw new StoreError(place);
   const inputs = collectInputs(files || []);
   // documents handed over in memory get the same validation as files
   for (const [i, doc] of (docs || []).entries()) {
@@ -278,8 +310,22 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   if (!inputs.docs.length && !inputs.failures.length && !existsSync(join(store, 'store.json'))) return result;
   const pol = await ensureStore(store, policy);
   const archived = archiveReader(store);
-  for (const { doc, source } of inputs.docs) {
+  const now = Date.now();
+  for (const [i, { doc, source }] of inputs.docs.entries()) {
+    // a turn of the event loop now and then, where a signal handler may stop the publish between documents
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((done) => setImmediate(done));
     const rel = docRelPath(doc);
+    // the newest run dates what compaction archives: one dated ahead of this machine's clock would archive every month
+    // before it at once, and keep doing so until that date
+    if (Date.parse(doc.run.startedAt) > now + DAY) {
+      result.errors.push({ file: source, message: `${source}: its run started at ${doc.run.startedAt}, after this machine's clock (${new Date(now).toISOString()}); the measuring machine's clock is wrong or the document was edited, so it is not published (its start would set when every older month is archived)` });
+      continue;
+    }
+    // every reader takes <job id>.failed.json for a failure record: such a document would be published and never read
+    if (rel.endsWith('.failed.json')) {
+      result.errors.push({ file: source, message: `${source}: its scenario "${doc.scenario}" ends in "failed", so it would be stored as ${rel.split('/').pop()}, the name of a failure record; normalize it again with another --scenario` });
+      continue;
+    }
     // a duet side's figures were measured beside the other side (about half of a run alone): no point of a trend
     if (doc.duet) {
       result.paths.duets.push(rel);
@@ -437,6 +483,8 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
  */
 export function readStore(store, { cache, read = new Map() } = {}) {
   if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
+  const place = storePlaceProblem(store);
+  if (place) throw new StoreError(place);
   const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
   const files = storeFiles(store);
   // each file's run folder, worked out once (a large store holds a hundred thousand files)
@@ -613,6 +661,8 @@ function removeStaleTempFiles(store, files, now = Date.now()) {
   let n = 0;
   for (const rel of files) {
     if (!isTempFile(rel) || rel.startsWith('store.json.lock')) continue;
+    // only where the store's writers write: its top level, runs/ and archive/
+    if (rel.includes('/') && !rel.startsWith('runs/') && !rel.startsWith('archive/')) continue;
     const path = join(store, rel);
     try {
       if (now - statSync(path).mtimeMs < STALE_TEMP_MS) continue;
