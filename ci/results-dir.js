@@ -91,7 +91,14 @@ export function loadResultsDir(dir) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
     for (const [role, rel] of Object.entries(job.docs || {})) {
-      entries.push({ role, jobId: job.id, file: runFilePath(runDir, rel, runFile), doc: readResultFile(runFilePath(runDir, rel, runFile)) });
+      const file = runFilePath(runDir, rel, runFile);
+      const doc = readResultFile(file);
+      // a document is read as the run's own: one copied in from another run or job would be reported and published under its own names
+      const own = `${doc.suite}.${doc.variant}.${doc.tool.name}.${doc.scenario}`;
+      if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
+        throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}); the file was replaced or edited: re-run the benchmark`);
+      }
+      entries.push({ role, jobId: job.id, file, doc });
     }
   }
   const byRole = {};
