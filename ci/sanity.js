@@ -54,8 +54,14 @@ function valueProblems(m, { wholeCounts = true } = {}) {
 }
 
 /**
- * min <= percentiles (in rank order) <= max, and the median between min and max, per family and case. The mean is
- * left out: tools compute it apart from their rounded min (ab's mean comes from the total time, its min is whole ms).
+ * How far a mean may lie outside min..max: the coarsest resolution of the three (ab's mean comes from the total time to
+ * a microsecond, its min and max are whole ms), and a billionth of the value for a tool's floating-point arithmetic.
+ */
+const meanSlack = (...ms) => Math.max(0, ...ms.filter(Boolean).map((m) => m.resolution || 0)) + Math.abs(ms[0].value) * 1e-9;
+
+/**
+ * min <= percentiles (in rank order) <= max, and the median between min and max, per family and case; the mean too,
+ * within the resolution of the three (a mean of whole-ms values may round past its whole-ms max).
  */
 function orderProblems(metrics) {
   const families = new Map();
@@ -80,6 +86,9 @@ function orderProblems(metrics) {
       if (min && inner.value < min.value) out.push(`${show(inner)} is below ${show(min)}`);
       if (max && inner.value > max.value) out.push(`${show(inner)} is above ${show(max)}`);
     }
+    const { mean } = f;
+    if (mean && min && mean.value < min.value - meanSlack(mean, min, max)) out.push(`${show(mean)} is below ${show(min)}: a mean lies within min..max`);
+    if (mean && max && mean.value > max.value + meanSlack(mean, min, max)) out.push(`${show(mean)} is above ${show(max)}: a mean lies within min..max`);
   }
   return out;
 }

@@ -77,6 +77,25 @@ test('hyperfine with a negative mean, or min above max, is refused naming the co
   assertRefused(normalize('hyperfine', 'minmax.json', JSON.stringify(swapped)), 'hyperfine', /::time\.min = \d+ ns is above .*::time\.max = \d+ ns/);
 });
 
+test('a mean far outside min..max is refused for hyperfine, ghz (recomputed from per-call details) and ab, naming both values', () => {
+  const hf = read('hyperfine/one-command.json').replace('"mean": 0.011088636800000001,', '"mean": 0.0000001,');
+  assertRefused(normalize('hyperfine', 'hf-mean.json', hf), 'hyperfine', /time\.mean = 100 ns is below .*time\.min = 11004578 ns: a mean lies within min\.\.max/, /corrupted or edited/);
+  const ghz = read('ghz/duration-cutoff.json').replace('"latency":515377,', '"latency":1e15,');
+  assertRefused(normalize('ghz', 'ghz-detail.json', ghz), 'ghz', /latency\.mean = [\d.]+ ns is above latency\.max = 8274151 ns/, /corrupted or edited/);
+  const ab = read('ab/orders-api-cache-on-work300.txt').replace(/^Processing: {5}3 {3}54 /m, 'Processing:     3    0 ');
+  assertRefused(normalize('ab', 'ab-proc.txt', ab), 'ab', /processing\.mean = 0 ns is below processing\.min = 3000000 ns/, /corrupted or edited/);
+});
+
+test('a mean within a resolution step of min or max passes: ab rounds min and max to whole milliseconds', () => {
+  const problems = (metrics) => trialProblems({ metrics });
+  const ms = { resolution: 1e6 };
+  assert.deepEqual(problems([metric('latency.min', 3e6, ms), metric('latency.mean', 2.4e6, { resolution: 1e3 }), metric('latency.max', 7e6, ms)]), []);
+  assert.deepEqual(problems([metric('latency.min', 3e6, ms), metric('latency.mean', 7.9e6, { resolution: 1e3 }), metric('latency.max', 7e6, ms)]), []);
+  assert.deepEqual(problems([metric('latency.min', 3e6, ms), metric('latency.mean', 1.5e6, { resolution: 1e3 }), metric('latency.max', 7e6, ms)]), ['latency.mean = 1500000 ns is below latency.min = 3000000 ns: a mean lies within min..max']);
+  // each case is its own family: one case's mean is not held to another's min
+  assert.deepEqual(problems([metric('time.min', 10, { case: 'a' }), metric('time.mean', 5, { case: 'b' }), metric('time.max', 20, { case: 'a' })]), []);
+});
+
 test('the check names every kind of impossible value and passes the real fixtures\' kinds of values', () => {
   const problems = (metrics, extra) => trialProblems({ metrics, extra });
   assert.deepEqual(problems([metric('errors', 2.5)]), ['errors = 2.5: a count must be a whole number']);
