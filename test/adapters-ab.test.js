@@ -247,3 +247,13 @@ test('a report saved with CRLF line ends reads as the original, Failed requests 
     assert.deepEqual(values(crlf), values(lf), c);
   }
 });
+
+test('two ab reports appended into one file are refused as two runs, not read as a mix of both', () => {
+  for (const [first, second] of [['one', 'keepalive'], ['many', 'many'], ['orders-api-cache-on-1', 'non-2xx']]) {
+    assert.throws(() => ab.parse(`${read(`${first}.txt`)}${read(`${second}.txt`)}`), (e) => e instanceof ParseError && e.hint === ab.produce
+      && /^the file holds 2 ab reports \(two runs appended into one file\?\); give one run's output$/.test(e.message), `${first} + ${second}`);
+  }
+  // a second server block without a second banner (the first lines of the output cut off) is another run too
+  const noBanner = read('many.txt').slice(read('many.txt').indexOf('Server Software:'));
+  assert.throws(() => ab.parse(`${read('one.txt')}\n${noBanner}`), { name: 'ParseError', message: /holds 2 ab reports/ });
+});

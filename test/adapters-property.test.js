@@ -218,6 +218,21 @@ test('a JSON output with a value nested thousands of levels deep is refused by e
   }
 });
 
+test('two JSON outputs appended into one file are refused by every JSON adapter as appended runs, not as a truncated file', () => {
+  const sources = { k6: 'k6/many.json', ghz: 'ghz/many.json', hyperfine: 'hyperfine/scan.json', jmh: 'jmh/avgt-gc.json', 'grpc-client': 'grpc-client/loopback-netty-server-netty-client-500kb.json' };
+  for (const [tool, file] of Object.entries(sources)) {
+    const text = readFileSync(`${FIX}${file}`, 'utf8');
+    // the client prints one line and its newline: only its whole outputs are appended
+    for (const joined of tool === 'grpc-client' ? [`${text}${text}`] : [`${text}${text}`, `${text.trimEnd()}${text.trimStart()}`]) {
+      assert.throws(() => ADAPTERS[tool].parse(joined, {}), (e) => {
+        assert.equal(e.name, 'ParseError', `${tool}: ${e.message.slice(0, 200)}`);
+        assert.match(e.message, tool === 'grpc-client' ? /2 client result lines in one output; give each trial its own file/ : /second JSON document after the first, from line \d+ \(two or more runs appended into one file\?\); give one run's output/, tool);
+        return true;
+      });
+    }
+  }
+});
+
 test('a corrupted value is quoted in an error in at most about a hundred characters, however long it is', () => {
   const huge = 'x'.repeat(100000);
   const cases = [

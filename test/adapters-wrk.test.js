@@ -294,3 +294,10 @@ test('wrk text whose Thread Stats Latency row has a negative, zero or too small 
   assert.equal(values(wrk.parse(timeouts)).errors, 2);
   assert.equal(values(wrk.parse(full))['latency.max'], 5200000);
 });
+
+test('two wrk reports appended into one file are refused as two runs, not read as the first alone', () => {
+  for (const [first, second] of [['throughput', 'latency'], ['gateways-tiers-haproxy-4', 'gateways-tiers-haproxy-4'], ['lua-many', 'status-errors']]) {
+    assert.throws(() => wrk.parse(`${read(`${first}.txt`)}${read(`${second}.txt`)}`), (e) => e instanceof ParseError && e.hint === wrk.produce
+      && /^the file holds 2 wrk reports \(two runs appended into one file\?\); give one run's output$/.test(e.message), `${first} + ${second}`);
+  }
+});

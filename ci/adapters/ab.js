@@ -1,5 +1,5 @@
 // Adapter for ApacheBench (ab 2.3): reads its text report, the only output ab has.
-import { ParseError, lostRankRows } from './errors.js';
+import { ParseError, appendedReports, lostRankRows } from './errors.js';
 import { metric } from '../metrics.js';
 
 export const name = 'ab';
@@ -100,6 +100,10 @@ export function parse(text, opts = {}) {
   const src = String(text ?? '');
   const all = `${src}\n${opts.stderr || ''}`;
   if (!all.trim()) fail('the output is empty: ab printed nothing (run it by hand to see its error)');
+  // ab prints its banner and its server block once a run: more of them are outputs appended into one file, whose
+  // lines, read one field at a time, would mix the runs' values
+  const reports = Math.max(...[/^This is ApacheBench/gm, /^Server Software:/gm, /^Document Path:/gm].map((re) => src.match(re)?.length ?? 0));
+  if (reports > 1) throw appendedReports(reports, 'ab', produce);
   const complete = numberField(src, 'Complete requests');
   if (complete === undefined) {
     const errors = abErrors(all);

@@ -56,6 +56,14 @@ export function tooDeep(text) {
   return undefined;
 }
 
+const APPENDED = "runs appended into one file?); give one run's output";
+
+/**
+ * The refusal of a file that holds `count` reports of `tool` (outputs appended with >> into one file): read as one,
+ * they would mix the runs' values or keep one run without a word.
+ */
+export const appendedReports = (count, tool, hint) => new ParseError(`the file holds ${count} ${tool} reports (${count === 2 ? 'two' : 'several'} ${APPENDED}`, hint);
+
 /** Parses JSON or throws a ParseError that says where it broke (truncated files are common) or that it nests absurdly deep. */
 export function parseJson(text, hint) {
   if (!text || !text.trim()) throw new ParseError('the file is empty', hint);
@@ -63,6 +71,12 @@ export function parseJson(text, hint) {
   try {
     doc = JSON.parse(text);
   } catch (e) {
+    // a whole document followed by another one: two outputs appended into one file, not a damaged one
+    const after = /after JSON at position (\d+)/.exec(e.message);
+    if (after && /^[[{]/.test(text.slice(Number(after[1])))) {
+      const line = text.slice(0, Number(after[1])).split('\n').length;
+      throw new ParseError(`the file holds a second JSON document after the first, from line ${line} (two or more ${APPENDED}`, hint);
+    }
     throw new ParseError(`not valid JSON ${whereJsonBroke(text, e.message)}; the file may be truncated or corrupted`, hint);
   }
   const deep = tooDeep(text);

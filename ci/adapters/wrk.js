@@ -1,6 +1,6 @@
 // Adapter for wrk: reads the JSON block of loadtests/wrk/json.lua, or wrk's own text report when no script ran.
 import { basename } from 'node:path';
-import { ParseError, lostRankRows, parseJson } from './errors.js';
+import { ParseError, appendedReports, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 import { durationStep, parseDuration, parseSize } from '../units.js';
 
@@ -238,6 +238,10 @@ function fromText(t) {
 export function parse(text, opts = {}) {
   const src = String(text ?? '');
   if (!src.trim()) fail(noReportReason('', opts.stderr) || 'the output is empty: wrk printed nothing (did it start? run it by hand to see its error)');
+  // one run prints one "Running" header and one script block; reading stops after the first report, so a second
+  // one appended into the file would be dropped without a word
+  const reports = Math.max(src.match(/^Running \S+ test @ /gm)?.length ?? 0, src.split(JSON_BEGIN).length - 1);
+  if (reports > 1) throw appendedReports(reports, 'wrk', produce);
   const doc = jsonBlock(src);
   const hasReport = /^Running \S+ test @ /m.test(src);
   if (!doc && !hasReport) {
