@@ -301,3 +301,17 @@ test('two wrk reports appended into one file are refused as two runs, not read a
       && /^the file holds 2 wrk reports \(two runs appended into one file\?\); give one run's output$/.test(e.message), `${first} + ${second}`);
   }
 });
+
+test('socket error counts no run could make in its time, or status errors its own statuses deny, are refused as corrupted, not read as an error rate of 1', () => {
+  const lua = read('gateways-tiers-haproxy-4.txt');
+  assert.throws(() => wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":3e12,')), { name: 'ParseError', message: /^wrk's json\.lua block counts 3000000000000 socket errors \(connect 3000000000000, read 0, write 0, timeout 0\) in 3\.01 s over 50 connections, more than 1000000 a second per connection, which no run makes; the output is corrupted or edited$/ });
+  assert.throws(() => wrk.parse(lua.replace('"status":0,', '"status":7,')), { name: 'ParseError', message: /counts 7 status errors, but its statuses hold 0 responses with a status of 400 or above/ });
+  // many refused connects are possible: a million in 3 s over 50 connections is read, as errors beside the requests
+  const refused = values(wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":1000000,')));
+  assert.equal(refused.errors, 1000000);
+  // wrk's own text report: the "Socket errors" line it prints before Requests/sec
+  const text = read('latency.txt');
+  const withSocket = (counts) => text.replace(/^Requests\/sec:/m, `  Socket errors: ${counts}\nRequests/sec:`);
+  assert.equal(values(wrk.parse(withSocket('connect 0, read 3, write 0, timeout 12'))).errors, 15);
+  assert.throws(() => wrk.parse(withSocket('connect 0, read 99999999999999, write 0, timeout 0')), { name: 'ParseError', message: /^wrk's report counts 99999999999999 socket errors .* the output is corrupted or edited$/ });
+});

@@ -153,6 +153,32 @@ function latencyRowProblem({ mean, stdev, max }, errors) {
 /** The ranks wrk --latency always lists under "Latency Distribution". */
 const WRK_RANKS = [50, 75, 90, 99];
 
+/**
+ * Most socket errors (connect, read, write, timeout) one connection can run into a second: wrk reconnects at once after
+ * each, and a refused connect on loopback takes microseconds, so 10^6 is far above any real run and far below what a
+ * corrupted count gives. Without the report's header the connections are taken to be 10^5, more than wrk is run with.
+ */
+const SOCKET_ERRORS_PER_CONNECTION_SECOND = 1e6;
+const CONNECTIONS_UNKNOWN = 1e5;
+
+/**
+ * Why the error counts cannot come from this run, or undefined: more socket errors than its connections could make in
+ * its time, or (json.lua counting statuses) HTTP errors other than its responses of status 400 and above.
+ */
+function errorCountProblem(errs, { seconds, connections, doc }) {
+  const socket = errs.connect + errs.read + errs.write + errs.timeout;
+  const conns = connections ?? CONNECTIONS_UNKNOWN;
+  const cap = SOCKET_ERRORS_PER_CONNECTION_SECOND * Math.max(seconds, 1) * conns;
+  if (socket > cap) {
+    return `counts ${socket} socket errors (connect ${errs.connect}, read ${errs.read}, write ${errs.write}, timeout ${errs.timeout}) in ${seconds.toFixed(2)} s over ${connections ?? 'at most 100000'} connections, more than ${SOCKET_ERRORS_PER_CONNECTION_SECOND} a second per connection, which no run makes`;
+  }
+  if (doc && doc.counted !== false && doc.statuses && typeof doc.statuses === 'object' && Number.isFinite(errs.status)) {
+    const failed = Object.entries(doc.statuses).filter(([code]) => Number(code) >= 400).reduce((a, [, n]) => a + n, 0);
+    if (failed !== errs.status) return `counts ${errs.status} status errors, but its statuses hold ${failed} responses with a status of 400 or above (wrk counts the same responses for both)`;
+  }
+  return undefined;
+}
+
 /** Requests tried: the completed ones plus the connections that never got a response. */
 const attemptsOf = (requests, e) => requests + e.connect + e.read + e.write;
 
@@ -261,6 +287,8 @@ export function parse(text, opts = {}) {
   const requests = doc ? doc.requests : rep.requests;
   const duration = doc ? doc.duration_us * 1000 : rep.duration;
   const errs = doc ? doc.errors : rep.errors;
+  const countProblem = errorCountProblem(errs, { seconds: duration / 1e9, connections: rep.connections, doc });
+  if (countProblem) fail(`wrk's ${doc ? 'json.lua block' : 'report'} ${countProblem}; the output is corrupted or edited`);
   if (requests === 0) {
     const socket = errs.connect + errs.read + errs.write + errs.timeout;
     fail(`wrk completed 0 requests in ${(duration / 1e9).toFixed(2)} s${socket ? ` (socket errors: connect ${errs.connect}, read ${errs.read}, write ${errs.write}, timeout ${errs.timeout})` : ': the target accepted connections but never answered'}; check that the subject is healthy`);
