@@ -271,3 +271,12 @@ describe('ghz adapter: command', () => {
     assert.throws(() => ghz.command({ ...base, params: { call: 'a.B/C', data: '{service:}' } }), /ghz param data must be JSON text/);
   });
 });
+
+test('a latencyDistribution percentage ghz never prints (1e-7, 0, negative, above 100) is refused naming the field, not turned into a metric name the schema rejects', () => {
+  for (const bad of [0.0000001, 0, -5, 150]) {
+    const d = json('many.json');
+    d.latencyDistribution[2].percentage = bad;
+    assert.throws(() => ghz.parse(JSON.stringify(d)), (e) => e instanceof ParseError && e.hint === ghz.produce
+      && e.message === `latencyDistribution[2].percentage ${JSON.stringify(bad)} is not a rank ghz prints (a number above 0 and at most 100, such as 99.9); the file is corrupted or edited`, String(bad));
+  }
+});

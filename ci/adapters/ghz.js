@@ -83,6 +83,10 @@ function validate(doc) {
   }
   for (const [i, p] of (doc.latencyDistribution || []).entries()) {
     if (!isNum(p?.percentage) || !isNum(p?.latency)) fail(`latencyDistribution[${i}] needs numeric percentage and latency`);
+    // each rank names a metric (latency.p99): ghz prints ranks such as 10, 99 or 99.9, never 0, above 100 or in e-notation
+    if (!(p.percentage > 0 && p.percentage <= 100) || !/^\d+(\.\d+)?$/.test(String(p.percentage))) {
+      fail(`latencyDistribution[${i}].percentage ${shown(p.percentage)} is not a rank ghz prints (a number above 0 and at most 100, such as 99.9); the file is corrupted or edited`);
+    }
   }
   if (doc.histogram !== null && doc.histogram !== undefined) {
     if (!Array.isArray(doc.histogram) || doc.histogram.some((b) => !isNum(b?.mark) || !Number.isInteger(b?.count))) {
