@@ -725,3 +725,16 @@ describe('k6 adapter: job params the script never reads', () => {
     }
   });
 });
+
+test('a Trend without any of its statistics is refused naming the metric, built-in or the script\'s own, instead of making an empty percentile curve', () => {
+  for (const name of ['grpc_req_duration{scenario:bench}', 'bl_latency_random']) {
+    for (const values of [{ count: 1000 }, {}]) {
+      const d = json('catalog-grpc-latency.json');
+      d.metrics[name].values = values;
+      assert.throws(() => k6.parse(JSON.stringify(d)), (e) => e instanceof ParseError && e.hint === k6.produce
+        && e.message === `metric ${name}: a Trend without any of its statistics (avg, min, med, max, p(N)), which k6 writes for every Trend, even one with no samples; the summary is corrupted or edited`, `${name} ${JSON.stringify(values)}`);
+    }
+  }
+  // a Trend without samples, as k6 writes it (zeros), is still read
+  assert.ok(parse('zero.json').metrics.length);
+});

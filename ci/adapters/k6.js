@@ -83,6 +83,10 @@ function normalizeValues(where, type, raw) {
     if (/^p[(\d]/.test(k) && !(Number(rankOf(k)) <= 100)) fail(`metric ${where}: ${shown(k)} is not a percentile k6 writes (such as p(90) or p(99.9)); the summary is corrupted`);
     out[statKey(k)] = v;
   }
+  // k6 writes its statistics for every Trend, zeros for one without samples: none at all would make an empty curve
+  if (type === 'trend' && !Object.keys(out).some((k) => ['avg', 'min', 'med', 'max'].includes(k) || k.startsWith('p('))) {
+    fail(`metric ${where}: a Trend without any of its statistics (avg, min, med, max, p(N)), which k6 writes for every Trend, even one with no samples; the summary is corrupted or edited`);
+  }
   if (type === 'rate') {
     const r = out.passes !== undefined ? { rate: out.rate ?? out.value, hits: out.passes, total: out.passes + (out.fails ?? 0) }
       : out.matches !== undefined ? { rate: out.rate, hits: out.matches, total: out.total } : undefined;
