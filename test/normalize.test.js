@@ -69,6 +69,29 @@ test('empty, truncated, foreign and missing files exit non-zero with the file, t
   }
 });
 
+test('a default scenario from a file name ending in .failed or longer than --scenario takes is refused, telling to pass --scenario', () => {
+  const raw = readFileSync('test/fixtures/wrk/latency.txt', 'utf8');
+  for (const [name, says] of [['nightly.failed.txt', /the scenario taken from the file's name, "nightly\.failed", ends in "\.failed", which the store keeps for failure records/], [`${'a'.repeat(65)}.txt`, /is 65 bytes long; keep it to 64/]]) {
+    const file = join(tmp, name);
+    writeFileSync(file, raw);
+    const r = normalize('wrk', file);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, says, name);
+    assert.ok(r.stderr.includes(`${file} (tool wrk): `) && r.stderr.includes('pass --scenario NAME'), r.stderr);
+    assert.equal(r.stdout, '');
+    const named = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'wrk', file, '--scenario', 'nightly'], { encoding: 'utf8' });
+    assert.equal(named.status, 0, named.stderr);
+    assert.equal(JSON.parse(named.stdout).scenario, 'nightly');
+  }
+  // a name of 64 characters, and one with characters a scenario has not, still give the default
+  const ok = join(tmp, `${'b'.repeat(64)}.txt`);
+  writeFileSync(ok, raw);
+  assert.equal(normalize('wrk', ok).doc.scenario, 'b'.repeat(64));
+  const spaced = join(tmp, 'my run.txt');
+  writeFileSync(spaced, raw);
+  assert.equal(normalize('wrk', spaced).doc.scenario, 'my-run');
+});
+
 test('an unknown tool is refused by the command line with the list of tools', () => {
   const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'siege', 'x'], { encoding: 'utf8' });
   assert.notEqual(r.status, 0);

@@ -6,6 +6,7 @@ import { ScriptProblem, unreadable } from '../adapters/errors.js';
 import { buildResult } from '../result.js';
 import { newRunId, runBlock, runnerInfo } from '../context.js';
 import { versionOf } from '../tools.js';
+import { nameProblem } from '../names.js';
 
 /** Larger than any tool output benchline reads: a wrong file, refused before it is read into memory. */
 const MAX_BYTES = 256 * 2 ** 20;
@@ -27,6 +28,22 @@ function readOutput(file, toolName) {
   }
 }
 
+/** Longest scenario `--scenario` takes, as in the config. */
+const MAX_SCENARIO = 64;
+
+/**
+ * The scenario a document gets without --scenario: the file's name without its extension, other characters than
+ * letters, digits, ".", "_" and "-" as "-". One the flag would not take (too long), or ending in ".failed" (the store
+ * names failure records <job>.failed.json, so the document would be read as one), is an Error saying to pass --scenario.
+ */
+export function defaultScenario(file, toolName) {
+  const name = basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'default';
+  const what = `the scenario taken from the file's name,`;
+  const problem = /\.failed$/i.test(name) ? `${what} "${name}", ends in ".failed", which the store keeps for failure records` : nameProblem(name, what, MAX_SCENARIO);
+  if (problem) throw new Error(`${file} (tool ${toolName}): ${problem}; pass --scenario NAME (letters, digits, ".", "_", "-", at most ${MAX_SCENARIO}, not ending in ".failed")`);
+  return name;
+}
+
 /** Reads and parses one file, turning any adapter failure into a message naming file, tool and fix. */
 export function normalizeFile(file, toolName, opts = {}) {
   const adapter = adapterFor(toolName);
@@ -42,7 +59,9 @@ export function normalizeFile(file, toolName, opts = {}) {
 export default function normalize(opts) {
   const [file] = opts.args;
   let parsed;
+  let scenario;
   try {
+    scenario = opts.scenario || defaultScenario(file, opts.tool);
     parsed = normalizeFile(file, opts.tool);
   } catch (e) {
     process.stderr.write(`benchline normalize: ${e.message}\n`);
@@ -55,7 +74,7 @@ export default function normalize(opts) {
     suite: opts.suite,
     subject: 'external',
     variant: opts.variant,
-    scenario: opts.scenario || basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'default',
+    scenario,
     tool: { name: opts.tool, version: parsed.toolVersion || versionOf(adapterFor(opts.tool).binary) || 'unknown' },
     params: {},
     trials: [parsed],
