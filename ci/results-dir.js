@@ -1,5 +1,5 @@
 // Reads a results folder written by `benchline run`/`bench`: run.json, result documents by role, failed jobs.
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
@@ -54,6 +54,7 @@ export function resolveRunDir(dir) {
       + (docs.length ? `The jobs it finished left ${docs.length} result document(s) in ${join(dir, 'docs')}: pass those files to publish or compare them` : 'No job of it finished')
       + '; run the benchmark again for a complete run');
   }
+  if (!existsSync(latest) && goneLink(latest)) throw new ResultsError(goneLink(latest));
   throw new ResultsError(`${dir}: no run.json here and no \`latest\` run inside; pass a folder written by \`benchline run\` (results/<run-id>) or its parent`);
 }
 
@@ -112,10 +113,25 @@ export function primaryRole(byRole) {
 }
 
 /** JSON files under `dir` (recursively, in name order) appended to `out`, as paths. */
+/** What to say of `p` when it is a link to what is gone (most often `latest` after its run folder was deleted), else null. */
+function goneLink(p) {
+  try {
+    return `${p}: a link to ${readlinkSync(p)}, which is gone (its run folder was deleted?); pass a run folder, or remove the link`;
+  } catch {
+    return null;
+  }
+}
+
 function walkJson(dir, out) {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    const st = statSync(p);
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const gone = e.code === 'ENOENT' && goneLink(p);
+      throw gone ? new ResultsError(gone) : e;
+    }
     if (st.isDirectory()) walkJson(p, out);
     else if (name.endsWith('.json')) out.push(p);
   }

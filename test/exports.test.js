@@ -310,3 +310,26 @@ test('report and export refuse an -o that would replace what they read: the inpu
   assert.equal(cli('report', 'results', '-o', 'results/latest/report-again.txt').status, 0);
   assert.match(readFileSync(join(run, 'report-again.txt'), 'utf8'), /BENCHLINE PERFORMANCE REPORT/);
 });
+
+test('a results root whose latest link points to a deleted run is named as such, not as a path to change', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'results'));
+  symlinkSync('20261127T000000Z-abcdef', join(root, 'results', 'latest'));
+  for (const args of [['export', 'results', '--format', 'bmf'], ['report', 'results'], ['compare', 'results', 'results']]) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'ci/cli.js'), ...args], { cwd: root, encoding: 'utf8' });
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, /results\/latest: a link to 20261127T000000Z-abcdef, which is gone \(its run folder was deleted\?\); pass a run folder, or remove the link/, args.join(' '));
+  }
+});
+
+test('a run folder\'s document copied in from another run is refused by name, not reported under that run\'s names', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'docs/local'), { recursive: true });
+  writeFileSync(join(root, 'docs/local/j.json'), JSON.stringify({ ...NGINX, run: { ...NGINX.run, id: 'other-run' } }));
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.peak', status: 'ok', docs: { local: 'docs/local/j.json' } }] }));
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci/cli.js'), 'export', root, '--format', 'bmf'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /j\.json: holds job gateways\.nginx\.wrk\.peak of run other-run \(side local\), but .*run\.json lists it as job gateways\.nginx\.wrk\.peak of run r1 \(side local\); the file was replaced or edited: re-run the benchmark/);
+});
