@@ -136,7 +136,7 @@ export function parseConfig(text, file = 'bench.config.yaml') {
         const where = `suites.${name}.jobs[${i}] (${job.tool}/${job.scenario}, variant ${v})`;
         const problem = nameProblem(id, 'job id', MAX_JOB_ID);
         if (problem) throw new ConfigError(`${file}: suites.${name}.jobs[${i}]: ${problem}; shorten the suite, variant or scenario name`);
-        if (id.endsWith('.failed')) throw new ConfigError(`${file}: ${where}: a scenario named "failed" or ending in ".failed" would be stored under the name of a failure record (${id}.failed.json); rename the scenario`);
+        if (id.endsWith('.failed')) throw new ConfigError(`${file}: ${where}: a scenario named "failed" or ending in ".failed" would be stored as ${id}.json, the name of the failure record of a job ${id.slice(0, -'.failed'.length)}; rename the scenario`);
         if (ids.has(id)) throw new ConfigError(`${file}: ${where} and ${ids.get(id)} have the same job id "${id}" (suite, variant, tool and scenario joined by dots), so their results would overwrite each other; rename one (a scenario of its own, or a suite or variant name without a dot)`);
         ids.set(id, where);
       }

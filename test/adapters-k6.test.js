@@ -738,3 +738,20 @@ test('a Trend without any of its statistics is refused naming the metric, built-
   // a Trend without samples, as k6 writes it (zeros), is still read
   assert.ok(parse('zero.json').metrics.length);
 });
+
+test('a full summary\'s metric of a type k6 never writes is refused by name, and a Trend with its mean alone keeps the mean without a percentile curve', () => {
+  for (const type of [undefined, 'Trend', 'histogram']) {
+    const d = json('abort-on-fail.json');
+    d.metrics.http_req_duration.type = type;
+    if (type === undefined) delete d.metrics.http_req_duration.type;
+    assert.throws(() => k6.parse(JSON.stringify(d)), (e) => e instanceof ParseError
+      && e.message === `metric http_req_duration has type ${type === undefined ? 'missing' : JSON.stringify(type)}, not one k6 writes (trend, counter, rate, gauge); the summary is corrupted or edited`, String(type));
+  }
+  // a summary of summaryTrendStats ['avg'] (k6 run by hand): the mean is kept, no curve of no points is made
+  const d = json('custom-metrics.json');
+  d.metrics.json_parse_ms.values = { avg: d.metrics.json_parse_ms.values.avg };
+  const r = k6.parse(JSON.stringify(d));
+  assert.ok(r.metrics.some((m) => m.name === 'json_parse_ms.mean'));
+  assert.equal((r.distributions || []).some((x) => x.name === 'json_parse_ms'), false);
+  for (const x of r.distributions || []) assert.ok(x.percentiles.length, x.name);
+});

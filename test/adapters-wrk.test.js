@@ -304,9 +304,11 @@ test('two wrk reports appended into one file are refused as two runs, not read a
 
 test('socket error counts no run could make in its time, or status errors its own statuses deny, are refused as corrupted, not read as an error rate of 1', () => {
   const lua = read('gateways-tiers-haproxy-4.txt');
-  assert.throws(() => wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":3e12,')), { name: 'ParseError', message: /^wrk's json\.lua block counts 3000000000000 socket errors \(connect 3000000000000, read 0, write 0, timeout 0\) in 3\.01 s over 50 connections, more than 1000000 a second per connection, which no run makes; the output is corrupted or edited$/ });
+  assert.throws(() => wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":3e12,')), { name: 'ParseError', message: /^wrk's json\.lua block counts 3000000000000 socket errors \(connect 3000000000000, read 0, write 0, timeout 0\) in 3\.01 s over 2 threads, more than 1000000 a second per thread, which no run makes; the output is corrupted or edited$/ });
+  // 150 million in 3 s: 25 million a second for each of its two threads
+  assert.throws(() => wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":1.5e8,')), { name: 'ParseError', message: /counts 150000000 socket errors .* over 2 threads, more than 1000000 a second per thread/ });
   assert.throws(() => wrk.parse(lua.replace('"status":0,', '"status":7,')), { name: 'ParseError', message: /counts 7 status errors, but its statuses hold 0 responses with a status of 400 or above/ });
-  // many refused connects are possible: a million in 3 s over 50 connections is read, as errors beside the requests
+  // many refused connects are possible: a million in 3 s over two threads is read, as errors beside the requests
   const refused = values(wrk.parse(lua.replace('"errors":{"connect":0,', '"errors":{"connect":1000000,')));
   assert.equal(refused.errors, 1000000);
   // wrk's own text report: the "Socket errors" line it prints before Requests/sec

@@ -84,6 +84,8 @@ const CASES = [
   [['run', '--suite', 'orders-startup', '--param', 'runs=-1', '--out', join(TMP, 'param-out')], /^benchline run: --param runs=-1: hyperfine: param runs must be an integer >= 1, got -1 \(job orders-startup\.memory\.hyperfine\.start-to-healthy\); give a value the tool takes/],
   [['bench', '--suite', 'orders-api', '--param', 'wrk.duration=abc', '--out', join(TMP, 'param-out'), '--history', join(TMP, 'param-history')], /^benchline bench: --param wrk\.duration=abc: wrk: param duration must be a whole number of seconds.*got "abc" \(job orders-api\.cache-off\.wrk\.peak\)/],
   [['plan', '--param', 'ab.concurrency=0'], /--param ab\.concurrency=0: ab: param concurrency must be a positive integer, got 0/],
+  // a history folder that is no store is refused before the run, not after it (the project's own folder here)
+  [['bench', '--suite', 'orders-api', '--history', 'ci', '--out', join(TMP, 'history-out')], /^benchline bench: --history .*\/ci: is not a history store \(no store\.json\) and holds other files \(.*\), which a store never does/],
   [['plan', '--param', '=1'], /--param "=1": expected key=value/],
   [['plan', '-c', 'test'], /test: is a folder, not a configuration file; pass the YAML file/],
   [['run', '-c', 'test/'], /is a folder, not a configuration file/],

@@ -11,8 +11,8 @@ import { startNginx } from './support/nginx.js';
 import { tempDir } from './support/temp.js';
 
 const tmp = tempDir('normalize');
-const normalize = (tool, file) => {
-  const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', tool, file], { encoding: 'utf8' });
+const normalize = (tool, file, ...more) => {
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', tool, file, ...more], { encoding: 'utf8' });
   return { code: r.status, doc: r.status === 0 ? JSON.parse(r.stdout) : undefined, stdout: r.stdout, stderr: r.stderr };
 };
 const metric = (doc, name, c) => doc.metrics.find((m) => m.name === name && (c === undefined || m.case === c))?.value;
@@ -28,7 +28,8 @@ test('every captured fixture normalizes to a schema-valid document or fails with
     try { dir = readdirSync(`test/fixtures/${tool}`); } catch { continue; }
     for (const f of dir.filter(isRaw)) {
       const file = `test/fixtures/${tool}/${f}`;
-      const r = normalize(tool, file);
+      // a file named failed.json would give the scenario "failed", which the store keeps for failure records
+      const r = normalize(tool, file, ...(/^failed\./.test(f) ? ['--scenario', 'failed-run'] : []));
       if (r.code === 0) {
         assert.deepEqual(resultProblems(r.doc), [], file);
         assert.equal(r.doc.tool.name, tool);
@@ -71,7 +72,7 @@ test('empty, truncated, foreign and missing files exit non-zero with the file, t
 
 test('a default scenario from a file name ending in .failed or longer than --scenario takes is refused, telling to pass --scenario', () => {
   const raw = readFileSync('test/fixtures/wrk/latency.txt', 'utf8');
-  for (const [name, says] of [['nightly.failed.txt', /the scenario taken from the file's name, "nightly\.failed", ends in "\.failed", which the store keeps for failure records/], [`${'a'.repeat(65)}.txt`, /is 65 bytes long; keep it to 64/]]) {
+  for (const [name, says] of [['nightly.failed.txt', /the scenario taken from the file's name, "nightly\.failed", ends in "failed", which the store keeps for failure records/], ['failed.txt', /"failed", ends in "failed"/], [`${'a'.repeat(65)}.txt`, /is 65 bytes long; keep it to 64/]]) {
     const file = join(tmp, name);
     writeFileSync(file, raw);
     const r = normalize('wrk', file);
@@ -82,6 +83,12 @@ test('a default scenario from a file name ending in .failed or longer than --sce
     const named = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'wrk', file, '--scenario', 'nightly'], { encoding: 'utf8' });
     assert.equal(named.status, 0, named.stderr);
     assert.equal(JSON.parse(named.stdout).scenario, 'nightly');
+  }
+  // nor does --scenario take such a name
+  for (const scenario of ['x.failed', 'failed']) {
+    const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'wrk', 'test/fixtures/wrk/latency.txt', '--scenario', scenario], { encoding: 'utf8' });
+    assert.equal(r.status, 2, scenario);
+    assert.match(r.stderr, new RegExp(`--scenario ${scenario}: a scenario named "failed" or ending in "\\.failed" would be stored under the name of a failure record`));
   }
   // a name of 64 characters, and one with characters a scenario has not, still give the default
   const ok = join(tmp, `${'b'.repeat(64)}.txt`);

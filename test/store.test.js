@@ -118,6 +118,16 @@ test('a folder that is no store and holds other files, the root or the home fold
   assert.ok(existsSync(backup) && existsSync(note));
   assert.throws(() => readStore(project), /is not a history store/, 'nor is it read as one');
   for (const place of ['/', homedir()]) assert.match(storePlaceProblem(place), /a history store needs a folder of its own/);
+  // names like a temp file's are no store's unless they are the very names its writers use
+  const backups = join(dir, 'backups');
+  mkdirSync(backups);
+  for (const f of ['db.json.1', '.tmp-draft']) writeFileSync(join(backups, f), 'keep me');
+  assert.match(storePlaceProblem(backups), /backups: is not a history store \(no store\.json\) and holds other files \(\.tmp-draft, db\.json\.1\)/);
+  for (const own of ['store.json.lock', 'store.json.123', '.tmp-42-deadbeef']) {
+    mkdirSync(join(dir, `own-${own}`));
+    writeFileSync(join(dir, `own-${own}`, own), '');
+    assert.equal(storePlaceProblem(join(dir, `own-${own}`)), null, own);
+  }
   // an empty folder, or one with only a store's folders (its store.json lost), is a store
   mkdirSync(join(dir, 'empty'));
   assert.equal((await publish({ store: join(dir, 'empty'), docs })).added, 2);
@@ -125,13 +135,15 @@ test('a folder that is no store and holds other files, the root or the home fold
   const store = join(dir, 'empty');
   mkdirSync(join(store, 'own', 'notes'), { recursive: true });
   const mine = join(store, 'own', 'notes', '.tmp-1-deadbeef');
-  const stale = join(store, 'runs', '.tmp-2-deadbeef');
-  for (const f of [mine, stale]) writeFileSync(f, '{');
-  for (const f of [mine, stale]) utimesSync(f, then, then);
+  const theirs = join(store, 'db.json.1');
+  const stale = join(store, 'runs', '2025', '01', docs[0].run.id, 'local', '.tmp-2-deadbeef');
+  for (const f of [mine, theirs, stale]) writeFileSync(f, '{');
+  for (const f of [mine, theirs, stale]) utimesSync(f, then, then);
   const r = await publish({ store, docs: [...syntheticDocs({ runs: 2, jobs: twoJobs, role: 'local' })].slice(2) });
   assert.equal(r.compacted.leftovers, 1);
   assert.equal(existsSync(stale), false);
   assert.equal(existsSync(mine), true, 'a folder the store does not write is not its to clean');
+  assert.equal(existsSync(theirs), true, 'nor a name its writers never use');
 });
 
 test('refuses to overwrite a stored job with different results and keeps the first', async () => {

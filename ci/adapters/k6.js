@@ -99,6 +99,14 @@ function normalizeValues(where, type, raw) {
   return out;
 }
 
+// the metric types k6 writes in its full summaries
+const K6_TYPES = Object.freeze(['trend', 'counter', 'rate', 'gauge']);
+
+/** Fails when a full summary's metric has a type k6 never writes (a damaged or edited summary); else nothing. */
+function typeProblem(name, type) {
+  if (!K6_TYPES.includes(type)) fail(`metric ${name} has type ${shown(type)}, not one k6 writes (${K6_TYPES.join(', ')}); the summary is corrupted or edited`);
+}
+
 /** Guesses a summary-export metric's type from its keys (that format drops the type). */
 function exportType(v) {
   if ('passes' in v && 'fails' in v) return 'rate';
@@ -145,6 +153,7 @@ export function readSummary(doc, opts = {}) {
     const list = [...doc.results.metrics, ...(Array.isArray(doc.results.checks?.metrics) ? doc.results.checks.metrics : [])];
     for (const m of list) {
       if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
+      typeProblem(m.name, m.type);
       metrics.set(m.name, { type: m.type, contains: containsOf(m.name, m.contains, opts), values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
     }
     // The run's length in seconds, from which the counters' rates (throughput among them) are computed: k6 always
@@ -171,6 +180,7 @@ export function readSummary(doc, opts = {}) {
   const withValues = entries.filter(([, m]) => isObj(m) && isObj(m.values)).length;
   if (withValues === entries.length) {
     for (const [n, m] of entries) {
+      typeProblem(n, m.type);
       const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, t]) => ({ expr, ok: t?.ok !== false }));
       metrics.set(n, { type: m.type, contains: containsOf(n, m.contains, opts), values: normalizeValues(n, m.type, m.values), thresholds });
     }
@@ -246,8 +256,12 @@ function customMetrics(k6Name, m, metricName, better) {
     const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower') };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
     if (unit !== 'count') {
-      r.distribution = { name: metricName, unit, percentiles: percentiles(m.values, unit) };
-      if (m.values.count !== undefined) r.distribution.count = m.values.count;
+      // a summary of some other summaryTrendStats may hold no rank (avg alone): then no curve, the mean still kept
+      const points = percentiles(m.values, unit);
+      if (points.length) {
+        r.distribution = { name: metricName, unit, percentiles: points };
+        if (m.values.count !== undefined) r.distribution.count = m.values.count;
+      }
     }
     return r;
   }
@@ -367,7 +381,8 @@ export function parse(text, opts = {}) {
       notes.push(`every one of the ${requests} requests failed; latency metrics are left out (they would time refused or failed requests)`);
     } else {
       out.push(...trendMetrics('latency', lat, 'ns', 'lower'));
-      distributions.push({ name: 'latency', unit: 'ns', ...(samples !== undefined ? { count: samples } : {}), percentiles: percentiles(lat, 'ns') });
+      const points = percentiles(lat, 'ns');
+      if (points.length) distributions.push({ name: 'latency', unit: 'ns', ...(samples !== undefined ? { count: samples } : {}), percentiles: points });
     }
   }
 

@@ -154,23 +154,23 @@ function latencyRowProblem({ mean, stdev, max }, errors) {
 const WRK_RANKS = [50, 75, 90, 99];
 
 /**
- * Most socket errors (connect, read, write, timeout) one connection can run into a second: wrk reconnects at once after
- * each, and a refused connect on loopback takes microseconds, so 10^6 is far above any real run and far below what a
- * corrupted count gives. Without the report's header the connections are taken to be 10^5, more than wrk is run with.
+ * Most socket errors (connect, read, write, timeout) one wrk thread can run into a second: each thread drives its
+ * connections on one core and reconnects at once after an error, and a refused connect on loopback costs it several
+ * microseconds, so 10^6 is far above any real run and far below what a corrupted count gives. Without the report's
+ * header the threads are taken to be 256, more than wrk is run with.
  */
-const SOCKET_ERRORS_PER_CONNECTION_SECOND = 1e6;
-const CONNECTIONS_UNKNOWN = 1e5;
+const SOCKET_ERRORS_PER_THREAD_SECOND = 1e6;
+const THREADS_UNKNOWN = 256;
 
 /**
- * Why the error counts cannot come from this run, or undefined: more socket errors than its connections could make in
+ * Why the error counts cannot come from this run, or undefined: more socket errors than its threads could meet in
  * its time, or (json.lua counting statuses) HTTP errors other than its responses of status 400 and above.
  */
-function errorCountProblem(errs, { seconds, connections, doc }) {
+function errorCountProblem(errs, { seconds, threads, doc }) {
   const socket = errs.connect + errs.read + errs.write + errs.timeout;
-  const conns = connections ?? CONNECTIONS_UNKNOWN;
-  const cap = SOCKET_ERRORS_PER_CONNECTION_SECOND * Math.max(seconds, 1) * conns;
+  const cap = SOCKET_ERRORS_PER_THREAD_SECOND * Math.max(seconds, 1) * (threads ?? THREADS_UNKNOWN);
   if (socket > cap) {
-    return `counts ${socket} socket errors (connect ${errs.connect}, read ${errs.read}, write ${errs.write}, timeout ${errs.timeout}) in ${seconds.toFixed(2)} s over ${connections ?? 'at most 100000'} connections, more than ${SOCKET_ERRORS_PER_CONNECTION_SECOND} a second per connection, which no run makes`;
+    return `counts ${socket} socket errors (connect ${errs.connect}, read ${errs.read}, write ${errs.write}, timeout ${errs.timeout}) in ${seconds.toFixed(2)} s over ${threads ?? `at most ${THREADS_UNKNOWN}`} threads, more than ${SOCKET_ERRORS_PER_THREAD_SECOND} a second per thread, which no run makes`;
   }
   if (doc && doc.counted !== false && doc.statuses && typeof doc.statuses === 'object' && Number.isFinite(errs.status)) {
     const failed = Object.entries(doc.statuses).filter(([code]) => Number(code) >= 400).reduce((a, [, n]) => a + n, 0);
@@ -287,7 +287,7 @@ export function parse(text, opts = {}) {
   const requests = doc ? doc.requests : rep.requests;
   const duration = doc ? doc.duration_us * 1000 : rep.duration;
   const errs = doc ? doc.errors : rep.errors;
-  const countProblem = errorCountProblem(errs, { seconds: duration / 1e9, connections: rep.connections, doc });
+  const countProblem = errorCountProblem(errs, { seconds: duration / 1e9, threads: rep.threads ?? doc?.threads, doc });
   if (countProblem) fail(`wrk's ${doc ? 'json.lua block' : 'report'} ${countProblem}; the output is corrupted or edited`);
   if (requests === 0) {
     const socket = errs.connect + errs.read + errs.write + errs.timeout;

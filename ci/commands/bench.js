@@ -52,6 +52,12 @@ export default async function bench(opts) {
       : `\nbenchline: ${sig}: stopped\n`);
     process.exit(signalExit(sig));
   });
+  // a history folder that cannot be a store is said before the run, not after it
+  if (opts.publish !== false && opts.history) {
+    const { storePlaceProblem } = await import('../store/store.js');
+    const place = storePlaceProblem(resolve(dirname(resolve(opts.config || 'bench.config.yaml')), opts.history));
+    if (place) throw new UserError(`--history ${place}`);
+  }
   try {
     const ran = await runSelected({ ...opts, onSignalAfter: onSignal });
     dir = ran.dir;

@@ -28,6 +28,9 @@ function readOutput(file, toolName) {
   }
 }
 
+/** Whether a scenario would end a job id in `.failed`, the store's name for a failure record (`<job>.failed.json`). */
+const failureLike = (scenario) => /(?:^|\.)failed$/i.test(scenario);
+
 /** Longest scenario `--scenario` takes, as in the config. */
 const MAX_SCENARIO = 64;
 
@@ -39,7 +42,7 @@ const MAX_SCENARIO = 64;
 export function defaultScenario(file, toolName) {
   const name = basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'default';
   const what = `the scenario taken from the file's name,`;
-  const problem = /\.failed$/i.test(name) ? `${what} "${name}", ends in ".failed", which the store keeps for failure records` : nameProblem(name, what, MAX_SCENARIO);
+  const problem = failureLike(name) ? `${what} "${name}", ends in "failed", which the store keeps for failure records` : nameProblem(name, what, MAX_SCENARIO);
   if (problem) throw new Error(`${file} (tool ${toolName}): ${problem}; pass --scenario NAME (letters, digits, ".", "_", "-", at most ${MAX_SCENARIO}, not ending in ".failed")`);
   return name;
 }
@@ -61,6 +64,7 @@ export default function normalize(opts) {
   let parsed;
   let scenario;
   try {
+    if (opts.scenario && failureLike(opts.scenario)) throw new Error(`--scenario ${opts.scenario}: a scenario named "failed" or ending in ".failed" would be stored under the name of a failure record (<job>.failed.json); give another name`);
     scenario = opts.scenario || defaultScenario(file, opts.tool);
     parsed = normalizeFile(file, opts.tool);
   } catch (e) {

@@ -60,7 +60,7 @@ export function outputProblem(output, input) {
   if (rel.startsWith('..') || isAbsolute(rel)) return null;
   const parts = rel.split(sep);
   if (parts.at(-1) === 'run.json' || parts.includes('docs') || parts.includes('raw') || (rel.endsWith('.json') && existsSync(out))) {
-    return `-o ${output}: is part of the results it reads (${rel}), which it would replace; give a file outside run.json, docs/ and raw/ (e.g. ${join(input, 'report.txt')})`;
+    return `-o ${output}: is part of the results it reads (${rel}), which it would replace; give another file (not a run.json, nothing under docs/ or raw/, no JSON file already there)`;
   }
   return null;
 }

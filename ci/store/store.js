@@ -36,6 +36,20 @@ export class StoreError extends UserError {}
 const STORE_NAMES = new Set(['store.json', 'runs', 'archive']);
 
 /**
+ * Whether `rel` (a path in the store) is a temp file the store's own writers make, where they make it: writeNew's
+ * `.tmp-<pid>-<8 hex>` beside store.json or in runs/ and archive/, and write-file-atomic's `<name>.json.<number>` of
+ * store.json or in archive/ (runs/ files are written once, with writeNew). Nothing else is ever removed as one.
+ */
+export function ownTempFile(rel) {
+  const at = rel.lastIndexOf('/');
+  const folder = at < 0 ? '' : rel.slice(0, at);
+  const name = rel.slice(at + 1);
+  const inStore = folder === '' || folder === 'archive' || folder.startsWith('runs/');
+  if (/^\.tmp-\d+-[0-9a-f]{8}$/.test(name)) return inStore;
+  return (folder === '' && /^store\.json\.\d+$/.test(name)) || (folder === 'archive' && /^\d{4}-\d{2}\.json\.\d+$/.test(name));
+}
+
+/**
  * Why `store` cannot be a history store, or null. Never the file system's root or the home folder; and a folder that
  * exists holds a store (its store.json) or nothing but a store's own folders: a publish writes there and removes the
  * temp files it finds, and a site build reads every file, so a project folder given by mistake (`--store .`) is refused
@@ -53,7 +67,7 @@ export function storePlaceProblem(store) {
     throw e;
   }
   if (names.includes('store.json')) return null;
-  const foreign = names.filter((n) => !STORE_NAMES.has(n) && !n.startsWith('store.json.') && !isTempFile(n)).sort();
+  const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
   return `${store}: is not a history store (no store.json) and holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
 }
@@ -660,9 +674,7 @@ export const STALE_TEMP_MS = 10 * 60 * 1000;
 function removeStaleTempFiles(store, files, now = Date.now()) {
   let n = 0;
   for (const rel of files) {
-    if (!isTempFile(rel) || rel.startsWith('store.json.lock')) continue;
-    // only where the store's writers write: its top level, runs/ and archive/
-    if (rel.includes('/') && !rel.startsWith('runs/') && !rel.startsWith('archive/')) continue;
+    if (!ownTempFile(rel)) continue;
     const path = join(store, rel);
     try {
       if (now - statSync(path).mtimeMs < STALE_TEMP_MS) continue;
