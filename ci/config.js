@@ -7,7 +7,7 @@ import { ADAPTERS, TOOL_NAMES } from './adapters/index.js';
 import { UserError } from './errors.js';
 import { MAX_JOB_ID, nameProblem } from './names.js';
 import { COMPARE_DEFAULTS, judgeListProblem } from './compare.js';
-import { validatorFor } from './schema/compile.js';
+import { schemaText, validatorFor } from './schema/compile.js';
 
 /**
  * A checker for a hand-written file's schema (`name`: config or subject, schema/compile.js; ajv with verbose: true, so
@@ -15,10 +15,11 @@ import { validatorFor } from './schema/compile.js';
  * schemaErrorLine, from its `errors` as ajv's own). Made on its first use: a command that reads no such file does not
  * pay for it at start.
  */
-export const compileHandWritten = (name, schemaOf) => {
+export const compileHandWritten = (name, text = schemaText(name)) => {
+  const schemaOf = JSON.parse(text);
   let compiled = null;
   const check = (data) => {
-    compiled ||= validatorFor(name, schemaOf);
+    compiled ||= validatorFor(name, schemaOf, text);
     const ok = compiled(data);
     check.errors = compiled.errors;
     return ok;
@@ -26,8 +27,9 @@ export const compileHandWritten = (name, schemaOf) => {
   return check;
 };
 
-const schema = JSON.parse(readFileSync(new URL('./schema/config.schema.json', import.meta.url), 'utf8'));
-const validate = compileHandWritten('config', schema);
+const schemaFile = schemaText('config');
+const schema = JSON.parse(schemaFile);
+const validate = compileHandWritten('config', schemaFile);
 
 /** Most trials a profile, a job or --trials may ask for (the schema's bound). */
 export const MAX_TRIALS = schema.properties.profiles.additionalProperties.properties.trials.maximum;

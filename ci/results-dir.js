@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, stat
 import { join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
+import { jobIdOf } from './store/archive.js';
 import { insideDir } from './names.js';
 
 export const RUN_SCHEMA = 'benchline/run@1';
@@ -95,7 +96,7 @@ export function loadResultsDir(dir) {
       const file = runFilePath(runDir, rel, runFile);
       const doc = readResultFile(file);
       // a document is read as the run's own: one copied in from another run or job would be reported and published under its own names
-      const own = `${doc.suite}.${doc.variant}.${doc.tool.name}.${doc.scenario}`;
+      const own = jobIdOf({ ...doc, tool: doc.tool.name });
       if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
         throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}); the file was replaced or edited: re-run the benchmark`);
       }
@@ -112,7 +113,6 @@ export function primaryRole(byRole) {
   return PRIMARY_ROLES.find((r) => byRole[r]?.length) || Object.keys(byRole).find((r) => byRole[r].length);
 }
 
-/** JSON files under `dir` (recursively, in name order) appended to `out`, as paths. */
 /** What to say of `p` when it is a link to what is gone (most often `latest` after its run folder was deleted), else null. */
 function goneLink(p) {
   try {
@@ -122,6 +122,7 @@ function goneLink(p) {
   }
 }
 
+/** JSON files under `dir` (recursively, in name order) appended to `out`, as paths. */
 function walkJson(dir, out) {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);

@@ -430,7 +430,7 @@ export function parse(text, opts = {}) {
     }
     const clash = r.metrics.find((x) => taken.has(x.name));
     if (clash) {
-      clashes.push(`${k6Name} (as "${clash.name}")`);
+      clashes.push({ k6Name, as: clash.name });
       continue;
     }
     for (const x of r.metrics) taken.add(x.name);
@@ -440,8 +440,10 @@ export function parse(text, opts = {}) {
   }
   // every clash at once, so one edit of the script mends them all
   if (clashes.length) {
-    throw new ScriptProblem(`k6 metric${clashes.length > 1 ? 's' : ''} ${clashes.join(', ')} would take ${clashes.length > 1 ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
-      + `rename ${clashes.length > 1 ? 'them' : 'it'} in the script, e.g. app_${clashes[0].split(' ')[0].replace(/^bl_/, '')} (a bl_ prefix is dropped, so bl_${clashes[0].split(' ')[0].replace(/^bl_/, '')} would take the same name)`, produce);
+    const many = clashes.length > 1;
+    const first = clashes[0].k6Name.replace(/^bl_/, '');
+    throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}")`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
+      + `rename ${many ? 'them' : 'it'} in the script, e.g. app_${first} (a bl_ prefix is dropped, so bl_${first} would take the same name)`, produce);
   }
   for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
 

@@ -9,10 +9,10 @@ const require = createRequire(import.meta.url);
 // the files people write by hand (bench.config.yaml, subject.yaml); verbose: each error carries its schema, whose
 // properties name what a misspelt key may have meant (config.js didYouMean)
 const HAND_WRITTEN = Object.freeze({ allErrors: true, allowUnionTypes: true, verbose: true });
-/** Each schema's file and the one set of Ajv options it is checked with, compiled here or as standalone code. */
 // the history store's own files (store.json, failure records, archived months): their schemas are built in
 // ci/store/schemas.js, which hands their JSON text here; formats are checked there, where a date must also parse
 const STORE_FILES = Object.freeze({ allErrors: true, allowUnionTypes: true, strict: false, validateFormats: false });
+/** Each schema's file (or where it is built) and the one set of Ajv options it is checked with, compiled here or as standalone code. */
 const SCHEMAS = Object.freeze({
   result: { file: 'result.schema.json', options: { allErrors: true, strict: true, allowUnionTypes: true }, formats: true },
   config: { file: 'config.schema.json', options: HAND_WRITTEN },
@@ -68,5 +68,5 @@ export function standaloneValidator(name, text = schemaText(name)) {
   }
 }
 
-/** A schema's validator: the standalone one when it fits the schema's file, else compiled. */
-export const validatorFor = (name, schema) => standaloneValidator(name) || compileSchema(name, schema);
+/** A schema's validator: the standalone one when it fits the schema's text (its file's, by default), else compiled. */
+export const validatorFor = (name, schema, text = schemaText(name)) => standaloneValidator(name, text) || compileSchema(name, schema);

@@ -3,13 +3,14 @@ import { UserError } from '../errors.js';
 import { documentProblems } from '../sanity.js';
 import { schemaText, validatorFor } from './compile.js';
 
-const schema = JSON.parse(schemaText('result'));
+const text = schemaText('result');
+const schema = JSON.parse(text);
 
 let validate = null;
 // made on first use, as the commands that read no result document never need it: the standalone validator
 // (result.validate.cjs) in a few milliseconds, else compiled
 const validator = () => {
-  validate ||= validatorFor('result', schema);
+  validate ||= validatorFor('result', schema, text);
   return validate;
 };
 

@@ -1,5 +1,5 @@
 // Schemas of the history store's own files (store settings, job failures, compacted months), checked on every read.
-import { compileSchema, standaloneValidator } from '../schema/compile.js';
+import { validatorFor } from '../schema/compile.js';
 import { ARCHIVE_SCHEMA, jobIdOf } from './archive.js';
 import { metricId } from './paths.js';
 import { BOUNDS, UNIT_WORD } from '../sanity.js';
@@ -160,7 +160,7 @@ export const storeSchemaText = (name) => JSON.stringify(schemas[Object.keys(NAME
 // each made on first use: the standalone validator (ci/schema/<name>.validate.cjs) when it was made from this schema,
 // else compiled (compiling the store file schema alone took 57 ms of every site build)
 const validators = {};
-const validatorOf = (id) => (validators[id] ||= standaloneValidator(NAMES[id], JSON.stringify(schemas[id])) || compileSchema(NAMES[id], schemas[id]));
+const validatorOf = (id) => (validators[id] ||= validatorFor(NAMES[id], schemas[id], JSON.stringify(schemas[id])));
 
 const MAX_PROBLEMS = 6;
 
