@@ -7,21 +7,24 @@
 // five default jobs, then copies of them in suites named <suite>-2, <suite>-3, ...). The default is a year of
 // hourly pushes across 500 series (ten suites of 50 metrics). Ends with the targets (first build under 5 s, rebuild
 // after one more run under 1 s, overview plus one trend chart under 1 s in Chromium, site under 250 MiB) and
-// whether this run met them; exits 2 when one was missed, so a scheduled job can watch them.
+// whether this run met them; exits 2 when one was missed, so a scheduled job can watch them. Beside the first build's
+// target it prints what no first build can go below on this machine (reading and parsing every stored file, creating as
+// many files as the build created), so a miss can be told apart as the code's or the machine's.
 // Builds with a store cache beside the site (benchline site --cache) and rebuilds with --verify, as the publish job does:
 // after each of three more runs, twice in this process and once in a new one (`benchline site`), the slowest counting.
 // Months older than the retention window are written as compaction writes them (archive/<month>.json, folded
 // with the store's own functions) instead of publishing 50,000 documents one fsync at a time; the newest
 // 90 days go through publish() as `npm run bench` does, so publish throughput is measured too.
-import { mkdirSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
 import { scriptArgs } from './args.js';
 import { publish, DEFAULT_POLICY, ensureStore } from '../ci/store/store.js';
 import { emptyArchive, foldDoc, indexArchive } from '../ci/store/archive.js';
-import { writeReplace } from '../ci/store/files.js';
+import { listFiles, writeReplace } from '../ci/store/files.js';
 import { syntheticDocs, DEFAULT_JOBS } from '../ci/store/synthetic.js';
 import { buildSite } from '../ci/store/site.js';
 import { serveStatic } from '../ci/store/serve.js';
@@ -126,6 +129,7 @@ async function timeBuild() {
   let result = await buildSite({ store, out, basePath: '/benchline/', cache });
   const first = result.ms;
   const times = [`${first} ms into an empty folder (bundling the page and writing the store cache included; ${Math.round(cpuMs() - c0)} ms CPU)`];
+  const floor = await firstBuildFloor({ site: listFiles(out), cache: listFiles(cache) });
   const rebuilds = [];
   const held = [...later.values()];
   for (const [k, docs] of held.entries()) {
@@ -146,7 +150,7 @@ async function timeBuild() {
   log(`  store cache: ${size(cache).mb} MiB in ${size(cache).files} files (kept beside the site, not deployed)`);
   log(`site build: ${times.join(', ')}; ${result.series} series, ${result.runs} runs, ${result.pages} files, ${s.mb} MiB`);
   for (const f of ['data/index.js', 'data/runs.js']) log(`  ${f}: ${(statSync(join(out, f)).size / 1024).toFixed(0)} KiB`);
-  return { first, rebuild: Math.max(...rebuilds), mib: s.mb };
+  return { first, floor, rebuild: Math.max(...rebuilds), mib: s.mb };
 }
 
 /**
@@ -179,6 +183,56 @@ async function timePage(page, url) {
   const trend = await page.evaluate((t0) => performance.getEntriesByName('benchline:trend')[0].startTime - t0, t);
   const drawn = await page.evaluate(() => window.__benchlineCharts.at(-1));
   return { overview, trend, total: overview + trend, points: drawn.points, markers: drawn.markers };
+}
+
+// a thread reading and parsing its share of the store's files, as every first build must (nothing else done with them)
+const READER = `const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+let bytes = 0;
+for (const f of workerData) {
+  const text = readFileSync(f, 'utf8');
+  JSON.parse(text);
+  bytes += text.length;
+}
+parentPort.postMessage(bytes);`;
+
+/**
+ * What a first build of this store cannot go below on this machine, whatever its code: every store file read and
+ * parsed in as many threads as the build reads run folders in (site.js, at most four), and the files the build created
+ * (`made`: folder -> its files) created again, empty, in folders of the same names (a new file's cost is the file
+ * system's work, which more threads do not share out). Returns { files, readMs, created, createMs, threads }.
+ */
+async function firstBuildFloor(made) {
+  const paths = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith('.json')) paths.push(join(d, e.name));
+    }
+  };
+  walk(store);
+  const threads = Math.min(availableParallelism(), 4);
+  let t = performance.now();
+  await Promise.all(Array.from({ length: threads }, (_, k) => new Promise((done, fail) => {
+    const w = new Worker(READER, { eval: true, workerData: paths.filter((_, i) => i % threads === k) });
+    w.once('message', done);
+    w.once('error', fail);
+  })));
+  const readMs = performance.now() - t;
+  const scratch = join(args.dir, 'create-test');
+  let created = 0;
+  t = performance.now();
+  for (const [dir, rels] of Object.entries(made)) {
+    for (const rel of rels) {
+      const path = join(scratch, dir, rel);
+      mkdirSync(dirname(path), { recursive: true });
+      closeSync(openSync(path, 'wx'));
+      created += 1;
+    }
+  }
+  const createMs = performance.now() - t;
+  rmSync(scratch, { recursive: true, force: true });
+  return { files: paths.length, readMs: Math.round(readMs), created, createMs: Math.round(createMs), threads };
 }
 
 const TARGETS = { buildMs: 5000, rebuildMs: 1000, pageMs: 1000, siteMiB: 250 };
@@ -216,6 +270,9 @@ async function main() {
     ['site size', build.mib, TARGETS.siteMiB, 'MiB'],
   ].map(([what, value, target, unit]) => ({ what, value, target, unit, met: value < target }));
   for (const v of verdicts) log(`target: ${v.what} under ${v.target} ${v.unit}: ${v.value} ${v.unit}, ${v.met ? 'met' : 'MISSED'}`);
+  const f = build.floor;
+  const least = f.readMs + f.createMs;
+  log(`  no first build of this store goes below ${least} ms on this machine: reading and parsing its ${f.files} files took ${f.readMs} ms in ${f.threads} threads, creating the ${f.created} files it created ${f.createMs} ms (${(f.createMs / f.created).toFixed(2)} ms a file); the first build took ${(build.first / least).toFixed(1)}x that${least >= TARGETS.buildMs ? ', and its target is below it' : ''}`);
   if (verdicts.some((v) => !v.met)) process.exitCode = 2;
 }
 

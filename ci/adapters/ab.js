@@ -209,6 +209,9 @@ export function parse(text, opts = {}) {
     htmlTransferred: numberField(src, 'HTML transferred'),
     // Mean time per request divided by concurrency: a throughput view, not a latency one.
     timePerRequestAcrossConcurrent: acrossTime ? Math.round(Number(acrossTime[1]) * MS) : undefined,
+    // latency.mean is ab's "Time per request", concurrency x time taken / complete requests: requests in flight when
+    // a time limit (-t) ends are left out, so a stalled run's can pass its slowest request (10 x 3.0 s / 2 requests)
+    freeMeans: ['latency'],
   };
   return { metrics, distributions, toolVersion: version?.[1], notes, extra };
 }
