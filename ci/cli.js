@@ -123,7 +123,7 @@ const running = (c) => selecting(c)
     return n;
   })
   .option('--job <id>', 'run only this matrix job id (repeatable)', collect, [])
-  .option('--seed <n>', 'seed for randomized order and bootstrap (a whole number)', wholeNumber(Number.MIN_SAFE_INTEGER), 1)
+  .option('--seed <n>', 'seed of the round order (default: a new one each run, kept in run.json as seed) and of bootstrap intervals (default 1); a whole number', wholeNumber(Number.MIN_SAFE_INTEGER))
   .option('--no-progress', 'no progress bar');
 
 running(program.command('run').description('run the selected jobs and write raw outputs and result documents')).action(verb('run'));

@@ -1,5 +1,6 @@
 // Runs planned jobs: starts subjects, runs tool trials (base and head interleaved), writes raw files and results.
 import { spawn, execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -31,6 +32,14 @@ export function roundOrder(roles, order = 'random', random = Math.random) {
   if (order === 'random' && pair.length === 2 && random() < 0.5) pair.reverse();
   return pair;
 }
+
+/**
+ * The seed of a run's round orders: the one given (--seed), else a new one each run. A fixed default would give a
+ * job the same order in every run, so anything the machine does to the first or second trial of a round (a cache
+ * the first one warms, a neighbour's rhythm) would land on the same side run after run, where a coin flipped afresh
+ * makes it as likely to favour either side. Kept in run.json (`seed`), so --seed repeats a run's order.
+ */
+export const orderSeed = (given) => (given === undefined || given === null ? randomInt(1, 2 ** 31) : given);
 
 /** Seconds a trial may take before it counts as hung: the job's timeout, else from its duration params. */
 export function trialTimeout(job) {
@@ -172,7 +181,8 @@ export async function runJobs(jobs, opts) {
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
   const roles = opts.base ? ['base', 'head'] : [soloRole];
   const head = commitInfo(root);
-  const runDoc = { schema: 'benchline/run@1', id: runId, startedAt: startedAt.toISOString(), config: relative(root, config.file), profile: jobs[0]?.profile, order: opts.base ? opts.order : undefined, head: { commit: head.commit, dirty: head.dirty }, jobs: [] };
+  const seed = orderSeed(opts.seed);
+  const runDoc = { schema: 'benchline/run@1', id: runId, startedAt: startedAt.toISOString(), config: relative(root, config.file), profile: jobs[0]?.profile, order: opts.base ? opts.order : undefined, seed: opts.base && opts.order !== 'abab' ? seed : undefined, head: { commit: head.commit, dirty: head.dirty }, jobs: [] };
 
   const checkouts = { head: root, local: root, main: root };
   let worktree;
@@ -216,7 +226,7 @@ export async function runJobs(jobs, opts) {
       })();
       return manifests[key];
     };
-    Object.assign(ctx, { roles, manifestFor, dir, opts, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
+    Object.assign(ctx, { roles, manifestFor, dir, opts, seed, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
     for (const job of jobs) {
       const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
       if (job.group) entry.group = job.group;
@@ -473,7 +483,7 @@ async function runGroup(group, ctx) {
         const hasProcesses = Object.values(lane.live).some((l) => l.procs.length);
         lane.restart = restartsEachRound(job.restart, lane.startMs, hasProcesses);
         lane.duet = duetRounds(job, lane.adapter, { roles: lane.activeRoles.length, hasProcesses });
-        lane.random = rng(`${opts.seed ?? 1}:${job.id}`);
+        lane.random = rng(`${ctx.seed}:${job.id}`);
         lane.spentMs = 0;
         lane.calm = 0;
         lanes.push(lane);

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
 import { jsonParams as ghzJsonParams } from '../ci/adapters/ghz.js';
-import { addWorktree, baseCommit, runJobs, roundOrder, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds, scalarParams } from '../ci/runner.js';
+import { addWorktree, baseCommit, runJobs, roundOrder, orderSeed, trialTimeout, rotation, roundPlan, stopReason, laneBudget, restartsEachRound, AUTO_RESTART_MS, duetRounds, scalarParams } from '../ci/runner.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
@@ -35,6 +35,18 @@ test("result documents keep ghz's data and metadata given as YAML mappings as th
   // a mapping was kept as "service=" (the report showed data=service=), which names neither the field nor its value
   assert.deepEqual(scalarParams({ data: { service: '' }, metadata: { 'x-user': 'u3' }, prof: ['gc', 'stack'], parameterList: { mode: ['a', 'b'] }, total: 5 }, ghzJsonParams),
     { data: '{"service":""}', metadata: '{"x-user":"u3"}', prof: 'gc,stack', parameterList: 'mode=a,b', total: 5 });
+});
+
+test('a run without --seed flips its coins from a seed of its own, so a job does not get the same round order run after run; --seed repeats one', () => {
+  const drawn = Array.from({ length: 20 }, () => orderSeed(undefined));
+  assert.ok(drawn.every((s) => Number.isInteger(s) && s >= 1 && s < 2 ** 31), drawn.join());
+  assert.ok(new Set(drawn).size > 1, 'twenty runs did not all draw one seed');
+  assert.equal(orderSeed(7), 7);
+  assert.equal(orderSeed(0), 0, 'a given 0 is a seed, not a missing one');
+  const orders = (seed) => { const r = rng(`${seed}:suite.v.wrk.peak`); return Array.from({ length: 16 }, () => roundOrder(['base', 'head'], 'random', r)[0]).join(); };
+  assert.equal(orders(orderSeed(12345)), orders(12345), 'the seed run.json keeps gives the run\'s order again');
+  const seen = new Set(Array.from({ length: 20 }, () => orders(orderSeed(undefined))));
+  assert.ok(seen.size > 1, 'runs without --seed do not all share one order');
 });
 
 test('within a round base goes first under abab, and under random a seeded coin decides, so head leads about half the rounds', () => {
@@ -489,6 +501,8 @@ test('under --base a hyperfine command that fails at once on head (ignoreFailure
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  assert.ok(Number.isInteger(run.seed) && run.seed >= 1, `the round order's seed is kept in run.json: ${run.seed}`);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).seed, run.seed);
   const docs = loadResultsDir(dir).byRole;
   const errors = compare(docs.base, docs.head).comparisons.find((c) => c.metric === 'errors');
   assert.equal(errors.judged, true);
