@@ -163,6 +163,16 @@ describe('k6 adapter: handleSummary data', () => {
     ]);
   });
 
+  test('a script whose URLs name no server (it reads a variable of its own, not BASE_URL) says what k6 logged and that the script must use BASE_URL', () => {
+    const r = parse('other-url.json', { stderr: text('other-url.stderr.txt') });
+    assert.deepEqual([values(r).requests, values(r).errors, values(r).error_rate], [10, 10, 1]);
+    assert.equal(byName(r, 'latency.p50'), undefined, 'no latencies of requests never sent');
+    assert.deepEqual(r.notes, ['every one of the 10 requests failed (k6 logged: Get "undefined/item.json": unsupported protocol scheme ""; the script\'s URLs name no server: it must build them from __ENV.BASE_URL, which benchline sets to the subject\'s address); latency metrics are left out (they would time refused or failed requests)']);
+    // refused by a server that is not there: what k6 logged, without the BASE_URL advice
+    const refused = parse('failed-down.json', { stderr: 'time="2026-11-27T09:43:16Z" level=warning msg="Request Failed" error="Get \\"http://127.0.0.1:9/item.json\\": dial tcp 127.0.0.1:9: connect: connection refused"\n' });
+    assert.ok(refused.notes.includes('every one of the 20 requests failed (k6 logged: Get "http://127.0.0.1:9/item.json": dial tcp 127.0.0.1:9: connect: connection refused); latency metrics are left out (they would time refused or failed requests)'), refused.notes.join('\n'));
+  });
+
   test('crossed latency thresholds are notes while the measurements stay', () => {
     const r = parse('failed-thresholds.json');
     assert.equal(r.thresholdsFailed, 2);

@@ -301,6 +301,19 @@ function nameMap(v) {
 const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
 
 /**
+ * What k6 logged for the first failed request (its "Request Failed" warning on stderr), as " (k6 logged: ...)", or ''.
+ * A URL k6 could not even send to (undefined/..., no scheme) is a script that does not take its target from BASE_URL,
+ * the variable benchline sets: said so, since k6 itself only counts the requests as failed and exits 0.
+ */
+function requestFailure(stderr) {
+  const line = String(stderr || '').split('\n').find((l) => /\bmsg="Request Failed"/.test(l));
+  const error = line && /\berror="((?:[^"\\]|\\.)*)"/.exec(line)?.[1]?.replace(/\\"/g, '"');
+  if (!error) return '';
+  const noTarget = /unsupported protocol scheme|^\w+ "(?:undefined|null)?\//.test(error);
+  return ` (k6 logged: ${error.slice(0, 200)}${noTarget ? '; the script\'s URLs name no server: it must build them from __ENV.BASE_URL, which benchline sets to the subject\'s address' : ''})`;
+}
+
+/**
  * One k6 summary -> { metrics, distributions, toolVersion?, notes, thresholdsFailed, format }.
  * opts (the job's params may be passed as is, or as opts.params as the runner does): trends (names the job expects: a note when one is
  * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher"); stderr: what k6
@@ -378,7 +391,7 @@ export function parse(text, opts = {}) {
     if (samples === 0 || (latencyName === 'http_req_duration' && requests === 0)) {
       // No samples: k6 still prints zeros, which are not latencies.
     } else if (requests > 0 && errors === requests) {
-      notes.push(`every one of the ${requests} requests failed; latency metrics are left out (they would time refused or failed requests)`);
+      notes.push(`every one of the ${requests} requests failed${requestFailure(opts.stderr)}; latency metrics are left out (they would time refused or failed requests)`);
     } else {
       out.push(...trendMetrics('latency', lat, 'ns', 'lower'));
       const points = percentiles(lat, 'ns');
