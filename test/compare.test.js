@@ -672,7 +672,13 @@ test('a judged metric that head lost (a trial whose requests all failed leaves i
   assert.equal(r.unmatched.find((x) => x.metric === 'latency.p90').judged, undefined, 'wrk judges p50 and p99, not p90');
   const body = renderComment({ docs: [lost], comparisons: r });
   assert.match(body, /⚠️ No verdict for 1 judged metric measured on one side only \(the notes of its result documents say why, e\.g\. a metric missing from some trials\): orders-api\/cache-on\/wrk\/peak latency\.p50 \\\(base only\\\)\./);
-  assert.match(body, /\n1 benchmark or metric measured on one side only \(new or removed\) is not compared\./, 'p90, information only, stays in the plain count');
+  assert.match(body, /\n1 benchmark or metric measured on one side only \(new, removed, or left out of one side's document\) is not compared\./, 'p90, information only, stays in the plain count');
+  // the console names the note of the side that lost the metric, base's as well as head's
+  const baseLost = { ...b, runner, metrics: b.metrics.filter((m) => !m.name.startsWith('latency.')), notes: ['metric latency.p50 is missing from some trials and was left out', 'trial 7: every one of the 10 requests timed out'] };
+  const shown = renderConsole({ run: { base: { ref: 'main' } }, docs: [baseLost, { ...h, notes: ['trial 2: every one of the 12 requests timed out'] }], comparisons: compare([baseLost], [h], CFG) });
+  assert.match(shown, /orders-api\/cache-on\/wrk\/peak \(base\): metric latency\.p50 is missing from some trials and was left out\n/);
+  assert.match(shown, /orders-api\/cache-on\/wrk\/peak: every one of the 12 requests timed out \(trial 2 of \d+\)\n/);
+  assert.doesNotMatch(shown, /\(base\): every one of the 10 requests timed out/, 'a note head has too (in other figures) is listed once, as head\'s');
 });
 
 test('a job whose errors rose gets no improvement: 5% of requests failing fast makes p50 30% lower and throughput higher, which are inconclusive, while the error rate is a regression', () => {

@@ -171,7 +171,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const lostJudged = (comparisons?.unmatched || []).filter((u) => u.judged && !u.disagrees);
   const unmatched = (comparisons?.unmatched?.length || 0) - disagreeing.length - lostJudged.length;
   if (lostJudged.length) parts.push(`⚠️ No verdict for ${plural(lostJudged.length, 'judged metric')} measured on one side only (the notes of its result documents say why, e.g. a metric missing from some trials): ${lostJudged.map((u) => mdEscape(`${jobName(u)} ${u.case ? `${u.case}::` : ''}${u.metric} (${u.side} only)`)).join(', ')}.`);
-  if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new or removed) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
+  if (unmatched) parts.push(`${plural(unmatched, 'benchmark or metric', 'benchmarks or metrics')} measured on one side only (new, removed, or left out of one side's document) ${unmatched === 1 ? 'is' : 'are'} not compared.`);
   if (disagreeing.length) parts.push(`⚠️ Not compared, because base and head disagree on the unit or on which way is better (measure both with the same benchline version): ${disagreeing.map((u) => mdEscape(`${jobName(u)} ${u.case ? `${u.case}::` : ''}${u.metric}`)).join(', ')}.`);
   // a job run with other params on each side (two runs of different configs) is inconclusive, never judged: said above the fold
   const otherParams = [...new Set(all.filter((c) => c.paramsDiffer).map(jobName))];

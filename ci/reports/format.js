@@ -542,23 +542,32 @@ export function headOnlyJobs(run) {
 /**
  * The notes of the result documents (crossed k6 thresholds, dropped iterations, a tool at its ceiling ...), one line
  * per job and kind of note: the per-trial prefix ("trial 3: ") comes off and notes that differ only in their numbers
- * count as one, shown with its first wording and the trials it came from. Head's documents when a base was measured.
+ * count as one, shown with its first wording and the trials it came from. When a base was measured, head's notes,
+ * then base's that head does not have, named "(base)": a note of base's alone (a trial whose requests all timed out,
+ * which left a metric out of base's document) can be why a metric got no verdict.
  * Returns [{ name, text, trials: [numbers] | null, of, varies (other trials' figures differ), first (trial of text) }]. Pure.
  */
 export function noteLines(docs) {
-  const head = docs.some((d) => d.run?.role === 'head') ? docs.filter((d) => d.run.role === 'head') : docs;
+  const measured = docs.some((d) => d.run?.role === 'head');
+  const sides = measured ? [docs.filter((d) => d.run.role === 'head'), docs.filter((d) => d.run.role === 'base')] : [docs];
   const lines = new Map();
-  for (const d of head) {
-    for (const raw of d.notes || []) {
-      const m = /^trial (\d+): (.*)$/s.exec(raw);
-      const text = m ? m[2] : raw;
-      const key = `${benchmarkName(d)}\u0000${text.replace(/\d+(?:\.\d+)?/g, 'N')}`;
-      if (!lines.has(key)) lines.set(key, { name: benchmarkName(d), text, trials: m ? [] : null, of: d.trials, varies: false, first: m ? Number(m[1]) : null });
-      const line = lines.get(key);
-      if (m) line.trials?.push(Number(m[1]));
-      if (text !== line.text) line.varies = true;
+  const heads = new Set();
+  sides.forEach((side, k) => {
+    for (const d of side) {
+      for (const raw of d.notes || []) {
+        const m = /^trial (\d+): (.*)$/s.exec(raw);
+        const text = m ? m[2] : raw;
+        const kind = `${benchmarkName(d)}\u0000${text.replace(/\d+(?:\.\d+)?/g, 'N')}`;
+        if (k === 0) heads.add(kind);
+        else if (heads.has(kind)) continue;
+        const key = `${k}\u0000${kind}`;
+        if (!lines.has(key)) lines.set(key, { name: k ? `${benchmarkName(d)} (base)` : benchmarkName(d), text, trials: m ? [] : null, of: d.trials, varies: false, first: m ? Number(m[1]) : null });
+        const line = lines.get(key);
+        if (m) line.trials?.push(Number(m[1]));
+        if (text !== line.text) line.varies = true;
+      }
     }
-  }
+  });
   return [...lines.values()];
 }
 
