@@ -734,6 +734,26 @@ describe('k6 adapter: job params the script never reads', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('a custom metric the script makes under a name of k6\'s built-in metrics (an error Counter named errors) is refused when the run is planned, not in the first trial that counts an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-names-'));
+    try {
+      mkdirSync(join(dir, 'lib'));
+      writeFileSync(join(dir, 'shop.js'), "import http from 'k6/http';\nimport { Counter, Trend } from 'k6/metrics';\nimport './lib/timing.js';\nconst errors = new Counter('errors');\nconst items = new Counter(\"items_read\");\nexport default function () { const r = http.get(`${__ENV.BASE_URL}/`); if (r.status !== 200) errors.add(1); items.add(1); }\n");
+      writeFileSync(join(dir, 'lib', 'timing.js'), "import { Trend } from 'k6/metrics';\nexport const lat = new Trend(`bl_latency`, true);\nexport const page = new Trend('page_ms', true);\n");
+      assert.equal(k6.scriptProblem({ script: 'shop.js', root: dir }), 'k6: shop.js makes custom metrics Counter(\'errors\') (as "errors"), Trend(\'bl_latency\') (as "latency.mean") under names benchline keeps k6\'s built-in metrics as; rename them in the script, e.g. app_errors (a bl_ prefix is dropped, so bl_errors would take the same name)');
+      writeFileSync(join(dir, 'fine.js'), "import { Counter, Rate, Gauge, Trend } from 'k6/metrics';\nnew Counter('app_errors'); new Rate('errors_seen'); new Gauge('requests_open'); new Trend('errors');\nexport default function () {}\n");
+      assert.equal(k6.scriptProblem({ script: 'fine.js', root: dir }), undefined, 'names of their own, and a Trend named errors (kept as errors.mean ...)');
+      assert.equal(k6.scriptProblem({ script: 'missing.js', root: dir }), undefined, 'a script not there is the run\'s to report');
+      // the name parse refuses when the metric is in a summary is the one refused here
+      const summary = json('custom-metrics.json');
+      summary.metrics.errors = { type: 'counter', contains: 'default', values: { count: 1, rate: 0.5 } };
+      summary.metrics.errors.thresholds = undefined;
+      assert.throws(() => k6.parse(JSON.stringify(summary)), /k6 metrics? errors \(as "errors"\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 test('a Trend without any of its statistics is refused naming the metric, built-in or the script\'s own, instead of making an empty percentile curve', () => {

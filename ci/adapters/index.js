@@ -6,6 +6,10 @@
 //   produce    one line telling a user how to make output this adapter reads (used in errors)
 //   params?    every job parameter command() reads, when that set is closed: `--param` may set these
 //              although the config does not (other keys must appear in the config to be overridden)
+//   paramsProblem(params, { script, own, used, root }) -> string   optional: why the job's params cannot work
+//              with its script, checked when the run is planned (k6: a param that nearly spells a variable it reads)
+//   scriptProblem({ script, root }) -> string   optional: why the job's script cannot work, checked when the run is
+//              planned (k6: a custom metric it makes under a name of k6's built-in metrics)
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)
 //   failedRun(ctx) -> string  optional: ctx = { exitCode, stdout, stderr, params }; when the tool stopped because
 //              a command it measures failed (not because its output is bad), what failed and how to fix the job

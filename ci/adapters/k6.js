@@ -565,11 +565,11 @@ const RELATIVE_IMPORTS = /\b(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 
 /**
- * The environment variables a k6 script reads as far as its text shows (ENV_READS), in it and the files it imports by
- * relative path, benchline's helpers among them (at most 50 files of at most 4 MiB; one that cannot be read is passed over).
+ * The texts of a k6 script and of the files it imports by relative path, benchline's helpers among them (at most 50
+ * files of at most 4 MiB; one that cannot be read is passed over).
  */
-export function envRead(file) {
-  const read = new Set();
+function scriptTexts(file) {
+  const texts = [];
   const seen = new Set();
   const queue = [resolve(file)];
   while (queue.length && seen.size < 50) {
@@ -585,10 +585,45 @@ export function envRead(file) {
     } catch {
       continue;
     }
-    for (const re of ENV_READS) for (const m of text.matchAll(re)) read.add(m[1]);
+    texts.push(text);
     for (const m of text.matchAll(RELATIVE_IMPORTS)) queue.push(resolve(dirname(f), m[1]));
   }
+  return texts;
+}
+
+/** The environment variables a k6 script reads as far as its text shows (ENV_READS), in it and the files it imports. */
+export function envRead(file) {
+  const read = new Set();
+  for (const text of scriptTexts(file)) for (const re of ENV_READS) for (const m of text.matchAll(re)) read.add(m[1]);
   return read;
+}
+
+// what parse keeps k6's built-in metrics as in a run that makes HTTP requests: a custom metric kept under one of these
+// names (a Trend as latency.mean, latency.p50 ...) is refused as a clash once it is in the summary, and a Counter is
+// there only once something was added to it, so a script's error counter would fail the first run that counts an error
+const BUILT_IN_NAMES = new Set(['iterations', 'requests', 'throughput', 'errors', 'error_rate', 'duration', 'checks_pass_rate', 'bytes_received']);
+const CUSTOM_METRIC = /\bnew\s+(Counter|Gauge|Rate|Trend)\s*\(\s*['"`]([^'"`]+)['"`]/g;
+
+/**
+ * Why a k6 script's custom metrics cannot be kept, as far as its text (and what it imports) shows: a metric it makes
+ * with `new Counter('errors')`, `new Trend('latency')` ... that would be kept under a name of k6's built-in metrics
+ * (customName drops a bl_ prefix, so bl_errors too), or undefined. Checked when the run is planned (plan.js), the
+ * script found from the project root `root`, instead of in the first trial whose summary holds the metric.
+ */
+export function scriptProblem({ script, root = '.' } = {}) {
+  if (!script) return undefined;
+  const clashes = new Map();
+  for (const text of scriptTexts(resolve(root, script))) {
+    for (const [, type, name] of text.matchAll(CUSTOM_METRIC)) {
+      const kept = customName(name);
+      if (type === 'Trend' ? kept === 'latency' : BUILT_IN_NAMES.has(kept)) clashes.set(name, `${type}('${name}') (as "${type === 'Trend' ? `${kept}.mean` : kept}")`);
+    }
+  }
+  if (!clashes.size) return undefined;
+  const first = [...clashes.keys()][0].replace(/^bl_/, '');
+  const many = clashes.size > 1;
+  return `k6: ${script} makes custom metric${many ? 's' : ''} ${[...clashes.values()].join(', ')} under ${many ? 'names' : 'a name'} benchline keeps k6's built-in metrics as; `
+    + `rename ${many ? 'them' : 'it'} in the script, e.g. app_${first} (a bl_ prefix is dropped, so bl_${first} would take the same name)`;
 }
 
 /** A param's key for an environment variable name: MAX_VUS -> maxVus. */
