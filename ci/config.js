@@ -218,13 +218,18 @@ export function resolveParams({ suite, variant, job, profile, overrides = {} }) 
   return params;
 }
 
-/** Parameter names a planned job can take: from the config at every level and profile, and the adapter's own list when it has one. */
+/**
+ * Parameter names a planned job can take: from the config at every level and profile, the adapter's own list when it
+ * has one, and what the job's script reads when the adapter can tell (k6).
+ */
 function knownParams(config, job) {
   const suite = config.suites[job.suite];
   const def = suite.jobs.find((j) => j.tool === job.tool && j.scenario === job.scenario) || {};
   const sources = [suite.params, suite.variants[job.variant]?.params, def.params, def.warmup, ...Object.values(def.profiles || {})];
   const names = new Set(sources.flatMap((p) => Object.keys(p || {})));
   for (const n of ADAPTERS[job.tool]?.params || []) names.add(n);
+  // a k6 script's own variables (VUS read as __ENV.VUS: --param k6.vus=10)
+  for (const n of ADAPTERS[job.tool]?.scriptParams?.(def.script, config.root || '.') || []) names.add(n);
   return names;
 }
 

@@ -137,6 +137,19 @@ test('--param may set any parameter a hyperfine job\'s command line reads, like 
   assert.throws(() => planJobs(cfg, { param: ['run=50'] }), /--param run: the selected jobs have no parameter "run"; known: args, command, commands, ignoreFailure, names, parameterList, parameterScan, prepare, runs, shell, warmup/);
 });
 
+test('--param may set a variable a k6 job\'s script reads (VUS, read by its helper) though the config does not list it, and a misspelt one is still refused', () => {
+  const dir = tempDir('k6-param-');
+  mkdirSync(join(dir, 'loadtests', 'lib'), { recursive: true });
+  writeFileSync(join(dir, 'loadtests', 'shop.js'), "import http from 'k6/http';\nimport { vus } from './lib/options.js';\nexport const options = { vus: vus(), duration: __ENV.DURATION || '5s' };\nexport default function () { http.get(`${__ENV.BASE_URL}/`); }\n");
+  writeFileSync(join(dir, 'loadtests', 'lib', 'options.js'), "export const vus = () => Number(__ENV.VUS || 2);\nexport const maxVus = () => Number(__ENV['MAX_VUS'] || 4);\n");
+  writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: browse, script: loadtests/shop.js, params: { duration: 2s } }\n');
+  const cfg = loadConfig(join(dir, 'bench.config.yaml'));
+  const [job] = planJobs(cfg, { param: ['k6.vus=10', 'maxVus=20'] });
+  assert.deepEqual(job.params, { duration: '2s', vus: 10, maxVus: 20 });
+  assert.throws(() => planJobs(cfg, { param: ['k6.vsu=10'] }), /--param k6\.vsu: the selected k6 jobs have no parameter "vsu"; known: baseUrl, duration, maxVus, vus /);
+  assert.throws(() => planJobs(cfg, { param: ['k6.benchlineSummary=x'] }), /k6 param "benchlineSummary" would overwrite the summary path benchline sets/, 'what benchline sets itself is no param');
+});
+
 test('a hyperfine job param hyperfine would never see (a misspelt one, or a hyperfine option benchline does not pass) is refused with the file, the job, the key and what to write', () => {
   const hf = (params, extra = '') => parseConfig(`version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params}${extra} }\n`, 'bench.config.yaml');
   const at = 'bench.config.yaml: suites.cli job hyperfine/s (variant only): hyperfine: param';

@@ -8,6 +8,8 @@
 //              although the config does not (other keys must appear in the config to be overridden)
 //   paramsProblem(params, { script, own, used, root }) -> string   optional: why the job's params cannot work
 //              with its script, checked when the run is planned (k6: a param that nearly spells a variable it reads)
+//   scriptParams(script, root) -> [key]   optional: params the job's script reads, which --param may set though the
+//              config does not list them (k6: the __ENV variables it reads, MAX_VUS as maxVus)
 //   scriptProblem({ script, root }) -> string   optional: why the job's script cannot work, checked when the run is
 //              planned (k6: a custom metric it makes under a name of k6's built-in metrics)
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)

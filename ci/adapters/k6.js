@@ -630,6 +630,16 @@ export function scriptProblem({ script, root = '.' } = {}) {
 const keyOf = (env) => env.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 /**
+ * The job params a k6 script reads, as far as its text shows (envRead), by their keys (MAX_VUS -> maxVus): what
+ * --param may set though the config does not list it (the script's default is then what the config leaves), except
+ * what benchline sets itself (BENCHLINE_SUMMARY) or k6 takes as its own settings (K6_*).
+ */
+export function scriptParams(script, root = '.') {
+  if (!script) return [];
+  return [...envRead(resolve(root, script))].filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n) && n !== 'BENCHLINE_SUMMARY' && !n.startsWith('K6_')).map(keyOf);
+}
+
+/**
  * Why a param the job itself sets (`own`) would reach the script as a variable it never reads though it nearly spells
  * one it does (`durtion: 2s` becomes DURTION beside the DURATION the script reads), or undefined; checked when the run is
  * planned (plan.js), the script found from the project root `root`. k6 passes every other param on, so one the script
