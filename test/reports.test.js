@@ -139,6 +139,18 @@ test('renders each tool/scenario as a metric-by-variant table in config order, l
   assert.equal(out.match(/^ {2}Metric /gm).length, 1, 'each table once');
 });
 
+test('a zero of a tool that measures in whole milliseconds reads "0 ms" in the variant tables of the console and the job summary, not "0 ns"', () => {
+  // ab's report of nginx answering in under a millisecond (test/fixtures/ab/variable-length): p50 0 ms
+  const r = parseAb(readFileSync(fileURLToPath(new URL('./fixtures/ab/variable-length.txt', import.meta.url)), 'utf8'));
+  const p50 = r.metrics.find((m) => m.name === 'latency.p50');
+  assert.deepEqual([p50.value, p50.resolution], [0, 1e6], 'the fixture\'s p50 is a whole-ms zero');
+  const d = buildResult({ run: { id: 'r', startedAt: '2026-11-27T00:00:00.000Z', commit: null, ref: null, trigger: 'local', role: 'local' }, runner: { name: 't', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 't', memoryBytes: 0, labels: [] }, suite: 'orders-api', subject: 'orders-api', variant: 'cache-on', scenario: 'keepalive', tool: { name: 'ab', version: '2.3' }, params: {}, trials: [r] }, 'keepalive');
+  for (const out of [renderConsole({ docs: [d], config: CONFIG }), renderSummary({ docs: [d], config: CONFIG })]) {
+    assert.match(out, /Latency p50\W+0 ms\b/);
+    assert.doesNotMatch(out, /Latency p50\W+0 ns/);
+  }
+});
+
 test('summarizes cache-on against cache-off in the seed wording, naming the latency it uses: Latency p50 60.0% faster, 80.0% higher', () => {
   const out = renderConsole({ docs: [doc({ variant: 'cache-off', metrics: OFF }), doc({ variant: 'cache-on', metrics: ON })], config: CONFIG });
   assert.match(out, /^ {2}cache-on vs cache-off \(8 \+ 8 trials, unpaired\): ✓ Latency p50: 60\.0% faster · ✓ Throughput: 80\.0% higher$/m);

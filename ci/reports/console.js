@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  ADJUSTED_NOTE, DUET_NOTE, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
+  ADJUSTED_NOTE, DUET_NOTE, cellValue, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -64,7 +64,7 @@ export function renderSuite(s, { alpha = 0.05, compare = {} } = {}) {
       const m = r.cells[v];
       if (!m) return '–';
       const spread = formatSpread(m);
-      return `${formatValue(m.value, m.unit)}${spread ? ` ${spread}` : ''}`;
+      return `${cellValue(m)}${spread ? ` ${spread}` : ''}`;
     })]);
     out.push(textTable(['Metric', ...b.variants], rows));
     if (b.hidden) out.push(`  (${b.hidden} more metric${b.hidden === 1 ? '' : 's'} in the result documents)`);

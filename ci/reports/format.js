@@ -46,6 +46,12 @@ export const formatChange = (c) => `${pct(c.change)}${c.otherSlope ? ADJUSTED_MA
 /** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one (or when too few rounds bound it). */
 export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `[${pct(c.lower)}, ${pct(c.upper)}]` : '–');
 
+/**
+ * A document metric's value as a table cell shows it: a zero in the unit of the tool's resolution (ab's whole
+ * milliseconds read "0 ms", not "0 ns", which would claim a precision ab does not have).
+ */
+export const cellValue = (m) => formatValue(m.value, m.unit, m.value || m.resolution || 0);
+
 /** The wider side of a metric's interval relative to its value ("±1.2%"; an interval of 5 trials may reach far up and little down), or '' when the metric has none. */
 export function formatSpread(m) {
   if (m.lower === undefined || m.upper === undefined || !m.value) return '';

@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  bottleneckLine, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, formatValue, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
+  bottleneckLine, cellValue, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
 } from './format.js';
 import { countsLine, headerText, infoDetails, row } from './comment.js';
 
@@ -16,7 +16,7 @@ export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
       const m = r.cells[v];
       if (!m) return '–';
       const spread = formatSpread(m);
-      return `${formatValue(m.value, m.unit)}${spread ? ` <sub>${spread}</sub>` : ''}`;
+      return `${cellValue(m)}${spread ? ` <sub>${spread}</sub>` : ''}`;
     })]);
     out.push(mdTable(['metric', ...b.variants.map((v) => mdEscape(v))], rows));
     if (b.hidden) out.push(`<sub>${plural(b.hidden, 'more metric')} in the result documents</sub>`);
