@@ -76,6 +76,7 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     assert.equal(report.status, 0, report.stderr);
     assert.match(report.stdout, /short/);
     assert.match(report.stdout, new RegExp(`^ {2}INTERRUPTED by ${sig}: only the trials that finished are reported`, 'm'), 'the report says the run was cut short');
+    assert.match(report.stdout, new RegExp(`^ {4}${JOB.replace(/\./g, '\\.')}: stopped by ${sig} after [12] local trial\\(s\\) of 3$`, 'm'), 'and names the job it cut short, whose trials it reports');
   });
 }
 

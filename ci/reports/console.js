@@ -174,7 +174,12 @@ export function renderFailures(failures) {
  */
 export function render({ run, docs = [], comparisons, failures = [], config = {}, color = false, detail = false }) {
   const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs)];
-  if (run?.status === 'interrupted') parts.push('', `  INTERRUPTED by ${run.interrupted || 'a signal'}: only the trials that finished are reported; jobs cut short say so below.`);
+  if (run?.status === 'interrupted') {
+    // a job stopped after some trials keeps them (read as measured, so not among the failed jobs below): named here
+    const cut = (Array.isArray(run.jobs) ? run.jobs : []).filter((j) => j?.status === 'interrupted' && j.docs);
+    parts.push('', `  INTERRUPTED by ${run.interrupted || 'a signal'}: only the trials that finished are reported; jobs cut short say so ${cut.length ? 'here (reported with the trials they finished) and ' : ''}below.`,
+      ...cut.map((j) => `    ${j.id}: ${j.reason || 'cut short'}`));
+  }
   const alpha = config.compare?.alpha ?? 0.05;
   for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
