@@ -355,7 +355,7 @@ export function decide(s, discovered) {
   const weight = s.looks?.at(-1)?.weight ?? 1;
   if (kept !== null && 2 ** (1 - kept) / weight >= s.alpha) {
     const need = Math.floor(1 - Math.log2(s.alpha * weight)) + 1;
-    return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds`, moreRounds: need - kept };
+    return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds (a job without trials: adds rounds until its metrics are decided, within --budget and compare.budget; one with trials: runs that many)`, moreRounds: need - kept };
   }
   const more = roundsToSettle(s, s.head.n, minEffect);
   const eqPart = Number.isFinite(eq.lower) && Number.isFinite(eq.upper) ? `${eqText} reaches past ${margin} and ` : '';

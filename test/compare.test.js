@@ -136,7 +136,7 @@ test('5 rounds can never reach p < 0.05 with a two-sided signed-rank test, so su
   near(signedRankTest([-1, -2, -3, -4, -5]).p, 0.0625, 'floor of 5 pairs');
   const c = compare(...pair({ base: { throughput: BASE.slice(0, 5) }, head: { throughput: HEAD.slice(0, 5) } }, { sequential: ONE_LOOK(5) }).map((d) => [d]), CFG).comparisons[0];
   assert.equal(c.verdict, 'inconclusive');
-  assert.equal(c.reason, '5 rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here 0.063 ≥ 0.05); run at least 6 rounds');
+  assert.equal(c.reason, '5 rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here 0.063 ≥ 0.05); run at least 6 rounds (a job without trials: adds rounds until its metrics are decided, within --budget and compare.budget; one with trials: runs that many)');
 });
 
 test('sequential looks spend their share of alpha: the p-value is the smallest p_k / w_k, the interval is at 1 - alpha * w_last', () => {

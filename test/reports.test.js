@@ -204,7 +204,7 @@ test('says when too few trials can never show significance, however large the di
   const five = pairItems(mk('hateoas', [40, 41, 42, 43, 44]), mk('stream', [10, 11, 12, 13, 14]), { paired: true })[0];
   assert.equal(five.text, '≈ Latency p50: 71.4% faster (5 paired rounds cannot show significance; run more)');
   // the variant line decides like compare(): the same reason, with alpha, as a PR verdict would give
-  assert.match(five.reason, /^5 rounds can never be significant .* run at least 6 rounds$/);
+  assert.match(five.reason, /^5 rounds can never be significant .* run at least 6 rounds \(a job without trials: adds rounds until its metrics are decided, within --budget and compare\.budget; one with trials: runs that many\)$/);
 });
 
 // ---------------------------------------------------------------- variants in rounds
