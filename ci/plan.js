@@ -1,9 +1,40 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
 import { ADAPTERS } from './adapters/index.js';
+import { nearMiss } from './spelling.js';
+
+/** A name among the entries of `folder` that `name` nearly spells, or undefined (also when the folder is not there). */
+function nearIn(folder, name) {
+  try {
+    return nearMiss(name, readdirSync(folder));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a job's `script:` cannot be run, or undefined when it is there: where the config names it, where it was looked
+ * for, and a file it nearly spells. Checked when the run is planned, and again for the side's checkout by the runner.
+ */
+export function missingScript(job, root, configFile = 'bench.config.yaml') {
+  const file = resolve(root, job.script);
+  if (existsSync(file)) return undefined;
+  const near = nearIn(dirname(file), basename(file));
+  return `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script} does not exist `
+    + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${relative(root, join(dirname(file), near))}?` : ''}`;
+}
+
+/** Why a suite's subject has no manifest to start it from (subjects/<name>/subject.yaml), or undefined. */
+function missingSubject(config, suiteName, subject) {
+  const file = join(config.root, 'subjects', subject, 'subject.yaml');
+  if (existsSync(file)) return undefined;
+  const near = nearIn(join(config.root, 'subjects'), subject);
+  return `${relative(config.root, config.file || 'bench.config.yaml')} suites.${suiteName}: subject ${JSON.stringify(subject)} has no ${relative(config.root, file)} `
+    + `(each subject is a folder under subjects/ with a subject.yaml, docs/config.md)${near ? `; did you mean ${near}?` : ''}`;
+}
 
 /** Names a suite's params or its subject's manifest read as ${param.NAME}: a job param kept for them is no typo. */
 function paramsRead(config, suite) {
@@ -59,6 +90,9 @@ export function planJobs(config, sel = {}) {
   const jobs = [];
   for (const suiteName of suites) {
     const suite = config.suites[suiteName];
+    // a config read from a file (config.root) names files of its project: ones that are not there fail here, not in the run
+    const noSubject = config.root && missingSubject(config, suiteName, suite.subject);
+    if (noSubject) throw new ConfigError(noSubject);
     // read once a suite, and only for a tool that checks its params when planned
     let used;
     for (const variant of Object.keys(suite.variants)) {
@@ -93,6 +127,8 @@ export function planJobs(config, sel = {}) {
         if (judge) entry.judge = judge;
         if (job.minEffect) entry.minEffect = job.minEffect;
         if (job.script) entry.script = job.script;
+        const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
+        if (noScript) throw new ConfigError(noScript);
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
         if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;

@@ -1,9 +1,9 @@
 // Runs planned jobs: starts subjects, runs tool trials (base and head interleaved), writes raw files and results.
 import { spawn, execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
@@ -12,7 +12,7 @@ import { makeProgress } from './progress.js';
 import { UserError, SkipJob } from './errors.js';
 import { unreadable } from './adapters/errors.js';
 import { ensureTools, versionOf } from './tools.js';
-import { toolsFor, jobGroups, expandParams } from './plan.js';
+import { toolsFor, jobGroups, expandParams, missingScript } from './plan.js';
 import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
@@ -20,7 +20,6 @@ import { cpuSnapshot, cpuSince } from './cpu.js';
 import { usePinning, pinned, toolCoreCount } from './cpuset.js';
 import { MAX_OTHER_GAP, MIN_TRIALS, disturbedRounds, judgeMissNote, undecided } from './compare.js';
 import { ROUNDS, BUDGET } from './config.js';
-import { nearMiss } from './spelling.js';
 
 /**
  * Order of the roles within one round. `random` (the default) flips a seeded coin per round, so with no change
@@ -77,19 +76,6 @@ class JobFailure extends Error {
     super(message);
     this.logTail = logTailText;
   }
-}
-
-/** Why a job's `script:` cannot be run: where the config names it, where it was looked for, and a file it nearly spells. */
-function missingScript(job, root, configFile = 'bench.config.yaml') {
-  const file = resolve(root, job.script);
-  let near;
-  try {
-    const folder = dirname(file);
-    near = nearMiss(basename(file), readdirSync(folder));
-    if (near) near = relative(root, join(folder, near));
-  } catch { /* its folder does not exist either */ }
-  return `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script} does not exist `
-    + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${near}?` : ''}`;
 }
 
 /** The commit `ref` names in the repository at root; a UserError saying how to get it when it names none. */
@@ -456,7 +442,7 @@ async function runGroup(group, ctx) {
       const lane = { job, adapter: adapterFor(job.tool), live: {}, starts: {}, startMs: 0, instances: 1, trials: {}, artifacts: {}, activeRoles: [] };
       try {
         lane.script = job.script ? resolve(root, job.script) : undefined;
-        if (lane.script && !existsSync(lane.script)) throw new UserError(missingScript(job, root, opts.config?.file));
+        if (lane.script && !existsSync(lane.script)) throw new UserError(missingScript(job, root, opts.config?.file) || `script ${lane.script} does not exist`);
         for (const role of roles) {
           let manifest;
           try {

@@ -140,6 +140,8 @@ test('--param may set any parameter a hyperfine job\'s command line reads, like 
 test('--param may set a variable a k6 job\'s script reads (VUS, read by its helper) though the config does not list it, and a misspelt one is still refused', () => {
   const dir = tempDir('k6-param-');
   mkdirSync(join(dir, 'loadtests', 'lib'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
   writeFileSync(join(dir, 'loadtests', 'shop.js'), "import http from 'k6/http';\nimport { vus } from './lib/options.js';\nexport const options = { vus: vus(), duration: __ENV.DURATION || '5s' };\nexport default function () { http.get(`${__ENV.BASE_URL}/`); }\n");
   writeFileSync(join(dir, 'loadtests', 'lib', 'options.js'), "export const vus = () => Number(__ENV.VUS || 2);\nexport const maxVus = () => Number(__ENV['MAX_VUS'] || 4);\n");
   writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: browse, script: loadtests/shop.js, params: { duration: 2s } }\n');

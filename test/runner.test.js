@@ -3,7 +3,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
 import { planJobs, jobGroups } from '../ci/plan.js';
@@ -18,6 +18,7 @@ import { compare } from '../ci/compare.js';
 import { tempDir } from './support/temp.js';
 
 const project = resolve('test/fixtures/project');
+const CLI = resolve('ci/cli.js');
 let config;
 before(() => { config = loadConfig(join(project, 'bench.config.yaml')); });
 
@@ -584,10 +585,16 @@ async function runScratchJob(job, files = {}) {
 /** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing (runScratchJob). */
 const runHyperfineJob = (params) => runScratchJob(`{ tool: hyperfine, scenario: s, params: ${params} }`);
 
-test('a job whose script does not exist fails naming the config, the job, the project root and the file it nearly spells', async () => {
-  const run = await runScratchJob('{ tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }', { 'loadtests/start-work.sh': '#!/bin/sh\n' });
-  assert.equal(run.jobs[0].status, 'failed');
-  assert.equal(run.jobs[0].reason, `bench.config.yaml suites.cli job hyperfine/s: script loadtests/start-wrok.sh does not exist (script: paths are relative to the project root, ${run.repo}); did you mean loadtests/start-work.sh?`);
+test('a job whose script or subject does not exist is refused when the run is planned, naming the config, the job or suite, the project root and the name it nearly spells', () => {
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }', { 'loadtests/start-work.sh': '#!/bin/sh\n' });
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  assert.throws(() => planJobs(cfg), { message: `bench.config.yaml suites.cli job hyperfine/s: script loadtests/start-wrok.sh does not exist (script: paths are relative to the project root, ${repo}); did you mean loadtests/start-work.sh?` });
+  // the matrix CI plans from it would hold a job that cannot run: refused there too
+  const plan = spawnSync(process.execPath, [CLI, 'plan', '--config', join(repo, 'bench.config.yaml')], { cwd: repo, encoding: 'utf8' });
+  assert.equal(plan.status, 2, plan.stdout);
+  assert.match(plan.stderr, /script loadtests\/start-wrok\.sh does not exist .*did you mean loadtests\/start-work\.sh\?/);
+  writeFileSync(join(repo, 'bench.config.yaml'), readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replace('subject: step', 'subject: stpe').replace('start-wrok', 'start-work'));
+  assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), { message: 'bench.config.yaml suites.cli: subject "stpe" has no subjects/stpe/subject.yaml (each subject is a folder under subjects/ with a subject.yaml, docs/config.md); did you mean step?' });
 });
 
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
