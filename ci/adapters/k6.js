@@ -558,7 +558,9 @@ export const envName = (key) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').repla
 
 // what a script reads of its environment: __ENV.NAME, __ENV['NAME'], benchline's helpers' param('NAME'), and any
 // upper-case name in quotes (a helper of its own: integer(env, 'PAGE_SIZE', ...))
-const ENV_READS = [/__ENV\.([A-Za-z_]\w*)/g, /__ENV\[\s*['"]([^'"]+)['"]\s*\]/g, /\bparam\(\s*['"]([A-Za-z_]\w*)['"]/g, /['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"`]/g];
+// what a script reads by name for certain: __ENV.NAME, __ENV['NAME'] and param('NAME')
+const NAMED_READS = [/__ENV\.([A-Za-z_]\w*)/g, /__ENV\[\s*['"]([^'"]+)['"]\s*\]/g, /\bparam\(\s*['"]([A-Za-z_]\w*)['"]/g];
+const ENV_READS = [...NAMED_READS, /['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"`]/g];
 // the files a script imports by relative path (`import x from './y.js'`, `export * from '../z.js'`, `import './w.js'`)
 const RELATIVE_IMPORTS = /\b(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -591,10 +593,13 @@ function scriptTexts(file) {
   return texts;
 }
 
-/** The environment variables a k6 script reads as far as its text shows (ENV_READS), in it and the files it imports. */
-export function envRead(file) {
+/**
+ * The environment variables a k6 script reads as far as its text shows (`reads`: ENV_READS), in it and the files it
+ * imports.
+ */
+export function envRead(file, reads = ENV_READS) {
   const read = new Set();
-  for (const text of scriptTexts(file)) for (const re of ENV_READS) for (const m of text.matchAll(re)) read.add(m[1]);
+  for (const text of scriptTexts(file)) for (const re of reads) for (const m of text.matchAll(re)) read.add(m[1]);
   return read;
 }
 
@@ -630,13 +635,13 @@ export function scriptProblem({ script, root = '.' } = {}) {
 const keyOf = (env) => env.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 /**
- * The job params a k6 script reads, as far as its text shows (envRead), by their keys (MAX_VUS -> maxVus): what
+ * The job params a k6 script reads by name (__ENV.NAME, __ENV['NAME'], param('NAME')), by their keys (MAX_VUS -> maxVus): what
  * --param may set though the config does not list it (the script's default is then what the config leaves), except
  * what benchline sets itself (BENCHLINE_SUMMARY) or k6 takes as its own settings (K6_*).
  */
 export function scriptParams(script, root = '.') {
   if (!script) return [];
-  return [...envRead(resolve(root, script))].filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n) && n !== 'BENCHLINE_SUMMARY' && !n.startsWith('K6_')).map(keyOf);
+  return [...envRead(resolve(root, script), NAMED_READS)].filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n) && n !== 'BENCHLINE_SUMMARY' && !n.startsWith('K6_')).map(keyOf);
 }
 
 /**
