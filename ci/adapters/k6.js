@@ -556,9 +556,8 @@ export function libImport(script) {
 /** UPPER_SNAKE name of a job parameter: maxVus -> MAX_VUS, p95Ms -> P95_MS. */
 export const envName = (key) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
 
-// what a script reads of its environment: __ENV.NAME, __ENV['NAME'], benchline's helpers' param('NAME'), and any
-// upper-case name in quotes (a helper of its own: integer(env, 'PAGE_SIZE', ...))
-// what a script reads by name for certain: __ENV.NAME, __ENV['NAME'] and param('NAME')
+// what a script reads of its environment by name for certain: __ENV.NAME, __ENV['NAME'], benchline's helpers' param('NAME');
+// and, as it may read, any upper-case name in quotes (a helper of its own: integer(env, 'PAGE_SIZE', ...))
 const NAMED_READS = [/__ENV\.([A-Za-z_]\w*)/g, /__ENV\[\s*['"]([^'"]+)['"]\s*\]/g, /\bparam\(\s*['"]([A-Za-z_]\w*)['"]/g];
 const ENV_READS = [...NAMED_READS, /['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)['"`]/g];
 // the files a script imports by relative path (`import x from './y.js'`, `export * from '../z.js'`, `import './w.js'`)
