@@ -167,7 +167,11 @@ describe('k6 adapter: handleSummary data', () => {
     const r = parse('other-url.json', { stderr: text('other-url.stderr.txt') });
     assert.deepEqual([values(r).requests, values(r).errors, values(r).error_rate], [10, 10, 1]);
     assert.equal(byName(r, 'latency.p50'), undefined, 'no latencies of requests never sent');
-    assert.deepEqual(r.notes, ['every one of the 10 requests failed (k6 logged: Get "undefined/item.json": unsupported protocol scheme ""; the script\'s URLs name no server: it must build them from __ENV.BASE_URL, which benchline sets to the subject\'s address); latency metrics are left out (they would time refused or failed requests)']);
+    assert.deepEqual(r.notes, [
+      'every one of the 10 requests failed (k6 logged: Get "undefined/item.json": unsupported protocol scheme ""; the script\'s URLs name no server: it must build them from __ENV.BASE_URL, which benchline sets to the subject\'s address); latency metrics are left out (they would time refused or failed requests)',
+      'k6 metric fetch_ms holds only 0 ms, the timings of requests that all failed: left out',
+    ]);
+    assert.equal(byName(r, 'fetch_ms.mean'), undefined, 'the script\'s time Trend of those requests is no measurement either');
     // refused by a server that is not there: what k6 logged, without the BASE_URL advice
     const refused = parse('failed-down.json', { stderr: 'time="2026-11-27T09:43:16Z" level=warning msg="Request Failed" error="Get \\"http://127.0.0.1:9/item.json\\": dial tcp 127.0.0.1:9: connect: connection refused"\n' });
     assert.ok(refused.notes.includes('every one of the 20 requests failed (k6 logged: Get "http://127.0.0.1:9/item.json": dial tcp 127.0.0.1:9: connect: connection refused); latency metrics are left out (they would time refused or failed requests)'), refused.notes.join('\n'));

@@ -241,8 +241,12 @@ function trendMetrics(prefix, values, unit, better) {
 
 const badName = /_(errors?|failures?|failed)$/;
 
-/** The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped; `better` overrides the direction. */
-function customMetrics(k6Name, m, metricName, better) {
+/**
+ * The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped; `better` overrides the
+ * direction. allFailed: every request of the trial failed, so a time Trend that holds nothing but 0 is their timings
+ * (k6 times a request it never sent as 0 ms), not a measurement: skipped with a note.
+ */
+function customMetrics(k6Name, m, metricName, better, allFailed = false) {
   const known = describeMetric(metricName);
   const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
   const check = (unit, dir) => {
@@ -253,6 +257,7 @@ function customMetrics(k6Name, m, metricName, better) {
   if (m.type === 'trend') {
     if (m.values.count === 0) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
     const unit = unitOf(m.contains, k6Name);
+    if (allFailed && unit === 'ns' && m.values.max === 0) return { metrics: [], note: `k6 metric ${k6Name} holds only 0 ms, the timings of requests that all failed: left out` };
     const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower') };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
     if (unit !== 'count') {
@@ -385,12 +390,13 @@ export function parse(text, opts = {}) {
   if (durationMs !== undefined) out.push(metric('duration', Math.round(durationMs * 1e6)));
 
   const latencyName = pick('http_req_duration') ? 'http_req_duration' : pick('grpc_req_duration') ? 'grpc_req_duration' : undefined;
+  const allFailed = requests > 0 && errors === requests;
   if (latencyName) {
     const lat = pick(latencyName).values;
     const samples = lat.count ?? (latencyName === 'http_req_duration' ? requests : undefined);
     if (samples === 0 || (latencyName === 'http_req_duration' && requests === 0)) {
       // No samples: k6 still prints zeros, which are not latencies.
-    } else if (requests > 0 && errors === requests) {
+    } else if (allFailed) {
       notes.push(`every one of the ${requests} requests failed${requestFailure(opts.stderr)}; latency metrics are left out (they would time refused or failed requests)`);
     } else {
       out.push(...trendMetrics('latency', lat, 'ns', 'lower'));
@@ -436,7 +442,7 @@ export function parse(text, opts = {}) {
     if (custom !== k6Name && custom !== k6Name.slice(3)) notes.push(`k6 metric ${k6Name} is kept as ${custom}: benchline metric names are lower case letters, digits and _`);
     let r;
     try {
-      r = customMetrics(k6Name, m, custom, better[k6Name] ?? better[custom]);
+      r = customMetrics(k6Name, m, custom, better[k6Name] ?? better[custom], allFailed);
     } catch (e) {
       if (e instanceof ParseError) throw e;
       fail(`k6 metric ${k6Name}: ${e.message}`);
