@@ -710,7 +710,9 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
     if (load) parsed.load = pin && !adapter.selfTimed ? { ...load, toolCores: toolCoreCount() } : load;
     return { parsed, rawFile };
   } catch (e) {
-    throw new JobFailure(`${relative(root, rawFile)}: ${unreadable(e, job.tool)} (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+    // named from the project root when the results are in it, else by its own path (--out elsewhere: no ../../tmp/...)
+    const shown = relative(root, rawFile).startsWith('..') ? rawFile : relative(root, rawFile);
+    throw new JobFailure(`${shown}: ${unreadable(e, job.tool)} (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
   }
 }
 
