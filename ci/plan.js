@@ -112,6 +112,8 @@ export function planJobs(config, sel = {}) {
           trials: sel.trials || job.trials || config.profiles[profile].trials,
           params: resolveParams({ suite, variant, job, profile, overrides }),
         };
+        const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
+        if (noScript) throw new ConfigError(noScript);
         // params no command line can be built from fail here, before any subject starts
         const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
         const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
@@ -127,8 +129,6 @@ export function planJobs(config, sel = {}) {
         if (judge) entry.judge = judge;
         if (job.minEffect) entry.minEffect = job.minEffect;
         if (job.script) entry.script = job.script;
-        const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
-        if (noScript) throw new ConfigError(noScript);
         if (job.timeout) entry.timeout = job.timeout;
         if (job.warmup) entry.warmup = job.warmup;
         if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;

@@ -442,7 +442,8 @@ async function runGroup(group, ctx) {
       const lane = { job, adapter: adapterFor(job.tool), live: {}, starts: {}, startMs: 0, instances: 1, trials: {}, artifacts: {}, activeRoles: [] };
       try {
         lane.script = job.script ? resolve(root, job.script) : undefined;
-        if (lane.script && !existsSync(lane.script)) throw new UserError(missingScript(job, root, opts.config?.file) || `script ${lane.script} does not exist`);
+        const noScript = job.script && missingScript(job, root, opts.config?.file);
+        if (noScript) throw new UserError(noScript);
         for (const role of roles) {
           let manifest;
           try {

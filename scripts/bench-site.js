@@ -203,14 +203,7 @@ parentPort.postMessage(bytes);`;
  * system's work, which more threads do not share out). Returns { files, readMs, created, createMs, threads }.
  */
 async function firstBuildFloor(made) {
-  const paths = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.endsWith('.json')) paths.push(join(d, e.name));
-    }
-  };
-  walk(store);
+  const paths = listFiles(store).filter((rel) => rel.endsWith('.json')).map((rel) => join(store, rel));
   const threads = Math.min(availableParallelism(), 4);
   let t = performance.now();
   await Promise.all(Array.from({ length: threads }, (_, k) => new Promise((done, fail) => {

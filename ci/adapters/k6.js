@@ -303,6 +303,12 @@ function nameMap(v) {
   return Object.assign(map, Object.fromEntries(v.split(',').map((pair) => pair.split('=').map((s) => s.trim())).filter(([k, c]) => k && c)));
 }
 
+/** How to mend custom k6 metrics whose kept names clash (`names`: as the script makes them): rename, not prefix with bl_. */
+function renameAdvice(names) {
+  const first = names[0].replace(/^bl_/, '');
+  return `rename ${names.length > 1 ? 'them' : 'it'} in the script, e.g. app_${first} (a bl_ prefix is dropped, so bl_${first} would take the same name)`;
+}
+
 const listOf = (v) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : []).map((s) => String(s).trim()).filter(Boolean);
 
 /**
@@ -460,9 +466,8 @@ export function parse(text, opts = {}) {
   // every clash at once, so one edit of the script mends them all
   if (clashes.length) {
     const many = clashes.length > 1;
-    const first = clashes[0].k6Name.replace(/^bl_/, '');
     throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}")`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
-      + `rename ${many ? 'them' : 'it'} in the script, e.g. app_${first} (a bl_ prefix is dropped, so bl_${first} would take the same name)`, produce);
+      + renameAdvice(clashes.map((c) => c.k6Name)), produce);
   }
   for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
 
@@ -630,10 +635,9 @@ export function scriptProblem({ script, root = '.' } = {}) {
     }
   }
   if (!clashes.size) return undefined;
-  const first = [...clashes.keys()][0].replace(/^bl_/, '');
   const many = clashes.size > 1;
   return `k6: ${script} makes custom metric${many ? 's' : ''} ${[...clashes.values()].join(', ')} under ${many ? 'names' : 'a name'} benchline keeps k6's built-in metrics as; `
-    + `rename ${many ? 'them' : 'it'} in the script, e.g. app_${first} (a bl_ prefix is dropped, so bl_${first} would take the same name)`;
+    + renameAdvice([...clashes.keys()]);
 }
 
 /** A param's key for an environment variable name: MAX_VUS -> maxVus. */
