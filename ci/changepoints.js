@@ -311,40 +311,94 @@ function candidate(xs, a, b, c) {
  */
 export class PValueMemo {
   constructor(triples = null) {
-    this.before = new Map();
-    this.now = new Map();
+    this.before = new PairTable();
+    this.now = new PairTable();
     // p-values it had to work out (neither asked for before nor in the triples it started from)
     this.worked = 0;
-    for (let i = 0; triples && i + 2 < triples.length; i += 3) {
-      let byT = this.before.get(triples[i]);
-      if (!byT) this.before.set(triples[i], (byT = new Map()));
-      byT.set(triples[i + 1], triples[i + 2]);
-    }
+    for (let i = 0; triples && i + 2 < triples.length; i += 3) this.before.set(triples[i], triples[i + 1], triples[i + 2]);
   }
 
   /** twoSided(t, df), from the memo when it holds it. */
   get(t, df) {
     const at = Math.abs(t);
-    let byT = this.now.get(df);
-    let p = byT?.get(at);
+    // NaN is no key of the tables (it equals nothing), and its p-value costs nothing to work out
+    if (at !== at || df !== df) return twoSided(at, df);
+    let p = this.now.get(df, at);
     if (p !== undefined) return p;
-    p = this.before.get(df)?.get(at);
+    p = this.before.get(df, at);
     if (p === undefined) {
       p = twoSided(at, df);
       this.worked += 1;
     }
-    if (!byT) this.now.set(df, (byT = new Map()));
-    byT.set(at, p);
+    this.now.set(df, at, p);
     return p;
   }
 
   /** The p-values asked for since this memo was made, as the triples a later memo starts from. */
   triples() {
-    const out = [];
-    for (const [df, byT] of this.now) for (const [at, p] of byT) out.push(df, at, p);
-    return Float64Array.from(out);
+    return this.now.entries();
   }
 }
+
+/**
+ * Numbers by pairs of numbers (degrees of freedom, |t|), neither NaN: an open-addressing table over typed arrays, keyed
+ * by the pairs' bits (a Map of Maps keyed by doubles was a sixth of a rebuild's change point search). Keeps the pairs
+ * in the order they were first set. -0 and +0 are one key, as in a Map.
+ */
+class PairTable {
+  constructor() {
+    this.size = 0;
+    this.rows = new Float64Array(3 * 1024);
+    this.slots = new Int32Array(2048).fill(-1);
+  }
+
+  /** The slot of (a, b): where it is, or the empty one where it would go. */
+  slot(a, b) {
+    bits[0] = a + 0;
+    let h = Math.imul(words[0] ^ Math.imul(words[1], 0x9e3779b1), 0x85ebca6b);
+    bits[0] = b + 0;
+    h = Math.imul(h ^ words[0] ^ Math.imul(words[1], 0xc2b2ae35), 0x27d4eb2f);
+    const mask = this.slots.length - 1;
+    for (let i = (h ^ (h >>> 15)) & mask; ; i = (i + 1) & mask) {
+      const row = this.slots[i];
+      if (row < 0 || (this.rows[row * 3] === a && this.rows[row * 3 + 1] === b)) return i;
+    }
+  }
+
+  get(a, b) {
+    const row = this.slots[this.slot(a, b)];
+    return row < 0 ? undefined : this.rows[row * 3 + 2];
+  }
+
+  set(a, b, value) {
+    const i = this.slot(a, b);
+    if (this.slots[i] >= 0) {
+      this.rows[this.slots[i] * 3 + 2] = value;
+      return;
+    }
+    if ((this.size + 1) * 3 > this.rows.length) {
+      const rows = new Float64Array(this.rows.length * 2);
+      rows.set(this.rows);
+      this.rows = rows;
+    }
+    this.rows.set([a, b, value], this.size * 3);
+    this.slots[i] = this.size;
+    this.size += 1;
+    // at most half full: a table twice the size, every row placed again
+    if (this.size * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+      for (let row = 0; row < this.size; row += 1) this.slots[this.slot(this.rows[row * 3], this.rows[row * 3 + 1])] = row;
+    }
+  }
+
+  /** [a, b, value] of every pair after each other, in the order they were first set. */
+  entries() {
+    return this.rows.slice(0, this.size * 3);
+  }
+}
+// a double's bits as two 32-bit words, for PairTable's hash
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
 
 // the memo of the search under way (changePointsResumable's `pvalues`), or null
 let memo = null;
@@ -370,9 +424,16 @@ function withStats(xs, indices) {
  * tens of thousands of change points per build).
  */
 const surely = new Map(); // maxPValue -> [|t| by power of two]
+// the last maxPValue asked about and its list: a search asks about one at a time, so mostly without a lookup
+let surelyLast = NaN;
+let surelyList = null;
 function surelyBelow(df, maxPValue) {
-  let byPower = surely.get(maxPValue);
-  if (!byPower) surely.set(maxPValue, (byPower = []));
+  if (surelyLast !== maxPValue) {
+    surelyList = surely.get(maxPValue);
+    if (!surelyList) surely.set(maxPValue, (surelyList = []));
+    surelyLast = maxPValue;
+  }
+  const byPower = surelyList;
   const k = 31 - Math.clz32(df);
   return (byPower[k] ??= critical(2 ** k, maxPValue) * (1 + 1e-9));
 }

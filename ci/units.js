@@ -51,6 +51,12 @@ const round = (v, digits = 3) => {
 };
 
 /**
+ * A whole number with its thousands grouped as en-US groups them (1,234,567). By hand: the first toLocaleString of a
+ * process loads ICU's locale data, about 17 ms of a site rebuild that formats one change point.
+ */
+export const grouped = (n) => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US'));
+
+/**
  * Human-readable value in the best-fitting unit, e.g. 1530000 ns -> "1.53 ms". reference: the value whose unit fits,
  * when several values share one (a chart's axis: 0 reads "0 ms" beside "5 ms", not "0 ns").
  */
@@ -72,10 +78,10 @@ export function formatValue(value, unit, reference = value) {
       if (a >= 1024) return `${round(value / 1024)} KiB${suffix}`;
       return `${round(value)} B${suffix}`;
     }
-    case 'ops/s': return `${value >= 1000 ? Math.round(value).toLocaleString('en-US') : round(value)} /s`;
+    case 'ops/s': return `${value >= 1000 ? grouped(Math.round(value)) : round(value)} /s`;
     case 'ratio': return `${round(value * 100)} %`;
     // a count averaged over trials is rarely whole: past a thousand it reads as a grouped whole number all the same
-    case 'count': return Number.isInteger(value) || Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : round(value);
+    case 'count': return Number.isInteger(value) || Math.abs(value) >= 1000 ? grouped(Math.round(value)) : round(value);
     default: return `${round(value)} ${unit}`;
   }
 }

@@ -129,6 +129,27 @@ test('p-values kept from an earlier search are taken bit for bit instead of bein
   assert.notDeepEqual(changePoints(values, { ...opts, pvalues: new PValueMemo(wrong) }), plain);
 });
 
+test('a p-value memo of thousands of entries gives back each one it was given, for either sign of t, and works out only the new', () => {
+  const rng = seedrandom('table');
+  const pairs = Array.from({ length: 5000 }, (_, i) => [(i % 7 === 0 ? -1 : 1) * rng() * 8, 2 + Math.floor(rng() * 20000)]);
+  pairs.push([0, 10], [-0, 11], [1e-300, 3], [40, 2 ** 31 - 1]);
+  const first = new PValueMemo();
+  const ps = pairs.map(([t, df]) => first.get(t, df));
+  const distinct = new Set(pairs.map(([t, df]) => `${Math.abs(t)}/${df}`)).size;
+  assert.equal(first.worked, distinct);
+  assert.ok(ps.every((p) => p >= 0 && p <= 1), 'p-values between 0 and 1');
+  const again = new PValueMemo(first.triples());
+  assert.deepEqual(pairs.map(([t, df]) => again.get(-t, df)), ps, 'the same p-value for -t as for t, bit for bit');
+  assert.equal(again.worked, 0);
+  // a pair it was not given: worked out once, then remembered
+  const p = again.get(3.25, 77);
+  assert.equal(again.worked, 1);
+  assert.equal(again.get(-3.25, 77), p);
+  assert.equal(again.worked, 1);
+  assert.ok(Number.isNaN(again.get(NaN, 5)));
+  assert.equal(again.triples().length, 3 * (distinct + 1));
+});
+
 test('a search resumed from the last one finds exactly what a search from scratch finds, as points are appended one by one or many at a time', () => {
   const rng = seedrandom('resume');
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
-import { formatValue } from '../ci/units.js';
+import { formatValue, grouped } from '../ci/units.js';
 import { compare } from '../ci/compare.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { parse as parseJmh } from '../ci/adapters/jmh.js';
@@ -655,6 +655,12 @@ test('counts read with thousands separators, also when averaged over trials into
     [18168.6, 35514, 999.25, 12, 1234567.4, -2500.6].map((v) => formatValue(v, 'count')),
     ['18,169', '35,514', '999.3', '12', '1,234,567', '-2,501'],
   );
+});
+
+test('whole numbers are grouped by thousands as en-US groups them, at every length and sign', () => {
+  const numbers = [0, 7, 999, 1000, 65536, 999999, 1000000, 123456789012, Number.MAX_SAFE_INTEGER, 2 ** 60, Infinity, -Infinity];
+  for (const n of [...numbers, ...numbers.map((x) => -x).filter((x) => x !== 0)]) assert.equal(grouped(n), n.toLocaleString('en-US'), String(n));
+  assert.equal(grouped(-0), '0');
 });
 
 test('a share too small for three decimals keeps two significant digits instead of reading 0 %, and values given a reference share its unit', () => {

@@ -1,7 +1,7 @@
 // Series files: the dense layout reads back as the series it was made from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { joinSeries, packSeries, splitSeries, unpackSeries } from '../ci/store/series-file.js';
+import { joinSeries, packSeries, runRanges, runsOfRanges, splitSeries, unpackSeries } from '../ci/store/series-file.js';
 
 const series = (run, n = run.map(() => 1)) => ({ id: 's', key: { suite: 'a' }, run, v: run.map((r) => r * 2), lo: run.map(() => null), hi: run.map((r) => r * 3), n, changes: [] });
 
@@ -19,6 +19,16 @@ test('gaps, repeated runs and points standing for several runs read back unchang
     assert.deepEqual(unpackSeries(packSeries(s)), s);
     assert.deepEqual(unpackSeries(JSON.parse(JSON.stringify(packSeries(s)))), s);
   }
+});
+
+test('run ranges give the same run indices written into a typed array as into a plain one, whatever their lengths and gaps', () => {
+  for (const run of [[], [0], [5, 6, 7, 100, 101, 3], Array.from({ length: 5000 }, (_, i) => i + (i > 2000 ? 40 : 0)), Array.from({ length: 300 }, (_, i) => 3 * i)]) {
+    const ranges = runRanges(run);
+    assert.deepEqual(runsOfRanges(ranges), run);
+    assert.deepEqual(Array.from(runsOfRanges(ranges, new Int32Array(run.length))), run);
+  }
+  // ranges reaching past the typed array do not fit it: an error, not indices dropped without a word
+  assert.throws(() => runsOfRanges([[0, 10]], new Int32Array(5)), RangeError);
 });
 
 test('a series file of the earlier layout is read as it is', () => {

@@ -14,7 +14,11 @@ const TEMP_NAME = /(?:^|\/)\.tmp-[^/]*$|\.json\.\d+$/;
  * True for a writer's temp file: writeNew's `.tmp-<pid>-<hex>` and write-file-atomic's `<name>.<number>`
  * (left behind only by a writer killed mid-write); readers skip them.
  */
-export const isTempFile = (rel) => TEMP_NAME.test(rel);
+export const isTempFile = (rel) => {
+  // most names a reader asks about are `<job>.json`: neither a .tmp- name nor one ending in a number, without the test
+  if (rel.endsWith('.json') && rel.charCodeAt(rel.lastIndexOf('/') + 1) !== 46) return false;
+  return TEMP_NAME.test(rel);
+};
 
 function writeTemp(path, text) {
   const tmp = tempName(path);
@@ -326,8 +330,9 @@ export function walkFiles(dir, prefix, out) {
     throw e;
   }
   // relative paths built as the walk goes: path.relative per file is most of the cost on a store of 100,000 files
+  // (and the folders' paths by hand: they only go to readdir, where a doubled '/' reads as one)
   for (const e of entries) {
-    if (e.isDirectory()) walkFiles(join(dir, e.name), `${prefix}${e.name}/`, out);
+    if (e.isDirectory()) walkFiles(`${dir}/${e.name}`, `${prefix}${e.name}/`, out);
     else out.push(`${prefix}${e.name}`);
   }
   return out;

@@ -34,10 +34,26 @@ export function runRanges(run) {
   return ranges;
 }
 
+// 0, 1, 2, ... as far as a typed array of run indices has needed: each range's indices copied out of it in one go
+let counting = new Int32Array(0);
+
 /** The run indices of runRanges' ranges, written into `into` (a typed array of their number, or an array). */
 export function runsOfRanges(ranges, into = []) {
   let i = 0;
-  for (const [first, count] of ranges) for (let k = 0; k < count; k += 1) into[i++] = first + k;
+  const typed = into instanceof Int32Array;
+  for (const [first, count] of ranges) {
+    // a kept series' indices (snapshot.js): a year of hourly runs is millions of them, mostly one range a series
+    if (typed && Number.isInteger(first) && first >= 0 && Number.isInteger(count) && count > 0 && first + count <= 2 ** 30) {
+      if (counting.length < first + count) {
+        counting = new Int32Array(Math.max(first + count, 2 * counting.length));
+        for (let k = 0; k < counting.length; k += 1) counting[k] = k;
+      }
+      into.set(counting.subarray(first, first + count), i);
+      i += count;
+      continue;
+    }
+    for (let k = 0; k < count; k += 1) into[i++] = first + k;
+  }
   return into;
 }
 
@@ -63,7 +79,13 @@ export function splitSeries(series, path, size = PART_POINTS) {
   const full = Math.floor(run.length / size);
   if (from % size !== 0 || from > full * size) throw new Error(`series ${rest.id}: its points from ${from} on are not whole parts of ${size}`);
   // a kept series' run indices and values may be typed arrays (snapshot.js): the files hold plain ones
-  const cut = (list, a, b) => (Array.isArray(list) ? list.slice(a, b) : Array.from(list.subarray(a, b)));
+  const cut = (list, a, b) => {
+    if (Array.isArray(list)) return list.slice(a, b);
+    // a plain loop: Array.from of a typed array's stretch is several times slower
+    const out = new Array(b - a);
+    for (let i = a; i < b; i += 1) out[i - a] = list[i];
+    return out;
+  };
   const points = (a, b) => ({ run: cut(run, a, b), v: cut(v, a, b), lo: lo.slice(a - from, b - from), hi: hi.slice(a - from, b - from), n: n.slice(a - from, b - from) });
   const names = Array.from({ length: full }, (_, k) => seriesPartPath(path, k));
   const parts = [];

@@ -458,10 +458,10 @@ export function listStore(store) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (!e.isDirectory()) others.push(path);
       else if (depth === RUN_PATH.length) {
-        const names = walkFiles(join(dir, e.name), '', []).filter((n) => !isTempFile(n));
+        const names = walkFiles(`${dir}/${e.name}`, '', []).filter((n) => !isTempFile(n));
         if (names.length) found.push([path, names.sort()]);
-      } else if (RUN_PATH[depth].test(e.name)) walk(join(dir, e.name), path, depth + 1);
-      else walkFiles(join(dir, e.name), `${path}/`, others);
+      } else if (RUN_PATH[depth].test(e.name)) walk(`${dir}/${e.name}`, path, depth + 1);
+      else walkFiles(`${dir}/${e.name}`, `${path}/`, others);
     }
   };
   walk(store, '', 0);
