@@ -962,7 +962,7 @@ test('the worker that checks kept files by content gives the verdict the build\'
   const sha1 = (text) => createHash('sha1').update(text).digest('hex');
   const file = (name, text) => {
     writeFileSync(join(d, name), text);
-    return { path: join(d, name), size: Buffer.byteLength(text), hash: sha1(text) };
+    return { rel: name, path: join(d, name), size: Buffer.byteLength(text), hash: sha1(text) };
   };
   const same = file('same.js', 'as written\n');
   const edited = file('edited.js', 'as written\n');
@@ -970,17 +970,17 @@ test('the worker that checks kept files by content gives the verdict the build\'
   const gone = file('gone.js', 'gone\n');
   rmSync(gone.path);
   const linked = file('target.js', 'linked\n');
-  const link = { ...linked, path: join(d, 'link.js') };
+  const link = { ...linked, rel: 'link.js', path: join(d, 'link.js') };
   symlinkSync(linked.path, link.path);
-  const checks = verifyInBackground([same, edited, gone, link]);
-  assert.equal(checks.check(same.path, same.size, same.hash), true);
-  assert.equal(checks.check(edited.path, edited.size, edited.hash), false, 'same size, other bytes');
-  assert.equal(checks.check(gone.path, gone.size, gone.hash), false);
-  assert.equal(checks.check(link.path, link.size, link.hash), false, 'a link is never taken as a kept file');
-  assert.equal(checks.check(linked.path, linked.size, linked.hash), null, 'not asked about');
-  assert.equal(checks.check(same.path, same.size, sha1('other')), null, 'asked about with another hash');
+  const checks = verifyInBackground(d, [same, edited, gone, link]);
+  assert.equal(checks.check(same.rel, same.size, same.hash), true);
+  assert.equal(checks.check(edited.rel, edited.size, edited.hash), false, 'same size, other bytes');
+  assert.equal(checks.check(gone.rel, gone.size, gone.hash), false);
+  assert.equal(checks.check(link.rel, link.size, link.hash), false, 'a link is never taken as a kept file');
+  assert.equal(checks.check(linked.rel, linked.size, linked.hash), null, 'not asked about');
+  assert.equal(checks.check(same.rel, same.size, sha1('other')), null, 'asked about with another hash');
   checks.close();
-  assert.equal(checks.check(same.path, same.size, same.hash), null, 'closed: the build reads the file itself');
+  assert.equal(checks.check(same.rel, same.size, same.hash), null, 'closed: the build reads the file itself');
 });
 
 test('with the cache, a build in a new process takes the page\'s code from the last build\'s bundle while its inputs are unchanged, and bundles again otherwise', async () => {

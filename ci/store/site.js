@@ -330,24 +330,24 @@ async function build(options) {
   // checking kept files by content is reading and hashing most of the site: a worker thread does it while this one
   // takes the snapshot and lays out the store, for the files the cache records as the last build wrote them, in the order they are asked for
   const recorded = distrust ? previous.files.filter((rel) => filesBefore[rel] && previous.hashes[rel] === filesBefore[rel].hash) : [];
-  const background = recorded.length ? verifyInBackground(recorded.map((rel) => ({ path: join(out, rel), size: filesBefore[rel].size, hash: filesBefore[rel].hash }))) : null;
+  const background = recorded.length ? verifyInBackground(out, recorded.map((rel) => ({ rel, size: filesBefore[rel].size, hash: filesBefore[rel].hash }))) : null;
   // what the last build knew of the store, taken out of the cache while this one runs: one stopped half-way leaves none
   const key = optionsKey({ config: config ?? null, repoUrl: options.repoUrl ?? null, basePath: options.basePath ?? './', title: options.title ?? null, changeOptions: options.changeOptions ?? null, partPoints });
   const snapshot = readCache ? takeSnapshot(cache, readCache.builder, key, log) : null;
-  // whether the file at path is as written: by size, or when distrusted by content (its hash, or its bytes when the
-  // content is at hand, which spares hashing it)
-  const same = (path, hash, size, content = null) => {
-    if (!distrust) return sizeOf(path) === size;
-    const known = content ? null : background?.check(path, size, hash);
+  // whether the file at rel in the site is as written: by size, or when distrusted by content (its hash, or its bytes
+  // when the content is at hand, which spares hashing it)
+  const same = (rel, hash, size, content = null) => {
+    if (!distrust) return sizeOf(join(out, rel)) === size;
+    const known = content ? null : background?.check(rel, size, hash);
     if (known === true || known === false) return known;
-    const bytes = fileBytes(path, size);
+    const bytes = fileBytes(join(out, rel), size);
     if (!bytes) return false;
     return content ? bytes.equals(content) : sha1(bytes) === hash;
   };
   // a data file the last build wrote or kept, as the cache records it, when it is still there as written; else null
   const asRecorded = (rel) => {
     const was = filesBefore[rel];
-    return was && previous.hashes[rel] === was.hash && same(join(out, rel), was.hash, was.size) ? was : null;
+    return was && previous.hashes[rel] === was.hash && same(rel, was.hash, was.size) ? was : null;
   };
   const ctx = { ...options, generatedAt, modules, columns, readCache, previous, same, asRecorded, partPoints };
   if (snapshot && snapshot.manifest !== previous.hash) log(`laying out the whole store: ${join(out, MANIFEST)} is not the one the build that wrote the cache's snapshot left (another build into this folder, or the folder restored from elsewhere)`);
@@ -379,7 +379,7 @@ async function build(options) {
     const bytes = Buffer.from(text);
     const hash = sha1(bytes);
     const path = join(out, rel);
-    if (previous.hashes[rel] === hash && same(path, hash, bytes.length, bytes)) unchanged += 1;
+    if (previous.hashes[rel] === hash && same(rel, hash, bytes.length, bytes)) unchanged += 1;
     else {
       rewrite(path, bytes, out);
       wrote.add(rel);
@@ -618,7 +618,7 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
       const rf = contents.folders.get(folder).cached.runFile;
       // a file the workers wrote for this build (warmCache) is as written
       const fresh = rf && warmed.runFiles.get(rf.path)?.hash === rf.hash;
-      if (!rf || rf.path !== runPath(r) || (!fresh && (previous.hashes[rf.path] !== rf.hash || !same(join(out, rf.path), rf.hash, rf.size)))) misses.push(folder);
+      if (!rf || rf.path !== runPath(r) || (!fresh && (previous.hashes[rf.path] !== rf.hash || !same(rf.path, rf.hash, rf.size)))) misses.push(folder);
     }
     if (!misses.length) break;
     for (const f of misses) whole.add(f);
