@@ -213,6 +213,7 @@ function placeProblem({ store, out, cache }) {
   const where = resolve(out);
   if (where === resolve('/') || where === resolve(homedir())) return `--out ${out}: the site needs a folder of its own (a build removes the files there it did not write); give a new folder, e.g. ${join(where, 'site')}`;
   if (within(store, out) || within(out, store)) return `--out ${out}: the site cannot go in the store or around it (${store}); give a folder beside the store, e.g. ${resolve(store)}-site`;
+  if (cache && [resolve('/'), resolve(homedir())].includes(resolve(cache))) return `--cache ${cache}: the site cache needs a folder of its own (a build overwrites and removes files there); give a new folder beside the site, e.g. ${where}-cache`;
   if (cache && (within(store, cache) || within(cache, store))) return `--cache ${cache}: the cache cannot go in the store or around it (${store}); give a folder beside the store`;
   // inside the site it would be deployed, and removed as a file no build wrote by --verify
   if (cache && within(out, cache)) return `site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${where}-cache)`;
@@ -236,6 +237,43 @@ function contentsProblem(out) {
     return `--out ${out}: holds files no site build wrote (no ${MANIFEST}), which a build would remove; give a new or empty folder, or the folder an earlier \`benchline site\` wrote (if one did and only its ${MANIFEST} is gone, delete the folder: the next build writes it whole)`;
   }
   return null;
+}
+
+/**
+ * Why a build must not keep its cache in `cache`, or null, by what it holds: like the site, a folder of its own (a build overwrites the
+ * cache's files and removes what it no longer needs), so new, empty, or holding only what a build with --cache writes
+ * there: its folders, and files that open with a build's checksum and schema (or a writer's temp file of one).
+ */
+export function cacheProblem(cache) {
+  let entries;
+  try {
+    entries = readdirSync(cache, { withFileTypes: true });
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  }
+  const foreign = entries.filter((e) => !cacheOwns(join(cache, e.name), e)).map((e) => e.name).sort();
+  if (!foreign.length) return null;
+  const named = `${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}`;
+  return `--cache ${cache}: holds files no site build wrote (${named}), which a build would overwrite or remove; give a new or empty folder (e.g. ${resolve(cache)}-site-cache), or the folder an earlier \`benchline site --cache\` wrote`;
+}
+
+// the start of every JSON file a build writes into its cache: its checksum (files.js sealed), then its schema
+const SEALED_CACHE_FILE = /^\{"check":"[0-9a-f]{40}","schema":"benchline\/site-/;
+
+/** Whether the entry `e` at `path` in a cache folder is one a build writes there. */
+function cacheOwns(path, e) {
+  const name = e.name.replace(/\.\d+$/, '');
+  if (!CACHE_NAMES.includes(name)) return false;
+  if (name === 'runs' || name === 'values') return name === e.name && e.isDirectory();
+  if (!e.isFile()) return false;
+  // a writer's temp file (write-file-atomic's <name>.<number>, left by a build killed mid-write) may hold anything yet
+  if (name !== e.name || name.endsWith('.f64')) return true;
+  try {
+    return SEALED_CACHE_FILE.test(readFileSync(path).subarray(0, 120).toString('latin1'));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -267,7 +305,7 @@ export async function buildSite(options = {}) {
   const release = await lockSite(resolve(out), options.log || (() => {}));
   try {
     // what the folder holds is looked at once it is ours: a build that waited finds the manifest the last one wrote
-    const contents = contentsProblem(out);
+    const contents = contentsProblem(out) || (cache && cacheProblem(cache));
     if (contents) throw new StoreError(contents);
     // no write may land outside the site or its cache, nor a kept file be read from elsewhere: links where they keep
     // their files go (in the whole site under verify, which removes all a build did not write; else where builds write)
