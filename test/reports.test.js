@@ -621,6 +621,21 @@ test('compare --fail-on-regression exits 0 when only an information-only metric 
   assert.equal(cli(['compare', same.root, '--fail-on-regression', '--config', same.config]).status, 1, 'with the same params the slower head fails the check');
 });
 
+test('compare --fail-on-regression exits 2 and says so when base and head share no job, and without the flag only says so', (t) => {
+  const base = [doc({ variant: 'cache-off', role: 'base', metrics: OFF })];
+  const head = [doc({ variant: 'cache-on', role: 'head', metrics: shifted(OFF, 'latency.mean', 1.5) })];
+  const { root, config } = writeResults({ docsByRole: { base, head } });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const gate = cli(['compare', root, '--fail-on-regression', '--config', config]);
+  assert.equal(gate.status, 2, 'a gate that judged nothing does not pass');
+  assert.deepEqual(JSON.parse(gate.stdout).comparisons, []);
+  assert.match(gate.stderr, /^benchline compare: nothing compared: base and head share no measured metric \(base alone: orders-api\.cache-off\.ab\.keepalive; head alone: orders-api\.cache-on\.ab\.keepalive\); compare runs of the same jobs; --fail-on-regression cannot pass a comparison of nothing\n$/);
+  const plain = cli(['compare', root, '--config', config]);
+  assert.equal(plain.status, 0);
+  assert.match(plain.stderr, /nothing compared/);
+  assert.doesNotMatch(plain.stderr, /fail-on-regression/);
+});
+
 test('benchline report renders console, comment, summary and suite formats of a results folder', async (t) => {
   const { base, head } = pr();
   const { root, dir, config } = writeResults({ docsByRole: { base, head }, jobs: [FAILED_JOB] });

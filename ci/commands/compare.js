@@ -1,7 +1,8 @@
-// `benchline compare <base> [head]`: verdicts per metric as JSON; --fail-on-regression turns regressions into exit 1.
+// `benchline compare <base> [head]`: verdicts per metric as JSON; --fail-on-regression turns regressions into exit 1 (and comparing nothing into exit 2).
 import { compare } from '../compare.js';
 import { loadDocuments } from '../results-dir.js';
 import { UserError } from '../errors.js';
+import { jobId } from '../plan.js';
 import { loadSettings, writeOutput } from './report.js';
 
 /** The documents of one side: the only role present, else the role named after the side. */
@@ -26,11 +27,28 @@ export function selectSides(basePath, headPath) {
   return { base: side(first, 'base', basePath), head: side(loadDocuments(headPath), 'head', headPath) };
 }
 
+/**
+ * What to say when nothing was compared (the sides share no job, or no metric of one), naming the jobs each side has
+ * alone; null when something was. Pure.
+ */
+export function nothingCompared(result) {
+  if (result.comparisons.length) return null;
+  const alone = (side) => [...new Set(result.unmatched.filter((u) => u.side === side).map(jobId))];
+  const list = (ids) => (ids.length ? `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}` : 'none');
+  return `nothing compared: base and head share no measured metric (base alone: ${list(alone('base'))}; head alone: ${list(alone('head'))}); compare runs of the same jobs`;
+}
+
 export default function compareCommand(opts) {
   const [basePath, headPath] = opts.args;
   const config = loadSettings(opts.config);
   const { base, head } = selectSides(basePath, headPath);
   const result = compare(base, head, config.compare, { seed: 1 });
   writeOutput(undefined, `${JSON.stringify(result, null, 2)}\n`);
+  // a gate that judged nothing must not pass as if it had judged everything
+  const nothing = nothingCompared(result);
+  if (nothing) {
+    process.stderr.write(`benchline compare: ${nothing}${opts.failOnRegression ? '; --fail-on-regression cannot pass a comparison of nothing' : ''}\n`);
+    if (opts.failOnRegression) return 2;
+  }
   return opts.failOnRegression && result.counts.regression > 0 ? 1 : 0;
 }
