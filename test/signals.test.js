@@ -292,3 +292,32 @@ test('SIGINT during a publish stops it between documents with 130, leaves no loc
   assert.equal(again.status, 0, again.stderr);
   assert.equal(readStore(store).docs.length, docs.length);
 });
+
+test('SIGTERM during a site build stops it with 143, says the folder may be half-built, and the next build into it ends as a clean build', async () => {
+  const { syntheticDocs } = await import('../ci/store/synthetic.js');
+  const { publish } = await import('../ci/store/store.js');
+  const { existsSync, readdirSync: list } = await import('node:fs');
+  const dir = tempDir('site-sigterm');
+  const store = join(dir, 'store');
+  await publish({ store, docs: [...syntheticDocs({ runs: 400 })] });
+  const out = join(dir, 'site');
+  const child = spawn(process.execPath, [CLI, 'site', '--store', store, '--out', out, '--cache', join(dir, 'cache')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  child.stdout.on('data', (b) => { said += b; });
+  child.stderr.on('data', (b) => { said += b; });
+  const exited = new Promise((r) => child.on('exit', (c) => r(c)));
+  // once the build writes into the site it is under way
+  for (let i = 0; i < 400 && !(existsSync(out) && list(out).length); i += 1) await new Promise((r) => setTimeout(r, 10));
+  child.kill('SIGTERM');
+  const code = await exited;
+  assert.equal(code, 143, `stopped while it wrote the site: ${said}`);
+  assert.match(said, new RegExp(`benchline site: SIGTERM: stopped; what is in ${out} may be half-built, and the next \`benchline site\` into it checks every file it keeps by content and writes the rest`));
+  const again = spawnSync(process.execPath, [CLI, 'site', '--store', store, '--out', out, '--cache', join(dir, 'cache')], { encoding: 'utf8' });
+  assert.equal(again.status, 0, again.stderr);
+  const clean = spawnSync(process.execPath, [CLI, 'site', '--store', store, '--out', join(dir, 'clean')], { encoding: 'utf8' });
+  assert.equal(clean.status, 0, clean.stderr);
+  const files = (d) => list(d, { recursive: true }).filter((f) => !f.startsWith('.benchline-site')).sort();
+  assert.deepEqual(files(out), files(join(dir, 'clean')));
+  // the data of every run and series as a clean build writes it (the index and feed carry the build's time)
+  for (const f of files(out)) if (/^data\/(runs|series)\/.*\.js$/.test(f)) assert.equal(readFileSync(join(out, f), 'utf8'), readFileSync(join(dir, 'clean', f), 'utf8'), f);
+});
