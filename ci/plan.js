@@ -1,5 +1,5 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
@@ -21,10 +21,30 @@ function nearIn(folder, name) {
  */
 export function missingScript(job, root, configFile = 'bench.config.yaml') {
   const file = resolve(root, job.script);
-  if (existsSync(file)) return undefined;
+  const where = `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script}`;
+  if (existsSync(file)) {
+    // a tool handed a folder, a device or a FIFO as its script fails to load it, and wrk then runs without one
+    const kind = fileKind(statSync(file));
+    if (kind) return `${where} is ${kind}, not a file; point script: at the script file itself`;
+    try {
+      accessSync(file, constants.R_OK);
+      return undefined;
+    } catch {
+      return `${where} cannot be read by this user; make the file readable (chmod a+r ${job.script})`;
+    }
+  }
   const near = nearIn(dirname(file), basename(file));
-  return `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script} does not exist `
+  return `${where} does not exist `
     + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${relative(root, join(dirname(file), near))}?` : ''}`;
+}
+
+/** What a path that is no regular file is (a folder, a device, a FIFO, a socket), or undefined for a regular file. */
+function fileKind(st) {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a socket or other special file';
 }
 
 /** Why a suite's subject has no manifest to start it from (subjects/<name>/subject.yaml), or undefined. */

@@ -317,3 +317,15 @@ test('socket error counts no run could make in its time, or status errors its ow
   assert.equal(values(wrk.parse(withSocket('connect 0, read 3, write 0, timeout 12'))).errors, 15);
   assert.throws(() => wrk.parse(withSocket('connect 0, read 99999999999999, write 0, timeout 0')), { name: 'ParseError', message: /^wrk's report counts 99999999999999 socket errors .* the output is corrupted or edited$/ });
 });
+
+test('a job script wrk could not load (a Lua syntax error, a folder) fails the trial quoting wrk\'s error and naming the script, though wrk exited 0', () => {
+  const said = (c, script) => wrk.failedRun({ exitCode: 0, stderr: stderrOf(c), script });
+  assert.equal(said('lua-syntax-error', 'broken.lua'), 'wrk could not load the job\'s script broken.lua and ran without it (plain GET requests, not what the script defines), '
+    + 'so this trial is not kept; wrk said: "broken.lua:1: <name> or \'...\' expected near \'return\'"; fix the script (wrk -s broken.lua shows the same error)');
+  assert.match(said('lua-folder', 'lua-folder'), /^wrk could not load the job's script lua-folder .*wrk said: "cannot read lua-folder: Is a directory"/);
+  // wrk's report of that run reads like any plain-GET run: only stderr tells
+  assert.equal(parseCase('lua-syntax-error').metrics.find((m) => m.name === 'requests').value, 4408);
+  assert.equal(said('lua-syntax-error', 'other.lua'), undefined, 'another script\'s name is not this job\'s');
+  assert.equal(said('lua-syntax-error', undefined), undefined, 'a job without a script');
+  assert.equal(wrk.failedRun({ exitCode: 1, stderr: stderrOf('refused'), script: LUA }), undefined, 'a refused connection is not a script error');
+});

@@ -597,6 +597,38 @@ test('a job whose script or subject does not exist is refused when the run is pl
   assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), { message: 'bench.config.yaml suites.cli: subject "stpe" has no subjects/stpe/subject.yaml (each subject is a folder under subjects/ with a subject.yaml, docs/config.md); did you mean step?' });
 });
 
+test('a job whose script is a folder, a device or a FIFO is refused when the run is planned, naming the config, the job and the fix', () => {
+  const repo = scratchProject('{ tool: wrk, scenario: s, script: loadtests/wrk, params: { duration: 1s } }', { 'loadtests/wrk/json.lua': '-- a script\n' });
+  const plan = (script) => planJobs(loadConfig(writeConfig(repo, script)));
+  assert.throws(() => plan('loadtests/wrk'), { message: 'bench.config.yaml suites.cli job wrk/s: script loadtests/wrk is a folder, not a file; point script: at the script file itself' });
+  assert.throws(() => plan('/dev/zero'), { message: 'bench.config.yaml suites.cli job wrk/s: script /dev/zero is a device, not a file; point script: at the script file itself' });
+  execFileSync('mkfifo', [join(repo, 'loadtests', 'pipe.lua')]);
+  assert.throws(() => plan('loadtests/pipe.lua'), /script loadtests\/pipe\.lua is a FIFO \(named pipe\), not a file/);
+  assert.equal(plan('loadtests/wrk/json.lua').length, 1);
+  const cli = spawnSync(process.execPath, [CLI, 'plan', '--config', writeConfig(repo, 'loadtests/wrk')], { cwd: repo, encoding: 'utf8' });
+  assert.equal(cli.status, 2, cli.stdout);
+  assert.equal(cli.stderr.trim().split('\n').length, 1, cli.stderr);
+});
+
+/** Sets the script: of scratchProject's job; returns the config file. */
+function writeConfig(repo, script) {
+  const file = join(repo, 'bench.config.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/script: [^,]+,/, `script: ${script},`));
+  return file;
+}
+
+test('a wrk job whose script does not load fails its trial quoting wrk\'s Lua error, and leaves no document of wrk\'s plain-GET run', async () => {
+  const repo = out();
+  cpSync(project, repo, { recursive: true });
+  writeFileSync(join(repo, 'broken.lua'), 'request = function( return "x" end\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests/wrk/json.lua', 'broken.lua'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg, { variant: ['ok'], scenario: ['short'], trials: 1 }), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.equal(run.jobs[0].docs, undefined);
+  assert.match(run.jobs[0].reason, /^wrk \(trial 1, local\): wrk could not load the job's script \S*broken\.lua and ran without it \(plain GET requests, not what the script defines\), so this trial is not kept; wrk said: "\S*broken\.lua:1: <name> or '\.\.\.' expected near 'return'"/);
+});
+
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
   const run = await runHyperfineJob('{ commands: "${HOME}/x", runs: 1 }');
   assert.equal(run.jobs[0].status, 'failed');

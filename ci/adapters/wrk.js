@@ -47,6 +47,28 @@ function noReportReason(text, stderr) {
   return undefined;
 }
 
+/**
+ * What wrk said when the job's script did not load, or undefined. wrk 4.x prints "<script>: <Lua error>" on stderr (once
+ * for its main thread and once per load thread), "<script>: cannot read <script>: Is a directory" for a folder, and then
+ * runs without the script (plain GET requests) and exits 0 (test/fixtures/wrk/lua-syntax-error.*, lua-folder.*).
+ */
+export function scriptLoadError(stderr, script) {
+  if (!script) return undefined;
+  const head = `${script}: `;
+  return String(stderr || '').split('\n').find((l) => l.startsWith(head))?.slice(head.length).trim() || undefined;
+}
+
+/**
+ * Why a trial measures something other than its job, though wrk exited 0: the job's script did not load, so wrk sent
+ * plain GET requests instead of what the script defines. ctx = { stderr, script } (script as wrk was given it).
+ */
+export function failedRun({ stderr, script } = {}) {
+  const said = scriptLoadError(stderr, script);
+  if (!said) return undefined;
+  return `wrk could not load the job's script ${script} and ran without it (plain GET requests, not what the script defines), `
+    + `so this trial is not kept; wrk said: ${JSON.stringify(said.slice(0, 300))}; fix the script (wrk -s ${script} shows the same error)`;
+}
+
 /** The JSON object between the marker lines, or undefined when the script did not run. */
 function jsonBlock(text) {
   const begin = text.indexOf(JSON_BEGIN);
