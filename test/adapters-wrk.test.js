@@ -329,3 +329,11 @@ test('a job script wrk could not load (a Lua syntax error, a folder) fails the t
   assert.equal(said('lua-syntax-error', undefined), undefined, 'a job without a script');
   assert.equal(wrk.failedRun({ exitCode: 1, stderr: stderrOf('refused'), script: LUA }), undefined, 'a refused connection is not a script error');
 });
+
+test('wrk counts and times reach wrk in plain digits: an exponent form or a value above its C int is refused naming the param and the limit', () => {
+  const argv = (params) => wrk.command({ target: { url: 'http://127.0.0.1:1' }, params }).argv;
+  assert.throws(() => argv({ threads: 1e99 }), { message: 'wrk: param threads must be a whole number from 1 to 2147483647 in plain digits, got 1e+99 (2147483647 is the most wrk takes)' });
+  assert.throws(() => argv({ duration: 1e21 }), /param duration must be .* in plain digits and at most 2147483647 seconds .*got 1e\+21/);
+  assert.throws(() => argv({ duration: '596524h' }), /at most 2147483647 seconds/, '596524 hours are more seconds than that');
+  assert.deepEqual(argv({ threads: '2', connections: 4, duration: 3, timeout: '1m' }).slice(1, 10), ['-t', '2', '-c', '4', '-d', '3s', '--latency', '--timeout', '1m']);
+});

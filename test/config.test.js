@@ -152,6 +152,17 @@ test('--param may set a variable a k6 job\'s script reads (VUS, read by its help
   assert.throws(() => planJobs(cfg, { param: ['k6.benchlineSummary=x'] }), /k6 param "benchlineSummary" would overwrite the summary path benchline sets/, 'what benchline sets itself is no param');
 });
 
+test('a job\'s own params go through the checks --param does when the run is planned: a duration of 0s or a count above the tool\'s int is refused naming the file, the job and the fix', () => {
+  const wrkJob = (params) => parseConfig(`version: 1\ndefaults: { suites: [web], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  web:\n    subject: web\n    variants: { only: {} }\n    jobs:\n      - { tool: wrk, scenario: peak, params: ${params} }\n      - { tool: ab, scenario: n, params: { requests: 100 } }\n`, 'bench.config.yaml');
+  const at = 'bench.config.yaml: suites.web job wrk/peak (variant only): wrk: param';
+  assert.throws(() => planJobs(wrkJob('{ duration: 0s }')), { message: `${at} duration must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5, in plain digits and at most 2147483647 seconds (wrk takes no fractions or milliseconds), got "0s"; fix the job's params (docs/config.md)` });
+  assert.throws(() => planJobs(wrkJob('{ duration: 1s, threads: 1e99 }')), { message: `${at} threads must be a whole number from 1 to 2147483647 in plain digits, got 1e+99 (2147483647 is the most wrk takes); fix the job's params (docs/config.md)` });
+  assert.throws(() => planJobs(wrkJob('{ duration: 1s }'), { param: ['ab.requests=3000000000'] }), /--param ab\.requests=3000000000: ab: param requests must be a whole number from 1 to 2147483647/);
+  // a value only the run fills in is left to the run
+  assert.equal(planJobs(wrkJob('{ duration: "${param.d}s" }')).length, 2);
+  assert.deepEqual(planJobs(wrkJob('{ duration: 1s, threads: 2147483647, connections: 2147483647 }'))[0].params, { duration: '1s', threads: 2147483647, connections: 2147483647 });
+});
+
 test('a hyperfine job param hyperfine would never see (a misspelt one, or a hyperfine option benchline does not pass) is refused with the file, the job, the key and what to write', () => {
   const hf = (params, extra = '') => parseConfig(`version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: cli\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: ${params}${extra} }\n`, 'bench.config.yaml');
   const at = 'bench.config.yaml: suites.cli job hyperfine/s (variant only): hyperfine: param';

@@ -635,7 +635,7 @@ test('a job param with an unknown placeholder fails the job naming the config, t
   assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
 });
 
-test('a hyperfine job without commands is refused when the run is planned, naming the config, the job and what to add; a param no command line takes fails the job the same way', async () => {
+test('a hyperfine job without commands, or with a param no command line takes, is refused when the run is planned, naming the config, the job and what to fix; a run handed such a job fails it the same way', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
@@ -645,10 +645,15 @@ test('a hyperfine job without commands is refused when the run is planned, namin
   writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: [a, b], names: [one] }'));
   assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), /hyperfine: 1 names for 2 commands; give one name per command/);
   writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: "true", runs: -1 }'));
+  assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), { message: `${join(repo, 'bench.config.yaml')}: suites.cli job hyperfine/s (variant only): hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got -1; fix the job's params (docs/config.md)` });
+  // the runner checks what it is handed too (a matrix entry planned by another version)
+  writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: "true", runs: 2 }'));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  const jobs = planJobs(cfg);
+  jobs[0].params.runs = -1;
+  const { run } = await runJobs(jobs, { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'failed');
-  assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be an integer >= 1, got -1');
+  assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got -1');
 });
 
 test('a hyperfine command that exits non-zero fails its job naming the command, the job in the config and ignoreFailure, not as unreadable output', async () => {

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { ParseError, appendedReports, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 import { durationStep, parseDuration, parseSize } from '../units.js';
+import { INT_MAX, wholeNumber } from './counts.js';
 
 export const name = 'wrk';
 
@@ -320,16 +321,15 @@ export function parse(text, opts = {}) {
 
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
 // wrk reads -d and --timeout as a whole number of seconds, minutes or hours ("500ms" or "0.5s" print its usage).
+// At most INT_MAX seconds in all, in plain digits (1e+21s is no time wrk reads).
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600 };
 const seconds = (v, what) => {
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return `${v}s`;
-  if (typeof v === 'string' && /^[1-9]\d*(s|m|h)?$/.test(v)) return /\d$/.test(v) ? `${v}s` : v;
-  throw new Error(`wrk: param ${what} must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5 (wrk takes no fractions or milliseconds), got ${JSON.stringify(v)}`);
+  const m = typeof v === 'number' ? [String(v), v, 's'] : typeof v === 'string' ? /^([1-9]\d*)(s|m|h)?$/.exec(v) : null;
+  const n = m ? Number(m[1]) : NaN;
+  if (Number.isInteger(n) && n > 0 && n * UNIT_SECONDS[m[2] || 's'] <= INT_MAX) return `${n}${m[2] || 's'}`;
+  throw new Error(`wrk: param ${what} must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5, in plain digits and at most ${INT_MAX} seconds (wrk takes no fractions or milliseconds), got ${JSON.stringify(v)}`);
 };
-const positiveInt = (v, what) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`wrk: param ${what} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-};
+const positiveInt = (v, what) => wholeNumber(v, { tool: 'wrk', what });
 
 /** Joins the target's base URL and a path without doubling or dropping the slash. */
 export const joinUrl = (base, path = '/') => `${String(base).replace(/\/+$/, '')}/${String(path ?? '/').replace(/^\/+/, '')}`;
