@@ -1,5 +1,5 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
@@ -21,10 +21,30 @@ function nearIn(folder, name) {
  */
 export function missingScript(job, root, configFile = 'bench.config.yaml') {
   const file = resolve(root, job.script);
-  if (existsSync(file)) return undefined;
+  const where = `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script}`;
+  if (existsSync(file)) {
+    // a tool handed a folder, a device or a FIFO as its script fails to load it, and wrk then runs without one
+    const kind = fileKind(statSync(file));
+    if (kind) return `${where} is ${kind}, not a file; point script: at the script file itself`;
+    try {
+      accessSync(file, constants.R_OK);
+      return undefined;
+    } catch {
+      return `${where} cannot be read by this user; make the file readable (chmod a+r ${job.script})`;
+    }
+  }
   const near = nearIn(dirname(file), basename(file));
-  return `${relative(root, configFile)} suites.${job.suite} job ${job.tool}/${job.scenario}: script ${job.script} does not exist `
+  return `${where} does not exist `
     + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${relative(root, join(dirname(file), near))}?` : ''}`;
+}
+
+/** What a path that is no regular file is (a folder, a device, a FIFO, a socket), or undefined for a regular file. */
+function fileKind(st) {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a socket or other special file';
 }
 
 /** Why a suite's subject has no manifest to start it from (subjects/<name>/subject.yaml), or undefined. */
@@ -47,25 +67,24 @@ function paramsRead(config, suite) {
 }
 
 /**
- * Why a job's command line cannot be built with the --param overrides though it can without them, or undefined: a
- * value the tool refuses (runs=-1, duration=abc) is then refused before any subject starts, not in every trial. The
- * command is built for a stand-in target; a failure that does not depend on the overrides is left to the run.
+ * Why a job's command line cannot be built from these params, or undefined: a value the tool refuses (runs=-1,
+ * duration=0s, requests=1e99) is then refused before any subject starts, not in every trial. The command is built for a
+ * stand-in target.
  */
-function overrideProblem(config, job, params, withoutOverrides) {
+function commandProblem(config, job, params) {
   const adapter = ADAPTERS[job.tool];
   if (!adapter?.command) return undefined;
   const root = config.root || '.';
-  const build = (p) => {
-    try {
-      adapter.command({ bin: adapter.binary, params: p, rawParams: p, target: { url: 'http://127.0.0.1:1', host: '127.0.0.1', port: 1, grpc: '127.0.0.1:1', ports: {} }, script: job.script ? resolve(root, job.script) : undefined, outFile: '/dev/null', root, subjectDir: root, timeoutSeconds: 600 });
-      return undefined;
-    } catch (e) {
-      return e.message;
-    }
-  };
-  const problem = build(params);
-  return problem && !build(withoutOverrides) ? problem : undefined;
+  try {
+    adapter.command({ bin: adapter.binary, params, rawParams: params, target: { url: 'http://127.0.0.1:1', host: '127.0.0.1', port: 1, grpc: '127.0.0.1:1', ports: {} }, script: job.script ? resolve(root, job.script) : undefined, outFile: '/dev/null', root, subjectDir: root, timeoutSeconds: 600 });
+    return undefined;
+  } catch (e) {
+    return e.message;
+  }
 }
+
+/** Whether params hold a placeholder (${port.http}, ${param.runs}): only the run knows their values. */
+const holdsPlaceholder = (params) => JSON.stringify(params).includes('${');
 
 /** A name from the command line as a one-line message shows it: control characters (a newline) escaped. */
 const oneLine = (s) => String(s).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
@@ -119,9 +138,15 @@ export function planJobs(config, sel = {}) {
         const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
           || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' });
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
-        if (sel.param?.length) {
-          const refused = overrideProblem(config, job, entry.params, resolveParams({ suite, variant, job, profile }));
-          if (refused) throw new ConfigError(`--param ${sel.param.map(oneLine).join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes`);
+        // the same checks for the config's own params as for --param: a config's duration: 0s fails here, not in each trial
+        const refused = commandProblem(config, job, entry.params);
+        if (refused) {
+          const configured = resolveParams({ suite, variant, job, profile });
+          if (sel.param?.length && !commandProblem(config, job, configured)) {
+            throw new ConfigError(`--param ${sel.param.map(oneLine).join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes, or drop the --param`);
+          }
+          // a value only the run fills in is checked by the run
+          if (!holdsPlaceholder(configured)) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${refused}; fix the job's params (docs/config.md)`);
         }
         // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
         if (sel.trials || job.trials) entry.fixedTrials = true;

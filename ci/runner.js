@@ -696,7 +696,8 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   }
   // a tool that stopped because a command it measures failed: say which and how to fix the job, not "not valid output"
   const textOf = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
-  const failed = r.code && adapter.failedRun?.({ exitCode: r.code, params, stdout: textOf(c.files.stdout), stderr: textOf(c.files.stderr) });
+  // asked whatever the exit status: wrk exits 0 after it ran without a script that did not load
+  const failed = adapter.failedRun?.({ exitCode: r.code, params, script, stdout: textOf(c.files.stdout), stderr: textOf(c.files.stderr) });
   if (failed) throw new JobFailure(`${job.tool} (${which}, ${role}): ${failed} (${where})`, logTail(c.files.stderr));
   if (!existsSync(rawFile)) {
     const how = adapter.noOutput ? adapter.noOutput({ ...c, exitCode: r.code }) : r.code === 0 && `benchline reads what this makes: ${adapter.produce}`;

@@ -170,7 +170,7 @@ test('builds the ab command line from requests, concurrency, keep-alive, timeout
   assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://127.0.0.1:8080/' }, params: { requests: 10, keepalive: false, variableLength: true } }).argv,
     ['ab', '-q', '-n', '10', '-c', '1', '-l', 'http://127.0.0.1:8080/']);
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { requests: 5, concurrency: 10 } }), /concurrency \(10\) cannot exceed requests \(5\)/);
-  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { timeout: 0.5 } }), /timeout is whole seconds/);
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { timeout: 0.5 } }), /param timeout \(ab -s\) must be a whole number from 1 to 2147483647 seconds in plain digits, got 0\.5/);
   // YAML 1.2 reads `keepalive: yes` as the text "yes": refused, not run without -k
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { keepalive: 'yes' } }), { message: 'ab: param keepalive (ab -k) is true or false, got "yes" (write keepalive: true; YAML reads yes and on as text)' });
   assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { variableLength: 'on' } }), /param variableLength \(ab -l\) is true or false, got "on"/);
@@ -182,7 +182,7 @@ test('with a duration ab runs for that many whole seconds (-t before -n) and req
     ['ab', '-q', '-t', '2', '-n', String(ab.TIME_LIMIT_CAP), '-c', '50', 'http://127.0.0.1:8080/']);
   assert.deepEqual(ab.command({ bin: 'ab', target: { url: 'http://127.0.0.1:8080' }, params: { duration: 3, requests: 200000, concurrency: 10 } }).argv.slice(1, 8),
     ['-q', '-t', '3', '-n', '200000', '-c', '10']);
-  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { duration: '500ms' } }), /duration is whole seconds \(ab -t\)/);
+  assert.throws(() => ab.command({ target: { url: 'http://x' }, params: { duration: '500ms' } }), /param duration \(ab -t\) must be a whole number from 1 to 2147483647 seconds/);
   assert.equal(ab.duet({ duration: 2 }), true, 'a time-limited job is a duet by default');
   assert.equal(ab.duet({ requests: 5000 }), false, 'a count-bounded one is not');
 });
@@ -270,4 +270,12 @@ test('two ab reports appended into one file are refused as two runs, not read as
   // a second server block without a second banner (the first lines of the output cut off) is another run too
   const noBanner = read('many.txt').slice(read('many.txt').indexOf('Server Software:'));
   assert.throws(() => ab.parse(`${read('one.txt')}\n${noBanner}`), { name: 'ParseError', message: /holds 2 ab reports/ });
+});
+
+test('ab counts and seconds reach ab in plain digits: an exponent form or a value above its C int is refused, not read by ab as 1 request', () => {
+  const argv = (params) => ab.command({ target: { url: 'http://127.0.0.1:1' }, params }).argv;
+  assert.throws(() => argv({ requests: 1e99 }), { message: 'ab: param requests must be a whole number from 1 to 2147483647 in plain digits, got 1e+99 (2147483647 is the most ab takes)' });
+  assert.throws(() => argv({ requests: '1e99' }), /param requests must be a whole number from 1 to 2147483647 in plain digits, got "1e99" \(2147483647 is the most ab takes\)/);
+  assert.throws(() => argv({ requests: 10, duration: 2 ** 31 }), /param duration \(ab -t\) must be a whole number from 1 to 2147483647 seconds/);
+  assert.deepEqual(argv({ requests: '2147483647', concurrency: 4, duration: '3s' }).slice(1, 8), ['-q', '-t', '3', '-n', '2147483647', '-c', '4']);
 });

@@ -280,3 +280,11 @@ test('a latencyDistribution percentage ghz never prints (1e-7, 0, negative, abov
       && e.message === `latencyDistribution[2].percentage ${JSON.stringify(bad)} is not a rank ghz prints (a number above 0 and at most 100, such as 99.9); the file is corrupted or edited`, String(bad));
   }
 });
+
+test('ghz counts reach ghz in plain digits: an exponent form, a fraction or a value above INT_MAX is refused naming the param', () => {
+  const argv = (params) => ghz.command({ bin: 'ghz', outFile: '/tmp/o.json', target: { grpc: '127.0.0.1:1' }, params: { call: 'a.B/C', ...params } }).argv;
+  assert.throws(() => argv({ total: 1e21 }), { message: 'ghz: param total must be a whole number from 0 to 2147483647 in plain digits, got 1e+21 (2147483647 is the most ghz takes)' });
+  assert.throws(() => argv({ concurrency: 2.5 }), /ghz: param concurrency must be a whole number from 1 to 2147483647/);
+  assert.ok(argv({ total: '100', rps: 0 }).includes('--total=100'));
+  assert.ok(argv({ duration: '10s' }).includes('--duration=10s'), 'a duration is passed as it is');
+});

@@ -107,7 +107,7 @@ test('builds the client command from params, the subject folder and the target, 
 test('refuses a command without client, messages, size or target, saying what to set', () => {
   const base = { bin: 'java', params: { jar: 'j.jar', client: 'netty', messages: 10, sizeKB: 1 }, target: { grpc: '127.0.0.1:1' } };
   assert.throws(() => command({ ...base, params: { ...base.params, client: 'grpc-go' } }), /params.client must be netty or helidon, not "grpc-go"/);
-  assert.throws(() => command({ ...base, params: { ...base.params, messages: 0 } }), /params.messages must be a positive whole number/);
+  assert.throws(() => command({ ...base, params: { ...base.params, messages: 0 } }), /grpc-client: param messages must be a whole number from 1 to 2147483647 in plain digits, got 0/);
   assert.throws(() => command({ ...base, params: { ...base.params, sizeKB: undefined } }), /need params.sizeKB/);
   assert.throws(() => command({ ...base, target: { url: 'http://127.0.0.1:1' } }), /needs a gRPC target: give the subject a target.grpc/);
 });

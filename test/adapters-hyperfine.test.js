@@ -192,3 +192,10 @@ test('a hyperfine file whose exit_codes hold something other than whole numbers 
   // null is what hyperfine writes for a run a signal ended: still read, as a failed run
   assert.equal(byCase(hyperfine.parse(withFirst('null')))['sleep 0.01; exit 3'].errors, 3);
 });
+
+test('hyperfine runs and warm-ups reach hyperfine in plain digits: 1e21 is refused naming the param and the limit, not passed as --runs 1e+21', () => {
+  const argv = (params) => hyperfine.command({ outFile: '/tmp/o.json', params: { commands: 'true', ...params } }).argv;
+  assert.throws(() => argv({ runs: 1e21 }), { message: 'hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got 1e+21 (2147483647 is the most hyperfine takes)' });
+  assert.throws(() => argv({ warmup: '1e3' }), /hyperfine: param warmup must be a whole number from 0 to 2147483647 in plain digits, got "1e3"/);
+  assert.deepEqual(argv({ runs: '20', warmup: 0 }).slice(5, 9), ['--runs', '20', '--warmup', '0']);
+});

@@ -317,3 +317,23 @@ test('socket error counts no run could make in its time, or status errors its ow
   assert.equal(values(wrk.parse(withSocket('connect 0, read 3, write 0, timeout 12'))).errors, 15);
   assert.throws(() => wrk.parse(withSocket('connect 0, read 99999999999999, write 0, timeout 0')), { name: 'ParseError', message: /^wrk's report counts 99999999999999 socket errors .* the output is corrupted or edited$/ });
 });
+
+test('a job script wrk could not load (a Lua syntax error, a folder) fails the trial quoting wrk\'s error and naming the script, though wrk exited 0', () => {
+  const said = (c, script) => wrk.failedRun({ exitCode: 0, stderr: stderrOf(c), script });
+  assert.equal(said('lua-syntax-error', 'broken.lua'), 'wrk could not load the job\'s script broken.lua and ran without it (plain GET requests, not what the script defines), '
+    + 'so this trial is not kept; wrk said: "broken.lua:1: <name> or \'...\' expected near \'return\'"; fix the script (wrk -s broken.lua shows the same error)');
+  assert.match(said('lua-folder', 'lua-folder'), /^wrk could not load the job's script lua-folder .*wrk said: "cannot read lua-folder: Is a directory"/);
+  // wrk's report of that run reads like any plain-GET run: only stderr tells
+  assert.equal(parseCase('lua-syntax-error').metrics.find((m) => m.name === 'requests').value, 4408);
+  assert.equal(said('lua-syntax-error', 'other.lua'), undefined, 'another script\'s name is not this job\'s');
+  assert.equal(said('lua-syntax-error', undefined), undefined, 'a job without a script');
+  assert.equal(wrk.failedRun({ exitCode: 1, stderr: stderrOf('refused'), script: LUA }), undefined, 'a refused connection is not a script error');
+});
+
+test('wrk counts and times reach wrk in plain digits: an exponent form or a value above its C int is refused naming the param and the limit', () => {
+  const argv = (params) => wrk.command({ target: { url: 'http://127.0.0.1:1' }, params }).argv;
+  assert.throws(() => argv({ threads: 1e99 }), { message: 'wrk: param threads must be a whole number from 1 to 2147483647 in plain digits, got 1e+99 (2147483647 is the most wrk takes)' });
+  assert.throws(() => argv({ duration: 1e21 }), /param duration must be .* in plain digits and at most 2147483647 seconds .*got 1e\+21/);
+  assert.throws(() => argv({ duration: '596524h' }), /at most 2147483647 seconds/, '596524 hours are more seconds than that');
+  assert.deepEqual(argv({ threads: '2', connections: 4, duration: 3, timeout: '1m' }).slice(1, 10), ['-t', '2', '-c', '4', '-d', '3s', '--latency', '--timeout', '1m']);
+});

@@ -81,9 +81,12 @@ const CASES = [
   [['plan', '--param', 'dur\nation=1'], /^benchline plan: --param dur\\nation: the selected jobs have no parameter "dur\\nation"/],
   [['plan', '--param', 'x\ny'], /^benchline plan: --param "x\\ny": expected key=value/],
   // a value the tool refuses fails before any subject starts, not in every trial of a run that is then published
-  [['run', '--suite', 'orders-startup', '--param', 'runs=-1', '--out', join(TMP, 'param-out')], /^benchline run: --param runs=-1: hyperfine: param runs must be an integer >= 1, got -1 \(job orders-startup\.memory\.hyperfine\.start-to-healthy\); give a value the tool takes/],
+  [['run', '--suite', 'orders-startup', '--param', 'runs=-1', '--out', join(TMP, 'param-out')], /^benchline run: --param runs=-1: hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got -1 \(job orders-startup\.memory\.hyperfine\.start-to-healthy\); give a value the tool takes/],
   [['bench', '--suite', 'orders-api', '--param', 'wrk.duration=abc', '--out', join(TMP, 'param-out'), '--history', join(TMP, 'param-history')], /^benchline bench: --param wrk\.duration=abc: wrk: param duration must be a whole number of seconds.*got "abc" \(job orders-api\.cache-off\.wrk\.peak\)/],
-  [['plan', '--param', 'ab.concurrency=0'], /--param ab\.concurrency=0: ab: param concurrency must be a positive integer, got 0/],
+  [['plan', '--param', 'ab.concurrency=0'], /--param ab\.concurrency=0: ab: param concurrency must be a whole number from 1 to 2147483647 in plain digits, got 0/],
+  // a count in exponent form or above the tool's C int would reach it as 1e+99, which ab reads as 1 request
+  [['plan', '--profile', 'full', '--tool', 'ab', '--param', 'ab.requests=1e99'], /^benchline plan: --param ab\.requests=1e99: ab: param requests must be a whole number from 1 to 2147483647 in plain digits, got "1e99" \(2147483647 is the most ab takes\) \(job [^)]+\); give a value the tool takes, or drop the --param/],
+  [['plan', '--tool', 'hyperfine', '--param', 'hyperfine.runs=99999999999999999999'], /--param hyperfine\.runs=99999999999999999999: hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got 100000000000000000000 \(2147483647 is the most hyperfine takes\)/],
   // a history folder that is no store is refused before the run, not after it (the project's own folder here)
   [['bench', '--suite', 'orders-api', '--history', 'ci', '--out', join(TMP, 'history-out')], /^benchline bench: --history .*\/ci: is not a history store \(no store\.json\) and holds other files \(.*\), which a store never does/],
   [['plan', '--param', '=1'], /--param "=1": expected key=value/],

@@ -148,8 +148,34 @@ test('--param may set a variable a k6 job\'s script reads (VUS, read by its help
   const cfg = loadConfig(join(dir, 'bench.config.yaml'));
   const [job] = planJobs(cfg, { param: ['k6.vus=10', 'maxVus=20'] });
   assert.deepEqual(job.params, { duration: '2s', vus: 10, maxVus: 20 });
-  assert.throws(() => planJobs(cfg, { param: ['k6.vsu=10'] }), /--param k6\.vsu: the selected k6 jobs have no parameter "vsu"; known: baseUrl, duration, maxVus, vus /);
-  assert.throws(() => planJobs(cfg, { param: ['k6.benchlineSummary=x'] }), /k6 param "benchlineSummary" would overwrite the summary path benchline sets/, 'what benchline sets itself is no param');
+  assert.throws(() => planJobs(cfg, { param: ['k6.vsu=10'] }), /--param k6\.vsu: the selected k6 jobs have no parameter "vsu"; known: duration, maxVus, vus /);
+  assert.throws(() => planJobs(cfg, { param: ['k6.benchlineSummary=x'] }), /k6: param benchlineSummary would set BENCHLINE_SUMMARY, the path of the summary benchline reads, which benchline sets itself/, 'what benchline sets itself is no param');
+});
+
+test('a k6 param that would replace a variable benchline sets for the script (BASE_URL, GRPC_TARGET) is refused when the run is planned, from --param or the config, naming the param and what it overrides', () => {
+  const dir = tempDir('k6-base-url-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  writeFileSync(join(dir, 'loadtests', 'shop.js'), "import http from 'k6/http';\nexport default function () { http.get(`${__ENV.BASE_URL}/`); }\n");
+  const write = (params) => writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: browse, script: loadtests/shop.js, params: ${params} }\n`);
+  write('{ vus: 2 }');
+  const cfg = loadConfig(join(dir, 'bench.config.yaml'));
+  assert.throws(() => planJobs(cfg, { param: ['k6.baseUrl=http://203.0.113.5:80'] }), { message: "--param k6.baseUrl=http://203.0.113.5:80: k6: param baseUrl would set BASE_URL, the subject's address (its manifest's target.url), which benchline sets itself; k6 would then load something else and its numbers be kept as the subject's: remove the param (the subject's manifest sets its address) (job shop.only.k6.browse); give a value the tool takes, or drop the --param" });
+  assert.throws(() => planJobs(cfg, { param: ['grpcTarget=203.0.113.5:443'] }), /--param grpcTarget=203\.0\.113\.5:443: k6: param grpcTarget would set GRPC_TARGET, the subject's gRPC address/);
+  write('{ vus: 2, base_url: "http://203.0.113.5" }');
+  assert.throws(() => planJobs(loadConfig(join(dir, 'bench.config.yaml'))), /bench\.config\.yaml: suites\.shop job k6\/browse \(variant only\): k6: param base_url would set BASE_URL, .*; fix the job's params/);
+});
+
+test('a job\'s own params go through the checks --param does when the run is planned: a duration of 0s or a count above the tool\'s int is refused naming the file, the job and the fix', () => {
+  const wrkJob = (params) => parseConfig(`version: 1\ndefaults: { suites: [web], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  web:\n    subject: web\n    variants: { only: {} }\n    jobs:\n      - { tool: wrk, scenario: peak, params: ${params} }\n      - { tool: ab, scenario: n, params: { requests: 100 } }\n`, 'bench.config.yaml');
+  const at = 'bench.config.yaml: suites.web job wrk/peak (variant only): wrk: param';
+  assert.throws(() => planJobs(wrkJob('{ duration: 0s }')), { message: `${at} duration must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5, in plain digits and at most 2147483647 seconds (wrk takes no fractions or milliseconds), got "0s"; fix the job's params (docs/config.md)` });
+  assert.throws(() => planJobs(wrkJob('{ duration: 1s, threads: 1e99 }')), { message: `${at} threads must be a whole number from 1 to 2147483647 in plain digits, got 1e+99 (2147483647 is the most wrk takes); fix the job's params (docs/config.md)` });
+  assert.throws(() => planJobs(wrkJob('{ duration: 1s }'), { param: ['ab.requests=3000000000'] }), /--param ab\.requests=3000000000: ab: param requests must be a whole number from 1 to 2147483647/);
+  // a value only the run fills in is left to the run
+  assert.equal(planJobs(wrkJob('{ duration: "${param.d}s" }')).length, 2);
+  assert.deepEqual(planJobs(wrkJob('{ duration: 1s, threads: 2147483647, connections: 2147483647 }'))[0].params, { duration: '1s', threads: 2147483647, connections: 2147483647 });
 });
 
 test('a hyperfine job param hyperfine would never see (a misspelt one, or a hyperfine option benchline does not pass) is refused with the file, the job, the key and what to write', () => {

@@ -597,13 +597,45 @@ test('a job whose script or subject does not exist is refused when the run is pl
   assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), { message: 'bench.config.yaml suites.cli: subject "stpe" has no subjects/stpe/subject.yaml (each subject is a folder under subjects/ with a subject.yaml, docs/config.md); did you mean step?' });
 });
 
+test('a job whose script is a folder, a device or a FIFO is refused when the run is planned, naming the config, the job and the fix', () => {
+  const repo = scratchProject('{ tool: wrk, scenario: s, script: loadtests/wrk, params: { duration: 1s } }', { 'loadtests/wrk/json.lua': '-- a script\n' });
+  const plan = (script) => planJobs(loadConfig(writeConfig(repo, script)));
+  assert.throws(() => plan('loadtests/wrk'), { message: 'bench.config.yaml suites.cli job wrk/s: script loadtests/wrk is a folder, not a file; point script: at the script file itself' });
+  assert.throws(() => plan('/dev/zero'), { message: 'bench.config.yaml suites.cli job wrk/s: script /dev/zero is a device, not a file; point script: at the script file itself' });
+  execFileSync('mkfifo', [join(repo, 'loadtests', 'pipe.lua')]);
+  assert.throws(() => plan('loadtests/pipe.lua'), /script loadtests\/pipe\.lua is a FIFO \(named pipe\), not a file/);
+  assert.equal(plan('loadtests/wrk/json.lua').length, 1);
+  const cli = spawnSync(process.execPath, [CLI, 'plan', '--config', writeConfig(repo, 'loadtests/wrk')], { cwd: repo, encoding: 'utf8' });
+  assert.equal(cli.status, 2, cli.stdout);
+  assert.equal(cli.stderr.trim().split('\n').length, 1, cli.stderr);
+});
+
+/** Sets the script: of scratchProject's job; returns the config file. */
+function writeConfig(repo, script) {
+  const file = join(repo, 'bench.config.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/script: [^,]+,/, `script: ${script},`));
+  return file;
+}
+
+test('a wrk job whose script does not load fails its trial quoting wrk\'s Lua error, and leaves no document of wrk\'s plain-GET run', async () => {
+  const repo = out();
+  cpSync(project, repo, { recursive: true });
+  writeFileSync(join(repo, 'broken.lua'), 'request = function( return "x" end\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), readFileSync(join(repo, 'bench.config.yaml'), 'utf8').replaceAll('../../../loadtests/wrk/json.lua', 'broken.lua'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg, { variant: ['ok'], scenario: ['short'], trials: 1 }), { config: cfg, out: join(repo, 'results'), progress: false });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.equal(run.jobs[0].docs, undefined);
+  assert.match(run.jobs[0].reason, /^wrk \(trial 1, local\): wrk could not load the job's script \S*broken\.lua and ran without it \(plain GET requests, not what the script defines\), so this trial is not kept; wrk said: "\S*broken\.lua:1: <name> or '\.\.\.' expected near 'return'"/);
+});
+
 test('a job param with an unknown placeholder fails the job naming the config, the job and the placeholder', async () => {
   const run = await runHyperfineJob('{ commands: "${HOME}/x", runs: 1 }');
   assert.equal(run.jobs[0].status, 'failed');
   assert.match(run.jobs[0].reason, /bench\.config\.yaml suites\.cli job hyperfine\/s params: unknown placeholder \$\{HOME\}/);
 });
 
-test('a hyperfine job without commands is refused when the run is planned, naming the config, the job and what to add; a param no command line takes fails the job the same way', async () => {
+test('a hyperfine job without commands, or with a param no command line takes, is refused when the run is planned, naming the config, the job and what to fix; a run handed such a job fails it the same way', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
@@ -613,10 +645,15 @@ test('a hyperfine job without commands is refused when the run is planned, namin
   writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: [a, b], names: [one] }'));
   assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), /hyperfine: 1 names for 2 commands; give one name per command/);
   writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: "true", runs: -1 }'));
+  assert.throws(() => planJobs(loadConfig(join(repo, 'bench.config.yaml'))), { message: `${join(repo, 'bench.config.yaml')}: suites.cli job hyperfine/s (variant only): hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got -1; fix the job's params (docs/config.md)` });
+  // the runner checks what it is handed too (a matrix entry planned by another version)
+  writeFileSync(join(repo, 'bench.config.yaml'), config('{ commands: "true", runs: 2 }'));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
-  const { run } = await runJobs(planJobs(cfg), { config: cfg, out: join(repo, 'results'), progress: false });
+  const jobs = planJobs(cfg);
+  jobs[0].params.runs = -1;
+  const { run } = await runJobs(jobs, { config: cfg, out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'failed');
-  assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be an integer >= 1, got -1');
+  assert.equal(run.jobs[0].reason, 'bench.config.yaml suites.cli job hyperfine/s params: hyperfine: param runs must be a whole number from 1 to 2147483647 in plain digits, got -1');
 });
 
 test('a hyperfine command that exits non-zero fails its job naming the command, the job in the config and ignoreFailure, not as unreadable output', async () => {

@@ -1,6 +1,7 @@
 // Adapter for ApacheBench (ab 2.3): reads its text report, the only output ab has.
 import { ParseError, appendedReports, lostRankRows } from './errors.js';
 import { metric } from '../metrics.js';
+import { wholeNumber } from './counts.js';
 
 export const name = 'ab';
 
@@ -216,11 +217,8 @@ export function parse(text, opts = {}) {
   return { metrics, distributions, toolVersion: version?.[1], notes, extra };
 }
 
-const positiveInt = (v, what) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`ab: param ${what} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-};
+// ab reads -n, -c, -t and -s as C ints
+const positiveInt = (v, what) => wholeNumber(v, { tool: 'ab', what });
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
 
 /**
@@ -235,9 +233,7 @@ function flag(v, what, abFlag) {
 
 /** Whole seconds from 2, "2" or "2s" (ab's -t and -s take nothing finer). */
 function wholeSeconds(v, what, flag) {
-  const s = Number(String(v).replace(/s$/, ''));
-  if (!Number.isInteger(s) || s < 1) throw new Error(`ab: param ${what} is whole seconds (ab ${flag}), got ${JSON.stringify(v)}`);
-  return s;
+  return wholeNumber(v, { tool: 'ab', what: `${what} (ab ${flag})`, unit: 'seconds', suffix: 's' });
 }
 
 /**

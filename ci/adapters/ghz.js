@@ -18,6 +18,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
+import { wholeNumber } from './counts.js';
 
 export const name = 'ghz';
 
@@ -214,6 +215,9 @@ const FLAGS = [
   ['loadStepDuration', '--load-step-duration'],
 ];
 
+/** The FLAGS ghz reads as whole numbers, and the least each takes (0: no limit for rps, nothing skipped for skipFirst, total left to duration). */
+const COUNTS = Object.freeze({ total: 0, concurrency: 1, rps: 0, connections: 1, skipFirst: 0, cpus: 1 });
+
 /** Every parameter command() reads: `--param` may set these even when the config does not. */
 export const params = Object.freeze(['call', 'proto', 'protoset', 'importPaths', 'data', 'metadata', 'countErrors', ...FLAGS.map(([key]) => key)]);
 
@@ -248,7 +252,12 @@ export function command(ctx) {
     }
     argv.push(`--${key}`, text);
   }
-  for (const [key, flag] of FLAGS) if (params[key] !== undefined && params[key] !== null) argv.push(`${flag}=${params[key]}`);
+  for (const [key, flag] of FLAGS) {
+    if (params[key] === undefined || params[key] === null) continue;
+    // ghz reads its counts as Go uints: 1e+21 or 2.5 would fail each trial, a count above INT_MAX is none a run needs
+    const value = Object.hasOwn(COUNTS, key) ? wholeNumber(params[key], { tool: 'ghz', what: key, min: COUNTS[key] }) : params[key];
+    argv.push(`${flag}=${value}`);
+  }
   // Finish in-flight calls at the end of -z or -x instead of counting them as errors (bojand/ghz#370).
   if (params.duration || params.maxDuration) argv.push('--duration-stop=wait');
   if (params.countErrors === true) argv.push('--count-errors');

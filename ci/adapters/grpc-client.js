@@ -13,6 +13,7 @@
 import { isAbsolute, join } from 'node:path';
 import { ParseError, shown, tooDeep, whereJsonBroke } from './errors.js';
 import { metric } from '../metrics.js';
+import { wholeNumber } from './counts.js';
 
 export const name = 'grpc-client';
 
@@ -136,7 +137,8 @@ export function command(ctx) {
     if (params[k] === undefined || params[k] === null || params[k] === '') throw new Error(`grpc-client jobs need params.${k} (e.g. jar: target/grpc-streaming.jar, client: netty, messages: 1000, sizeKB: 500)`);
   }
   if (!['netty', 'helidon'].includes(String(params.client))) throw new Error(`grpc-client params.client must be netty or helidon, not "${params.client}"`);
-  if (!(Number.isInteger(Number(params.messages)) && Number(params.messages) > 0)) throw new Error(`grpc-client params.messages must be a positive whole number, not "${params.messages}"`);
+  // the client reads it as a Java int
+  const messages = wholeNumber(params.messages, { tool: 'grpc-client', what: 'messages' });
   if (!(Number(params.sizeKB) > 0)) throw new Error(`grpc-client params.sizeKB must be a positive number, not "${params.sizeKB}"`);
   const jar = isAbsolute(String(params.jar)) ? String(params.jar) : join(subjectDir, String(params.jar));
   const props = [];
@@ -146,6 +148,6 @@ export function command(ctx) {
   // The client stops itself (and says so) before the runner would kill it without output.
   const deadline = params.deadline ?? (timeoutSeconds ? Math.max(5, timeoutSeconds - 10) : undefined);
   if (deadline !== undefined) props.push(`-Dbenchline.deadline=${deadline}`);
-  const argv = [bin, ...words(params.jvmArgs ?? []), ...props, '-jar', jar, 'client', String(params.client), targetAddress(target), String(params.messages), String(params.sizeKB)];
+  const argv = [bin, ...words(params.jvmArgs ?? []), ...props, '-jar', jar, 'client', String(params.client), targetAddress(target), String(messages), String(params.sizeKB)];
   return { argv, output: 'stdout' };
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
+import { wholeNumber } from './counts.js';
 import { nearMiss } from '../spelling.js';
 
 export const name = 'hyperfine';
@@ -150,11 +151,7 @@ export function parse(text, opts = {}) {
 
 const hasValue = (v) => !(v === undefined || v === null || v === '');
 const asList = (v) => (!hasValue(v) ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
-const count = (v, what, min) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`hyperfine: param ${what} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-  return n;
-};
+const count = (v, what, min) => wholeNumber(v, { tool: 'hyperfine', what, min });
 const shellQuote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /** "t=0.1,0.2; mode=a,b" or { t: [0.1, 0.2] } -> [[name, "v1,v2"], ...] for --parameter-list. */

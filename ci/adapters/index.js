@@ -13,8 +13,10 @@
 //   scriptProblem({ script, root }) -> string   optional: why the job's script cannot work, checked when the run is
 //              planned (k6: a custom metric it makes under a name of k6's built-in metrics)
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)
-//   failedRun(ctx) -> string  optional: ctx = { exitCode, stdout, stderr, params }; when the tool stopped because
-//              a command it measures failed (not because its output is bad), what failed and how to fix the job
+//   failedRun(ctx) -> string  optional: ctx = { exitCode, stdout, stderr, params, script }, asked after every trial
+//              whatever its exit status; when the tool stopped because a command it measures failed (not because
+//              its output is bad), or measured something other than the job (wrk without a script that did not
+//              load), what failed and how to fix the job
 //   parse(text, opts) -> { metrics, distributions?, toolVersion?, notes? }
 //              pure: one trial's raw output -> metrics built with ci/metrics.js `metric()`;
 //              throws ParseError (ci/adapters/errors.js) for empty, truncated or foreign text.

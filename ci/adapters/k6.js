@@ -646,11 +646,12 @@ const keyOf = (env) => env.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toU
 /**
  * The job params a k6 script reads by name (__ENV.NAME, __ENV['NAME'], param('NAME')), by their keys (MAX_VUS -> maxVus): what
  * --param may set though the config does not list it (the script's default is then what the config leaves), except
- * what benchline sets itself (BENCHLINE_SUMMARY) or k6 takes as its own settings (K6_*).
+ * what benchline sets itself (SET_BY_BENCHLINE: BASE_URL, GRPC_TARGET, BENCHLINE_SUMMARY) or k6 takes as its own
+ * settings (K6_*).
  */
 export function scriptParams(script, root = '.') {
   if (!script) return [];
-  return [...envRead(resolve(root, script), NAMED_READS)].filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n) && n !== 'BENCHLINE_SUMMARY' && !n.startsWith('K6_')).map(keyOf);
+  return [...envRead(resolve(root, script), NAMED_READS)].filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n) && !Object.hasOwn(SET_BY_BENCHLINE, n) && !n.startsWith('K6_')).map(keyOf);
 }
 
 /**
@@ -676,6 +677,13 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
   }
   return undefined;
 }
+
+/** The variables benchline sets for a k6 script, and what they hold: no job param may replace them. */
+export const SET_BY_BENCHLINE = Object.freeze({
+  BASE_URL: "the subject's address (its manifest's target.url)",
+  GRPC_TARGET: "the subject's gRPC address (its manifest's target.grpc)",
+  BENCHLINE_SUMMARY: 'the path of the summary benchline reads',
+});
 
 /**
  * The k6 command line of one trial. Job params reach the script as -e KEY=VALUE (upper case;
@@ -703,7 +711,9 @@ export function command(ctx) {
     const env = envName(key);
     if (!env) throw new Error(`k6 param "${key}" has no letters or digits to name an environment variable`);
     if (env.startsWith('K6_')) throw new Error(`k6 param "${key}" would become ${env}, but k6 reserves K6_* for its own options; rename it`);
-    if (env === 'BENCHLINE_SUMMARY') throw new Error(`k6 param "${key}" would overwrite the summary path benchline sets`);
+    if (Object.hasOwn(SET_BY_BENCHLINE, env)) {
+      throw new Error(`k6: param ${key} would set ${env}, ${SET_BY_BENCHLINE[env]}, which benchline sets itself; k6 would then load something else and its numbers be kept as the subject's: remove the param (the subject's manifest sets its address)`);
+    }
     vars.set(env, value && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : String(value));
   }
   for (const [k, v] of [...vars].sort(([a], [b]) => (a < b ? -1 : 1))) argv.push('-e', `${k}=${v}`);

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { ParseError, appendedReports, lostRankRows, parseJson } from './errors.js';
 import { metric } from '../metrics.js';
 import { durationStep, parseDuration, parseSize } from '../units.js';
+import { INT_MAX, wholeNumber } from './counts.js';
 
 export const name = 'wrk';
 
@@ -45,6 +46,28 @@ function noReportReason(text, stderr) {
   const other = String(stderr || '').split('\n').find((l) => /^(?:wrk: |PANIC: )/i.test(l) || /error/i.test(l));
   if (other) return `wrk failed: "${other.trim().slice(0, 200)}"`;
   return undefined;
+}
+
+/**
+ * What wrk said when the job's script did not load, or undefined. wrk 4.x prints "<script>: <Lua error>" on stderr (once
+ * for its main thread and once per load thread), "<script>: cannot read <script>: Is a directory" for a folder, and then
+ * runs without the script (plain GET requests) and exits 0 (test/fixtures/wrk/lua-syntax-error.*, lua-folder.*).
+ */
+export function scriptLoadError(stderr, script) {
+  if (!script) return undefined;
+  const head = `${script}: `;
+  return String(stderr || '').split('\n').find((l) => l.startsWith(head))?.slice(head.length).trim() || undefined;
+}
+
+/**
+ * Why a trial measures something other than its job, though wrk exited 0: the job's script did not load, so wrk sent
+ * plain GET requests instead of what the script defines. ctx = { stderr, script } (script as wrk was given it).
+ */
+export function failedRun({ stderr, script } = {}) {
+  const said = scriptLoadError(stderr, script);
+  if (!said) return undefined;
+  return `wrk could not load the job's script ${script} and ran without it (plain GET requests, not what the script defines), `
+    + `so this trial is not kept; wrk said: ${JSON.stringify(said.slice(0, 300))}; fix the script (wrk -s ${script} shows the same error)`;
 }
 
 /** The JSON object between the marker lines, or undefined when the script did not run. */
@@ -298,16 +321,15 @@ export function parse(text, opts = {}) {
 
 const asList = (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${x}`) : String(v).split('\n'));
 // wrk reads -d and --timeout as a whole number of seconds, minutes or hours ("500ms" or "0.5s" print its usage).
+// At most INT_MAX seconds in all, in plain digits (1e+21s is no time wrk reads).
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600 };
 const seconds = (v, what) => {
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return `${v}s`;
-  if (typeof v === 'string' && /^[1-9]\d*(s|m|h)?$/.test(v)) return /\d$/.test(v) ? `${v}s` : v;
-  throw new Error(`wrk: param ${what} must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5 (wrk takes no fractions or milliseconds), got ${JSON.stringify(v)}`);
+  const m = typeof v === 'number' ? [String(v), v, 's'] : typeof v === 'string' ? /^([1-9]\d*)(s|m|h)?$/.exec(v) : null;
+  const n = m ? Number(m[1]) : NaN;
+  if (Number.isInteger(n) && n > 0 && n * UNIT_SECONDS[m[2] || 's'] <= INT_MAX) return `${n}${m[2] || 's'}`;
+  throw new Error(`wrk: param ${what} must be a whole number of seconds, minutes or hours such as "5s", "1m" or 5, in plain digits and at most ${INT_MAX} seconds (wrk takes no fractions or milliseconds), got ${JSON.stringify(v)}`);
 };
-const positiveInt = (v, what) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`wrk: param ${what} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-};
+const positiveInt = (v, what) => wholeNumber(v, { tool: 'wrk', what });
 
 /** Joins the target's base URL and a path without doubling or dropping the slash. */
 export const joinUrl = (base, path = '/') => `${String(base).replace(/\/+$/, '')}/${String(path ?? '/').replace(/^\/+/, '')}`;
