@@ -68,44 +68,82 @@ export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
 
 const identity = (job) => ({ id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario });
 
+/** What a JSON value is, in words: "an array", "null", "a number", ... */
+const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+/** A name from run.json, quoted and cut short for a message. */
+const quote = (v) => JSON.stringify(String(v).slice(0, 80));
+
+/**
+ * Why run.json's content `run` is not one `benchline run` writes, or null: its schema, a job that is no job, a side
+ * or document path of the wrong kind. Pure; every reader refuses such a run whole, since it cannot tell which of its
+ * documents are the run's.
+ */
+export function runFileProblem(run, runFile) {
+  if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
+    return `${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``;
+  }
+  const damaged = 'the file was edited or damaged: re-run the benchmark';
+  for (const [i, job] of run.jobs.entries()) {
+    if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
+      return `${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); ${damaged}`;
+    }
+    const role = Object.keys(job.docs || {}).find((r) => !ROLES.has(r));
+    if (role !== undefined) return `${runFile}: jobs[${i}].docs names the side ${quote(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: ${damaged}`;
+    const [side, rel] = Object.entries(job.docs || {}).find(([, r]) => typeof r !== 'string') || [];
+    if (side !== undefined) return `${runFile}: jobs[${i}].docs.${side} is ${kindOf(rel)}, not the path of a result document; ${damaged}`;
+  }
+  return null;
+}
+
+/**
+ * Reads the document run.json lists for `job` on side `role` (at `file`): it must be a valid result document of that
+ * run, job and side. One copied in from another run or job would be reported and published under its own names.
+ */
+function readListedDocument(file, runFile, run, job, role) {
+  const doc = readResultFile(file);
+  const own = jobIdOf({ ...doc, tool: doc.tool.name });
+  if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
+    throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}), so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark (a result of another run can be passed by itself)`);
+  }
+  return { role, jobId: job.id, file, doc };
+}
+
 /**
  * Loads a run folder (or a results root with `latest`). Returns
- * { dir, run, docs, byRole: { head: [...], base: [...], ... }, failures: [...], entries }.
+ * { dir, run, docs, byRole: { head: [...], base: [...], ... }, failures: [...], entries, problems }.
  * entries pairs each document with its role, job id and file, for readers that need the path.
+ * A run.json that is no run's throws. A document that cannot be read as the run's throws too, unless `partial`:
+ * then it is left out and named in problems ([{ file, message }]), and the others are read (publish keeps them).
  */
-export function loadResultsDir(dir) {
+export function loadResultsDir(dir, { partial = false } = {}) {
   const runDir = resolveRunDir(dir);
   const runFile = join(runDir, 'run.json');
   const run = readJson(runFile, 'run description');
-  if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
-    throw new ResultsError(`${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``);
-  }
+  const problem = runFileProblem(run, runFile);
+  if (problem) throw new ResultsError(problem);
   const entries = [];
   const failures = [];
-  for (const [i, job] of run.jobs.entries()) {
-    if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
-      throw new ResultsError(`${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); the file was edited or damaged: re-run the benchmark`);
-    }
-    const role = Object.keys(job.docs || {}).find((r) => !ROLES.has(r));
-    if (role !== undefined) throw new ResultsError(`${runFile}: jobs[${i}].docs names the side ${JSON.stringify(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: the file was edited or damaged, re-run the benchmark`);
+  const problems = [];
+  for (const job of run.jobs) {
+    const docs = Object.entries(job.docs || {});
     // an interrupted job with documents is what was measured before the stop: read like a finished one
     if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
-    for (const [role, rel] of Object.entries(job.docs || {})) {
-      const file = runFilePath(runDir, rel, runFile);
-      const doc = readResultFile(file);
-      // a document is read as the run's own: one copied in from another run or job would be reported and published under its own names
-      const own = jobIdOf({ ...doc, tool: doc.tool.name });
-      if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
-        throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}); the file was replaced or edited: re-run the benchmark`);
+    for (const [role, rel] of docs) {
+      let file = runFile;
+      try {
+        file = runFilePath(runDir, rel, runFile);
+        entries.push(readListedDocument(file, runFile, run, job, role));
+      } catch (e) {
+        if (!partial || !(e instanceof ResultsError)) throw e;
+        problems.push({ file, message: e.message });
       }
-      entries.push({ role, jobId: job.id, file, doc });
     }
   }
   const byRole = {};
   for (const e of entries) (byRole[e.role] ||= []).push(e.doc);
-  return { dir: runDir, run, docs: entries.map((e) => e.doc), byRole, failures, entries };
+  return { dir: runDir, run, docs: entries.map((e) => e.doc), byRole, failures, entries, problems };
 }
 
 /** The role whose documents a report shows as "this run": head, else local, else main, else any. */

@@ -12,6 +12,7 @@ import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 import { tempDir } from './support/temp.js';
+import { loadDocuments, loadResultsDir } from '../ci/results-dir.js';
 
 const temp = tempDir;
 const jobId = (d) => `${d.suite}.${d.variant}.${d.tool.name}.${d.scenario}`;
@@ -189,6 +190,44 @@ test('names an invalid input document and still publishes the valid ones beside 
   assert.match(r.errors[0].message, /bad\.json does not match benchline\/result@1:\n {2}\/ must have required property 'runner'/);
   assert.match(r.errors[1].message, /torn\.json: result document is not valid JSON/);
 });
+
+test('a run folder\'s document swapped in from another run is not published, and the refusal names that file; the run\'s own documents are', async () => {
+  const dir = temp('swapped');
+  const store = join(dir, 'store');
+  const [mine, kept, , foreign] = syntheticDocs({ runs: 2, jobs: twoJobs });
+  const run = writeRunFolder(join(dir, 'run'), [mine, kept]);
+  const swapped = join(run, 'docs', 'main', `${jobId(mine)}.json`);
+  writeFileSync(swapped, JSON.stringify(foreign));
+  const r = await publish({ store, files: [run] });
+  assert.deepEqual(r.paths.added, [docRelPath(kept)]);
+  assert.deepEqual(r.errors.map((e) => e.file), [swapped]);
+  assert.match(r.errors[0].message, /swapped-\w+\/run\/docs\/main\/orders-api\.cache-off\.ab\.keepalive\.json: holds job orders-api\.cache-on\.ab\.keepalive of run .* lists it as job orders-api\.cache-off\.ab\.keepalive of run .*, so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark/);
+  assert.equal(existsSync(join(store, docRelPath(foreign))), false, 'the other run\'s document is not stored under its own names');
+});
+
+// run.json edits that no run writes, the message each must give, and what is wrong in it
+const EDITED_RUNS = [
+  ['a side named like an object\'s prototype', (jobs) => { jobs[0].docs = JSON.parse(`{"__proto__":{"x":1},"main":${JSON.stringify(jobs[0].docs.main)}}`); }, /run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
+  ['a document path that is no text', (jobs) => { jobs[0].docs.main = { x: 1 }; }, /run\.json: jobs\[0\]\.docs\.main is an object, not the path of a result document/],
+];
+for (const [what, edit, message] of EDITED_RUNS) {
+  test(`a run.json with ${what} is refused whole by publish, as report, compare and export refuse it, naming run.json and the entry`, async () => {
+    const dir = temp('edited-run');
+    const store = join(dir, 'store');
+    const run = writeRunFolder(join(dir, 'run'), [...syntheticDocs({ runs: 1, jobs: twoJobs })]);
+    const file = join(run, 'run.json');
+    const content = JSON.parse(readFileSync(file, 'utf8'));
+    edit(content.jobs);
+    writeFileSync(file, JSON.stringify(content));
+    const r = await publish({ store, files: [run] });
+    assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+    assert.match(r.errors[0].message, message);
+    assert.match(r.errors[0].message, /the file was edited or damaged: re-run the benchmark$/);
+    assert.equal(existsSync(store), false, 'nothing of the run is published');
+    assert.throws(() => loadResultsDir(run), (e) => e.message === r.errors[0].message, 'report reads it so');
+    assert.throws(() => loadDocuments(run), (e) => e.message === r.errors[0].message, 'compare and export read it so');
+  });
+}
 
 test('a document whose scenario ends in failed is refused by name, since it would be stored where every reader looks for a failure record', async () => {
   const dir = temp('failed-scenario');

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
-import { loadResultsDir, primaryRole, readResultFile, resolveRunDir, runFilePath } from '../results-dir.js';
+import { loadResultsDir, primaryRole, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
@@ -184,7 +184,8 @@ function failureRecords(loaded) {
 
 /**
  * Reads what `publish` was given: result files, run folders, or results roots (their `latest` run).
- * A folder whose run.json or documents are broken is salvaged document by document, each error named.
+ * A run folder is read as report and export read it (results-dir.js loadResultsDir), except that a document that
+ * cannot be read as its run's is named and left out while the run's others are published.
  */
 export function collectInputs(paths) {
   const docs = [];
@@ -204,41 +205,16 @@ export function collectInputs(paths) {
       }
       continue;
     }
-    let runDir;
+    // a run.json that is no run's refuses the run whole, as every reader does; one bad document of a good run is
+    // named and left out, and must not keep the run's other documents out of the history
     try {
-      runDir = resolveRunDir(abs);
-    } catch (e) {
-      errors.push({ file: abs, message: e.message });
-      continue;
-    }
-    try {
-      const loaded = loadResultsDir(runDir);
+      const loaded = loadResultsDir(abs, { partial: true });
       for (const e of loaded.entries) docs.push({ doc: e.doc, source: e.file });
-      for (const rec of failureRecords(loaded)) failures.push({ rec, source: join(runDir, 'run.json') });
+      errors.push(...loaded.problems);
+      for (const rec of failureRecords(loaded)) failures.push({ rec, source: join(loaded.dir, 'run.json') });
     } catch (e) {
-      // one bad document must not keep the good ones of its run out of the history
-      let run;
-      try {
-        run = readJsonFile(join(runDir, 'run.json'));
-      } catch {
-        errors.push({ file: join(runDir, 'run.json'), message: e.message });
-        continue;
-      }
-      const salvaged = errors.length;
-      for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
-        if (!job || typeof job !== 'object' || !job.docs || typeof job.docs !== 'object') continue;
-        for (const rel of Object.values(job.docs)) {
-          let file = join(runDir, 'run.json');
-          try {
-            file = runFilePath(runDir, rel);
-            docs.push({ doc: readResultFile(file), source: file });
-          } catch (err) {
-            errors.push({ file, message: err.message });
-          }
-        }
-      }
-      // a damaged run.json itself (a job that is no job) is named too, unless a document's error above already said it
-      if (!errors.slice(salvaged).some((x) => x.message === e.message)) errors.push({ file: join(runDir, 'run.json'), message: e.message });
+      if (!(e instanceof UserError)) throw e;
+      errors.push({ file: abs, message: e.message });
     }
   }
   return { docs, failures, errors };
