@@ -68,6 +68,11 @@ export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
 
 const identity = (job) => ({ id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario });
 
+/** The statuses `benchline run` writes for a job; a job without one was not settled when the run stopped on an error. */
+export const JOB_STATUSES = Object.freeze(['ok', 'failed', 'skipped', 'interrupted']);
+// only these jobs have documents: the runner writes none for a job that failed or was skipped
+const MEASURED = new Set(['ok', 'interrupted', undefined]);
+
 /** What a JSON value is, in words: "an array", "null", "a number", ... */
 const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 /** A name from run.json, quoted and cut short for a message. */
@@ -75,14 +80,15 @@ const quote = (v) => JSON.stringify(String(v).slice(0, 80));
 
 /**
  * Why run.json's content `run` is not one `benchline run` writes, or null: its schema, a job that is no job, a side
- * or document path of the wrong kind. Pure; every reader refuses such a run whole, since it cannot tell which of its
- * documents are the run's.
+ * or document path of the wrong kind, a status the runner never writes (or documents beside a failure), a job listed
+ * twice. Pure; every reader refuses such a run whole, since it cannot tell which of its documents are the run's.
  */
 export function runFileProblem(run, runFile) {
   if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
     return `${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``;
   }
   const damaged = 'the file was edited or damaged: re-run the benchmark';
+  const seen = new Map();
   for (const [i, job] of run.jobs.entries()) {
     if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
       return `${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); ${damaged}`;
@@ -91,6 +97,14 @@ export function runFileProblem(run, runFile) {
     if (role !== undefined) return `${runFile}: jobs[${i}].docs names the side ${quote(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: ${damaged}`;
     const [side, rel] = Object.entries(job.docs || {}).find(([, r]) => typeof r !== 'string') || [];
     if (side !== undefined) return `${runFile}: jobs[${i}].docs.${side} is ${kindOf(rel)}, not the path of a result document; ${damaged}`;
+    if (job.status !== undefined && !JOB_STATUSES.includes(job.status)) {
+      return `${runFile}: jobs[${i}] (job ${quote(job.id)}) has status ${quote(job.status)}; \`benchline run\` writes ${JOB_STATUSES.join(', ')}: ${damaged}`;
+    }
+    if (!MEASURED.has(job.status) && Object.keys(job.docs || {}).length) {
+      return `${runFile}: jobs[${i}] (job ${quote(job.id)}) is ${job.status} but lists result documents, which \`benchline run\` writes only for a job that is ok or interrupted: ${damaged}`;
+    }
+    if (seen.has(job.id)) return `${runFile}: lists job ${quote(job.id)} twice (jobs[${seen.get(job.id)}] and jobs[${i}]); a run measures each job once: ${damaged}`;
+    seen.set(job.id, i);
   }
   return null;
 }
@@ -127,7 +141,7 @@ export function loadResultsDir(dir, { partial = false } = {}) {
   for (const job of run.jobs) {
     const docs = Object.entries(job.docs || {});
     // an interrupted job with documents is what was measured before the stop: read like a finished one
-    if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
+    if (job.status !== 'ok' && !docs.length) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
     for (const [role, rel] of docs) {

@@ -209,6 +209,9 @@ test('a run folder\'s document swapped in from another run is not published, and
 const EDITED_RUNS = [
   ['a side named like an object\'s prototype', (jobs) => { jobs[0].docs = JSON.parse(`{"__proto__":{"x":1},"main":${JSON.stringify(jobs[0].docs.main)}}`); }, /run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
   ['a document path that is no text', (jobs) => { jobs[0].docs.main = { x: 1 }; }, /run\.json: jobs\[0\]\.docs\.main is an object, not the path of a result document/],
+  ['a status the runner never writes', (jobs) => { jobs[0].status = 'banana'; }, /run\.json: jobs\[0\] \(job "orders-api\.cache-off\.ab\.keepalive"\) has status "banana"; `benchline run` writes ok, failed, skipped, interrupted/],
+  ['a failed job with documents', (jobs) => { jobs[1].status = 'failed'; }, /run\.json: jobs\[1\] \(job "orders-api\.cache-on\.ab\.keepalive"\) is failed but lists result documents, which `benchline run` writes only for a job that is ok or interrupted/],
+  ['a job listed twice', (jobs) => { jobs.push({ ...jobs[0] }); }, /run\.json: lists job "orders-api\.cache-off\.ab\.keepalive" twice \(jobs\[0\] and jobs\[2\]\); a run measures each job once/],
 ];
 for (const [what, edit, message] of EDITED_RUNS) {
   test(`a run.json with ${what} is refused whole by publish, as report, compare and export refuse it, naming run.json and the entry`, async () => {
