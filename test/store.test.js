@@ -147,6 +147,15 @@ test('a folder that is no store and holds other files, the root or the home fold
   assert.equal(existsSync(theirs), true, 'nor a name its writers never use');
 });
 
+test('a store path under a file names that file, not the store folder it asked for', async () => {
+  const dir = temp('under-a-file');
+  const file = join(dir, 'afile');
+  writeFileSync(file, 'x\n');
+  assert.equal(storePlaceProblem(join(file, 'sub', 'deeper')), `${join(file, 'sub', 'deeper')}: ${file} is a file, not a folder, so no history store can be made inside it; give a store folder whose parents are folders (it is created when missing)`);
+  assert.match(storePlaceProblem(file), /afile: is a file, not a history store folder/);
+  await assert.rejects(publish({ store: join(file, 'sub'), docs: [...syntheticDocs({ runs: 1, jobs: twoJobs })] }), /afile is a file, not a folder/);
+});
+
 test('refuses to overwrite a stored job with different results and keeps the first', async () => {
   const dir = temp('conflict');
   const store = join(dir, 'store');

@@ -9,7 +9,7 @@
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
@@ -63,13 +63,22 @@ export function storePlaceProblem(store) {
     names = readdirSync(where);
   } catch (e) {
     if (e.code === 'ENOENT') return null;
-    if (e.code === 'ENOTDIR') return `${store}: is a file, not a history store folder; give a folder (it is created when missing)`;
+    if (e.code === 'ENOTDIR') {
+      const file = existingPart(where);
+      if (file === where) return `${store}: is a file, not a history store folder; give a folder (it is created when missing)`;
+      return `${store}: ${file} is a file, not a folder, so no history store can be made inside it; give a store folder whose parents are folders (it is created when missing)`;
+    }
     throw e;
   }
   if (names.includes('store.json')) return null;
   const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
   return `${store}: is not a history store (no store.json) and holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+}
+
+/** The longest leading part of absolute path `abs` that exists (abs itself, or the folder or file it is under). */
+export function existingPart(abs) {
+  for (let p = abs; ; p = dirname(p)) if (existsSync(p) || dirname(p) === p) return p;
 }
 
 const DAY = 86400e3;
