@@ -1,6 +1,6 @@
 // Reads a results folder written by `benchline run`/`bench`: run.json, result documents by role, failed jobs.
 import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
 import { jobIdOf } from './store/archive.js';
@@ -30,7 +30,11 @@ function readJson(file, what) {
 
 /** Reads and validates one result document, naming the file in every error. */
 export function readResultFile(file) {
-  const doc = readJson(file, 'result document');
+  return asResult(readJson(file, 'result document'), file);
+}
+
+/** `doc`, read from `file`, when it is a valid result document; else an error naming the file. */
+function asResult(doc, file) {
   try {
     return assertResult(doc, file);
   } catch (e) {
@@ -191,6 +195,36 @@ function walkJson(dir, out) {
   return out;
 }
 
+/** Whether folder `abs` is a run folder or a results root (its `latest` run), rather than a folder of result documents. */
+export const holdsRun = (abs) => existsSync(join(abs, 'run.json')) || existsSync(join(abs, 'latest', 'run.json'));
+
+/**
+ * The result documents under folder `path` (other JSON files are passed over), as [{ file, doc }], and those that
+ * cannot be read, as problems [{ file, message }]; a folder with neither is a problem too. A folder that holds run
+ * folders is one problem: their documents are read only with their run.json (loadResultsDir), never as loose ones.
+ */
+export function readDocumentFolder(path) {
+  const docs = [];
+  const problems = [];
+  const files = walkJson(resolve(path), []);
+  const runs = files.filter((f) => basename(f) === 'run.json').map(dirname);
+  if (runs.length) {
+    const named = `${runs.slice(0, 3).join(', ')}${runs.length > 3 ? `, and ${runs.length - 3} more` : ''}`;
+    return { docs, problems: [{ file: path, message: `${path}: holds run folders (${named}), whose documents are read only with their run.json, and no \`latest\` run; pass a run folder itself` }] };
+  }
+  for (const file of files) {
+    try {
+      const json = readJson(file, 'JSON file');
+      if (json?.schema === SCHEMA_ID) docs.push({ file, doc: asResult(json, file) });
+    } catch (e) {
+      if (!(e instanceof ResultsError)) throw e;
+      problems.push({ file, message: e.message });
+    }
+  }
+  if (!docs.length && !problems.length) problems.push({ file: path, message: `${path}: holds no run.json and no ${SCHEMA_ID} documents; pass a folder written by \`benchline run\`` });
+  return { docs, problems };
+}
+
 /**
  * Result documents from any path a user may pass to `compare`: a result file, a run folder, a
  * results root, or a folder of result files. Returns { byRole, source }; loose documents are grouped by run.role.
@@ -202,17 +236,13 @@ export function loadDocuments(path) {
     const doc = readResultFile(abs);
     return { byRole: { [doc.run.role]: [doc] }, source: 'file' };
   }
-  if (existsSync(join(abs, 'run.json')) || existsSync(join(abs, 'latest', 'run.json'))) {
+  if (holdsRun(abs)) {
     const loaded = loadResultsDir(abs);
     return { byRole: loaded.byRole, source: 'run', loaded };
   }
-  const docs = [];
-  for (const f of walkJson(abs, [])) {
-    const doc = readJson(f, 'JSON file');
-    if (doc?.schema === SCHEMA_ID) docs.push(readResultFile(f));
-  }
-  if (!docs.length) throw new ResultsError(`${path}: holds no run.json and no ${SCHEMA_ID} documents; pass a folder written by \`benchline run\``);
+  const { docs, problems } = readDocumentFolder(path);
+  if (problems.length) throw new ResultsError(problems[0].message);
   const byRole = {};
-  for (const d of docs) (byRole[d.run.role] ||= []).push(d);
+  for (const { doc } of docs) (byRole[doc.run.role] ||= []).push(doc);
   return { byRole, source: 'folder' };
 }

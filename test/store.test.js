@@ -214,6 +214,31 @@ test('a run folder\'s document swapped in from another run is not published, and
   assert.equal(existsSync(join(store, docRelPath(foreign))), false, 'the other run\'s document is not stored under its own names');
 });
 
+test('a folder of result documents publishes each under the run, side and job it names, passes over other JSON, names a broken document and refuses run folders inside', async () => {
+  const dir = temp('loose');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 2, jobs: twoJobs, role: 'local' })];
+  const folder = join(dir, 'docs');
+  mkdirSync(join(folder, 'more'), { recursive: true });
+  docs.forEach((d, i) => writeFileSync(join(folder, i % 2 ? 'more' : '', `d${i}.json`), JSON.stringify(d)));
+  writeFileSync(join(folder, 'package.json'), '{"name": "not a result"}');
+  writeFileSync(join(folder, 'torn.json'), '{"schema": "benchline/res');
+  const r = await publish({ store, files: [folder] });
+  assert.deepEqual(r.paths.added.sort(), docs.map(docRelPath).sort());
+  assert.deepEqual(r.errors.map((e) => e.file), [join(folder, 'torn.json')]);
+  assert.match(r.errors[0].message, /torn\.json: JSON file is not valid JSON/);
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  const none = await publish({ store, files: [empty] });
+  assert.match(none.errors[0].message, /empty: holds no run\.json and no benchline\/result@1 documents/);
+  // a run folder's documents are read with its run.json, never as loose ones: a results root without `latest` is refused
+  const root = join(dir, 'results');
+  writeRunFolder(join(root, 'run-1'), [...syntheticDocs({ runs: 1, jobs: twoJobs, seed: 2 })]);
+  const runs = await publish({ store, files: [root] });
+  assert.equal(runs.added, 0);
+  assert.match(runs.errors[0].message, /results: holds run folders \(.*results\/run-1\), whose documents are read only with their run\.json, and no `latest` run; pass a run folder itself/);
+});
+
 // run.json edits that no run writes, the message each must give, and what is wrong in it
 const EDITED_RUNS = [
   ['a side named like an object\'s prototype', (jobs) => { jobs[0].docs = JSON.parse(`{"__proto__":{"x":1},"main":${JSON.stringify(jobs[0].docs.main)}}`); }, /run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
-import { loadResultsDir, primaryRole, readResultFile } from '../results-dir.js';
+import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
@@ -192,7 +192,7 @@ function failureRecords(loaded) {
 }
 
 /**
- * Reads what `publish` was given: result files, run folders, or results roots (their `latest` run).
+ * Reads what `publish` was given: result files, folders of them, run folders, or results roots (their `latest` run).
  * A run folder is read as report and export read it (results-dir.js loadResultsDir), except that a document that
  * cannot be read as its run's is named and left out while the run's others are published.
  */
@@ -215,8 +215,15 @@ export function collectInputs(paths) {
       continue;
     }
     // a run.json that is no run's refuses the run whole, as every reader does; one bad document of a good run is
-    // named and left out, and must not keep the run's other documents out of the history
+    // named and left out, and must not keep the run's other documents out of the history. A folder of result
+    // documents (no run.json) publishes each under the run, side and job it names, as if each was passed by itself.
     try {
+      if (!holdsRun(abs)) {
+        const folder = readDocumentFolder(p);
+        for (const { file, doc } of folder.docs) docs.push({ doc, source: file });
+        errors.push(...folder.problems);
+        continue;
+      }
       const loaded = loadResultsDir(abs, { partial: true });
       for (const e of loaded.entries) docs.push({ doc: e.doc, source: e.file });
       errors.push(...loaded.problems);
