@@ -161,7 +161,7 @@ program.command('export')
 
 program.command('publish')
   .description('append result documents to the history store (atomic, idempotent)')
-  .argument('<paths...>', 'result files or results folders', paths)
+  .argument('<paths...>', 'result files, folders of them, run folders or results roots', paths)
   .option('--store <dir>', 'history store folder', path, '.benchline/history')
   .action(verb('publish'));
 

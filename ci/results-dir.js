@@ -1,6 +1,6 @@
 // Reads a results folder written by `benchline run`/`bench`: run.json, result documents by role, failed jobs.
 import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
 import { jobIdOf } from './store/archive.js';
@@ -30,7 +30,11 @@ function readJson(file, what) {
 
 /** Reads and validates one result document, naming the file in every error. */
 export function readResultFile(file) {
-  const doc = readJson(file, 'result document');
+  return asResult(readJson(file, 'result document'), file);
+}
+
+/** `doc`, read from `file`, when it is a valid result document; else an error naming the file. */
+function asResult(doc, file) {
   try {
     return assertResult(doc, file);
   } catch (e) {
@@ -68,44 +72,96 @@ export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
 
 const identity = (job) => ({ id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario });
 
+/** The statuses `benchline run` writes for a job; a job without one was not settled when the run stopped on an error. */
+export const JOB_STATUSES = Object.freeze(['ok', 'failed', 'skipped', 'interrupted']);
+// only these jobs have documents: the runner writes none for a job that failed or was skipped
+const MEASURED = new Set(['ok', 'interrupted', undefined]);
+
+/** What a JSON value is, in words: "an array", "null", "a number", ... */
+const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+/** A name from run.json, quoted and cut short for a message. */
+const quote = (v) => JSON.stringify(String(v).slice(0, 80));
+
+/**
+ * Why run.json's content `run` is not one `benchline run` writes, or null: its schema, a job that is no job, a side
+ * or document path of the wrong kind, a status the runner never writes (or documents beside a failure), a job listed
+ * twice. Pure; every reader refuses such a run whole, since it cannot tell which of its documents are the run's.
+ */
+export function runFileProblem(run, runFile) {
+  if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
+    return `${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``;
+  }
+  const damaged = 'the file was edited or damaged: re-run the benchmark';
+  const seen = new Map();
+  for (const [i, job] of run.jobs.entries()) {
+    if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
+      return `${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); ${damaged}`;
+    }
+    const role = Object.keys(job.docs || {}).find((r) => !ROLES.has(r));
+    if (role !== undefined) return `${runFile}: jobs[${i}].docs names the side ${quote(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: ${damaged}`;
+    const [side, rel] = Object.entries(job.docs || {}).find(([, r]) => typeof r !== 'string') || [];
+    if (side !== undefined) return `${runFile}: jobs[${i}].docs.${side} is ${kindOf(rel)}, not the path of a result document; ${damaged}`;
+    if (job.status !== undefined && !JOB_STATUSES.includes(job.status)) {
+      return `${runFile}: jobs[${i}] (job ${quote(job.id)}) has status ${quote(job.status)}; \`benchline run\` writes ${JOB_STATUSES.join(', ')}: ${damaged}`;
+    }
+    if (!MEASURED.has(job.status) && Object.keys(job.docs || {}).length) {
+      return `${runFile}: jobs[${i}] (job ${quote(job.id)}) is ${job.status} but lists result documents, which \`benchline run\` writes only for a job that is ok or interrupted: ${damaged}`;
+    }
+    if (seen.has(job.id)) return `${runFile}: lists job ${quote(job.id)} twice (jobs[${seen.get(job.id)}] and jobs[${i}]); a run measures each job once: ${damaged}`;
+    seen.set(job.id, i);
+  }
+  return null;
+}
+
+/**
+ * Reads the document run.json lists for `job` on side `role` (at `file`): it must be a valid result document of that
+ * run, job and side. One copied in from another run or job would be reported and published under its own names.
+ */
+function readListedDocument(file, runFile, run, job, role) {
+  const doc = readResultFile(file);
+  const own = jobIdOf({ ...doc, tool: doc.tool.name });
+  if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
+    throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}), so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark (a result of another run can be passed by itself)`);
+  }
+  return { role, jobId: job.id, file, doc };
+}
+
 /**
  * Loads a run folder (or a results root with `latest`). Returns
- * { dir, run, docs, byRole: { head: [...], base: [...], ... }, failures: [...], entries }.
+ * { dir, run, docs, byRole: { head: [...], base: [...], ... }, failures: [...], entries, problems }.
  * entries pairs each document with its role, job id and file, for readers that need the path.
+ * A run.json that is no run's throws. A document that cannot be read as the run's throws too, unless `partial`:
+ * then it is left out and named in problems ([{ file, message }]), and the others are read (publish keeps them).
  */
-export function loadResultsDir(dir) {
+export function loadResultsDir(dir, { partial = false } = {}) {
   const runDir = resolveRunDir(dir);
   const runFile = join(runDir, 'run.json');
   const run = readJson(runFile, 'run description');
-  if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
-    throw new ResultsError(`${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``);
-  }
+  const problem = runFileProblem(run, runFile);
+  if (problem) throw new ResultsError(problem);
   const entries = [];
   const failures = [];
-  for (const [i, job] of run.jobs.entries()) {
-    if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
-      throw new ResultsError(`${runFile}: jobs[${i}] is not a job as \`benchline run\` writes it (an object with id, status and docs); the file was edited or damaged: re-run the benchmark`);
-    }
-    const role = Object.keys(job.docs || {}).find((r) => !ROLES.has(r));
-    if (role !== undefined) throw new ResultsError(`${runFile}: jobs[${i}].docs names the side ${JSON.stringify(role.slice(0, 40))}; a run's sides are ${[...ROLES].join(', ')}: the file was edited or damaged, re-run the benchmark`);
+  const problems = [];
+  for (const job of run.jobs) {
+    const docs = Object.entries(job.docs || {});
     // an interrupted job with documents is what was measured before the stop: read like a finished one
-    if (job.status !== 'ok' && !(job.status === 'interrupted' && job.docs)) {
+    if (job.status !== 'ok' && !docs.length) {
       failures.push({ ...identity(job), status: job.status, reason: job.reason || 'no reason recorded', ...(job.logTail ? { logTail: job.logTail } : {}) });
     }
-    for (const [role, rel] of Object.entries(job.docs || {})) {
-      const file = runFilePath(runDir, rel, runFile);
-      const doc = readResultFile(file);
-      // a document is read as the run's own: one copied in from another run or job would be reported and published under its own names
-      const own = jobIdOf({ ...doc, tool: doc.tool.name });
-      if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {
-        throw new ResultsError(`${file}: holds job ${own} of run ${doc.run.id} (side ${doc.run.role}), but ${runFile} lists it as job ${job.id} of run ${run.id} (side ${role}); the file was replaced or edited: re-run the benchmark`);
+    for (const [role, rel] of docs) {
+      let file = runFile;
+      try {
+        file = runFilePath(runDir, rel, runFile);
+        entries.push(readListedDocument(file, runFile, run, job, role));
+      } catch (e) {
+        if (!partial || !(e instanceof ResultsError)) throw e;
+        problems.push({ file, message: e.message });
       }
-      entries.push({ role, jobId: job.id, file, doc });
     }
   }
   const byRole = {};
   for (const e of entries) (byRole[e.role] ||= []).push(e.doc);
-  return { dir: runDir, run, docs: entries.map((e) => e.doc), byRole, failures, entries };
+  return { dir: runDir, run, docs: entries.map((e) => e.doc), byRole, failures, entries, problems };
 }
 
 /** The role whose documents a report shows as "this run": head, else local, else main, else any. */
@@ -139,6 +195,36 @@ function walkJson(dir, out) {
   return out;
 }
 
+/** Whether folder `abs` is a run folder or a results root (its `latest` run), rather than a folder of result documents. */
+export const holdsRun = (abs) => existsSync(join(abs, 'run.json')) || existsSync(join(abs, 'latest', 'run.json'));
+
+/**
+ * The result documents under folder `path` (other JSON files are passed over), as [{ file, doc }], and those that
+ * cannot be read, as problems [{ file, message }]; a folder with neither is a problem too. A folder that holds run
+ * folders is one problem: their documents are read only with their run.json (loadResultsDir), never as loose ones.
+ */
+export function readDocumentFolder(path) {
+  const docs = [];
+  const problems = [];
+  const files = walkJson(resolve(path), []);
+  const runs = files.filter((f) => basename(f) === 'run.json').map(dirname);
+  if (runs.length) {
+    const named = `${runs.slice(0, 3).join(', ')}${runs.length > 3 ? `, and ${runs.length - 3} more` : ''}`;
+    return { docs, problems: [{ file: path, message: `${path}: holds run folders (${named}), whose documents are read only with their run.json, and no \`latest\` run; pass a run folder itself` }] };
+  }
+  for (const file of files) {
+    try {
+      const json = readJson(file, 'JSON file');
+      if (json?.schema === SCHEMA_ID) docs.push({ file, doc: asResult(json, file) });
+    } catch (e) {
+      if (!(e instanceof ResultsError)) throw e;
+      problems.push({ file, message: e.message });
+    }
+  }
+  if (!docs.length && !problems.length) problems.push({ file: path, message: `${path}: holds no run.json and no ${SCHEMA_ID} documents; pass a folder written by \`benchline run\`` });
+  return { docs, problems };
+}
+
 /**
  * Result documents from any path a user may pass to `compare`: a result file, a run folder, a
  * results root, or a folder of result files. Returns { byRole, source }; loose documents are grouped by run.role.
@@ -150,17 +236,13 @@ export function loadDocuments(path) {
     const doc = readResultFile(abs);
     return { byRole: { [doc.run.role]: [doc] }, source: 'file' };
   }
-  if (existsSync(join(abs, 'run.json')) || existsSync(join(abs, 'latest', 'run.json'))) {
+  if (holdsRun(abs)) {
     const loaded = loadResultsDir(abs);
     return { byRole: loaded.byRole, source: 'run', loaded };
   }
-  const docs = [];
-  for (const f of walkJson(abs, [])) {
-    const doc = readJson(f, 'JSON file');
-    if (doc?.schema === SCHEMA_ID) docs.push(readResultFile(f));
-  }
-  if (!docs.length) throw new ResultsError(`${path}: holds no run.json and no ${SCHEMA_ID} documents; pass a folder written by \`benchline run\``);
+  const { docs, problems } = readDocumentFolder(path);
+  if (problems.length) throw new ResultsError(problems[0].message);
   const byRole = {};
-  for (const d of docs) (byRole[d.run.role] ||= []).push(d);
+  for (const { doc } of docs) (byRole[doc.run.role] ||= []).push(doc);
   return { byRole, source: 'folder' };
 }

@@ -331,5 +331,5 @@ test('a run folder\'s document copied in from another run is refused by name, no
   writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.peak', status: 'ok', docs: { local: 'docs/local/j.json' } }] }));
   const r = spawnSync(process.execPath, [join(ROOT, 'ci/cli.js'), 'export', root, '--format', 'bmf'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /j\.json: holds job gateways\.nginx\.wrk\.peak of run other-run \(side local\), but .*run\.json lists it as job gateways\.nginx\.wrk\.peak of run r1 \(side local\); the file was replaced or edited: re-run the benchmark/);
+  assert.match(r.stderr, /j\.json: holds job gateways\.nginx\.wrk\.peak of run other-run \(side local\), but .*run\.json lists it as job gateways\.nginx\.wrk\.peak of run r1 \(side local\), so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark/);
 });

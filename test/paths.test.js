@@ -53,7 +53,7 @@ test('run.json naming a document by ../ or an absolute path is refused, and the 
   writeFileSync(join(dir, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'run-1', startedAt: '2026-11-23T10:00:00.000Z', jobs: [
     { id: 'a', status: 'ok', docs: { local: '../../../../../outside.json' } },
     { id: 'b', status: 'ok', docs: { local: join(root, 'outside.json') } },
-    { id: 'c', status: 'ok', docs: { local: 'docs/local/good.json' } },
+    { id: 'paths.default.wrk.latency', status: 'ok', docs: { local: 'docs/local/good.json' } },
   ] }));
   const r = await publish({ store, files: [dir] });
   assert.deepEqual(r.errors.map((e) => e.message.replace(root, '<root>').match(/lists a document at "[^"]*": path .* (climbs out with "\.\."|is absolute)/)?.[1]), ['climbs out with ".."', 'is absolute']);

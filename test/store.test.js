@@ -12,6 +12,7 @@ import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 import { tempDir } from './support/temp.js';
+import { loadDocuments, loadResultsDir } from '../ci/results-dir.js';
 
 const temp = tempDir;
 const jobId = (d) => `${d.suite}.${d.variant}.${d.tool.name}.${d.scenario}`;
@@ -146,6 +147,15 @@ test('a folder that is no store and holds other files, the root or the home fold
   assert.equal(existsSync(theirs), true, 'nor a name its writers never use');
 });
 
+test('a store path under a file names that file, not the store folder it asked for', async () => {
+  const dir = temp('under-a-file');
+  const file = join(dir, 'afile');
+  writeFileSync(file, 'x\n');
+  assert.equal(storePlaceProblem(join(file, 'sub', 'deeper')), `${join(file, 'sub', 'deeper')}: ${file} is a file, not a folder, so no history store can be made inside it; give a store folder whose parents are folders (it is created when missing)`);
+  assert.match(storePlaceProblem(file), /afile: is a file, not a history store folder/);
+  await assert.rejects(publish({ store: join(file, 'sub'), docs: [...syntheticDocs({ runs: 1, jobs: twoJobs })] }), /afile is a file, not a folder/);
+});
+
 test('refuses to overwrite a stored job with different results and keeps the first', async () => {
   const dir = temp('conflict');
   const store = join(dir, 'store');
@@ -189,6 +199,72 @@ test('names an invalid input document and still publishes the valid ones beside 
   assert.match(r.errors[0].message, /bad\.json does not match benchline\/result@1:\n {2}\/ must have required property 'runner'/);
   assert.match(r.errors[1].message, /torn\.json: result document is not valid JSON/);
 });
+
+test('a run folder\'s document swapped in from another run is not published, and the refusal names that file; the run\'s own documents are', async () => {
+  const dir = temp('swapped');
+  const store = join(dir, 'store');
+  const [mine, kept, , foreign] = syntheticDocs({ runs: 2, jobs: twoJobs });
+  const run = writeRunFolder(join(dir, 'run'), [mine, kept]);
+  const swapped = join(run, 'docs', 'main', `${jobId(mine)}.json`);
+  writeFileSync(swapped, JSON.stringify(foreign));
+  const r = await publish({ store, files: [run] });
+  assert.deepEqual(r.paths.added, [docRelPath(kept)]);
+  assert.deepEqual(r.errors.map((e) => e.file), [swapped]);
+  assert.match(r.errors[0].message, /swapped-\w+\/run\/docs\/main\/orders-api\.cache-off\.ab\.keepalive\.json: holds job orders-api\.cache-on\.ab\.keepalive of run .* lists it as job orders-api\.cache-off\.ab\.keepalive of run .*, so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark/);
+  assert.equal(existsSync(join(store, docRelPath(foreign))), false, 'the other run\'s document is not stored under its own names');
+});
+
+test('a folder of result documents publishes each under the run, side and job it names, passes over other JSON, names a broken document and refuses run folders inside', async () => {
+  const dir = temp('loose');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 2, jobs: twoJobs, role: 'local' })];
+  const folder = join(dir, 'docs');
+  mkdirSync(join(folder, 'more'), { recursive: true });
+  docs.forEach((d, i) => writeFileSync(join(folder, i % 2 ? 'more' : '', `d${i}.json`), JSON.stringify(d)));
+  writeFileSync(join(folder, 'package.json'), '{"name": "not a result"}');
+  writeFileSync(join(folder, 'torn.json'), '{"schema": "benchline/res');
+  const r = await publish({ store, files: [folder] });
+  assert.deepEqual(r.paths.added.sort(), docs.map(docRelPath).sort());
+  assert.deepEqual(r.errors.map((e) => e.file), [join(folder, 'torn.json')]);
+  assert.match(r.errors[0].message, /torn\.json: JSON file is not valid JSON/);
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  const none = await publish({ store, files: [empty] });
+  assert.match(none.errors[0].message, /empty: holds no run\.json and no benchline\/result@1 documents/);
+  // a run folder's documents are read with its run.json, never as loose ones: a results root without `latest` is refused
+  const root = join(dir, 'results');
+  writeRunFolder(join(root, 'run-1'), [...syntheticDocs({ runs: 1, jobs: twoJobs, seed: 2 })]);
+  const runs = await publish({ store, files: [root] });
+  assert.equal(runs.added, 0);
+  assert.match(runs.errors[0].message, /results: holds run folders \(.*results\/run-1\), whose documents are read only with their run\.json, and no `latest` run; pass a run folder itself/);
+});
+
+// run.json edits that no run writes, the message each must give, and what is wrong in it
+const EDITED_RUNS = [
+  ['a side named like an object\'s prototype', (jobs) => { jobs[0].docs = JSON.parse(`{"__proto__":{"x":1},"main":${JSON.stringify(jobs[0].docs.main)}}`); }, /run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
+  ['a document path that is no text', (jobs) => { jobs[0].docs.main = { x: 1 }; }, /run\.json: jobs\[0\]\.docs\.main is an object, not the path of a result document/],
+  ['a status the runner never writes', (jobs) => { jobs[0].status = 'banana'; }, /run\.json: jobs\[0\] \(job "orders-api\.cache-off\.ab\.keepalive"\) has status "banana"; `benchline run` writes ok, failed, skipped, interrupted/],
+  ['a failed job with documents', (jobs) => { jobs[1].status = 'failed'; }, /run\.json: jobs\[1\] \(job "orders-api\.cache-on\.ab\.keepalive"\) is failed but lists result documents, which `benchline run` writes only for a job that is ok or interrupted/],
+  ['a job listed twice', (jobs) => { jobs.push({ ...jobs[0] }); }, /run\.json: lists job "orders-api\.cache-off\.ab\.keepalive" twice \(jobs\[0\] and jobs\[2\]\); a run measures each job once/],
+];
+for (const [what, edit, message] of EDITED_RUNS) {
+  test(`a run.json with ${what} is refused whole by publish, as report, compare and export refuse it, naming run.json and the entry`, async () => {
+    const dir = temp('edited-run');
+    const store = join(dir, 'store');
+    const run = writeRunFolder(join(dir, 'run'), [...syntheticDocs({ runs: 1, jobs: twoJobs })]);
+    const file = join(run, 'run.json');
+    const content = JSON.parse(readFileSync(file, 'utf8'));
+    edit(content.jobs);
+    writeFileSync(file, JSON.stringify(content));
+    const r = await publish({ store, files: [run] });
+    assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+    assert.match(r.errors[0].message, message);
+    assert.match(r.errors[0].message, /the file was edited or damaged: re-run the benchmark$/);
+    assert.equal(existsSync(store), false, 'nothing of the run is published');
+    assert.throws(() => loadResultsDir(run), (e) => e.message === r.errors[0].message, 'report reads it so');
+    assert.throws(() => loadDocuments(run), (e) => e.message === r.errors[0].message, 'compare and export read it so');
+  });
+}
 
 test('a document whose scenario ends in failed is refused by name, since it would be stored where every reader looks for a failure record', async () => {
   const dir = temp('failed-scenario');

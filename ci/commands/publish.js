@@ -1,5 +1,4 @@
 // `benchline publish <paths...>`: appends result documents and job failures to the history store, then compacts it.
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { publish } from '../store/store.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
@@ -16,11 +15,8 @@ export function summary(result, store) {
 }
 
 export default async function publishCommand(opts) {
+  // a store path that is a file, or under one, is refused by publish (storePlaceProblem) before anything is written
   const store = resolve(opts.store);
-  if (existsSync(store) && !statSync(store).isDirectory()) {
-    process.stderr.write(`benchline publish: ${opts.store}: is a file, not a history store folder; pass a folder (it is created when missing)\n`);
-    return 2;
-  }
   // a signal stops the publish at the next document and exits as the signal says: each document is written whole and
   // compaction runs under the store's lock, archive first, so what is there stays readable, and publishing the same
   // results again adds the rest; the lock goes with the process

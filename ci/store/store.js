@@ -9,11 +9,11 @@
 // writes are create-once hard links, so concurrent publishers never overwrite each other and need no
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
-import { loadResultsDir, primaryRole, readResultFile, resolveRunDir, runFilePath } from '../results-dir.js';
+import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
@@ -63,13 +63,22 @@ export function storePlaceProblem(store) {
     names = readdirSync(where);
   } catch (e) {
     if (e.code === 'ENOENT') return null;
-    if (e.code === 'ENOTDIR') return `${store}: is a file, not a history store folder; give a folder (it is created when missing)`;
+    if (e.code === 'ENOTDIR') {
+      const file = existingPart(where);
+      if (file === where) return `${store}: is a file, not a history store folder; give a folder (it is created when missing)`;
+      return `${store}: ${file} is a file, not a folder, so no history store can be made inside it; give a store folder whose parents are folders (it is created when missing)`;
+    }
     throw e;
   }
   if (names.includes('store.json')) return null;
   const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
   return `${store}: is not a history store (no store.json) and holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+}
+
+/** The longest leading part of absolute path `abs` that exists (abs itself, or the folder or file it is under). */
+export function existingPart(abs) {
+  for (let p = abs; ; p = dirname(p)) if (existsSync(p) || dirname(p) === p) return p;
 }
 
 const DAY = 86400e3;
@@ -183,8 +192,9 @@ function failureRecords(loaded) {
 }
 
 /**
- * Reads what `publish` was given: result files, run folders, or results roots (their `latest` run).
- * A folder whose run.json or documents are broken is salvaged document by document, each error named.
+ * Reads what `publish` was given: result files, folders of them, run folders, or results roots (their `latest` run).
+ * A run folder is read as report and export read it (results-dir.js loadResultsDir), except that a document that
+ * cannot be read as its run's is named and left out while the run's others are published.
  */
 export function collectInputs(paths) {
   const docs = [];
@@ -204,41 +214,23 @@ export function collectInputs(paths) {
       }
       continue;
     }
-    let runDir;
+    // a run.json that is no run's refuses the run whole, as every reader does; one bad document of a good run is
+    // named and left out, and must not keep the run's other documents out of the history. A folder of result
+    // documents (no run.json) publishes each under the run, side and job it names, as if each was passed by itself.
     try {
-      runDir = resolveRunDir(abs);
-    } catch (e) {
-      errors.push({ file: abs, message: e.message });
-      continue;
-    }
-    try {
-      const loaded = loadResultsDir(runDir);
-      for (const e of loaded.entries) docs.push({ doc: e.doc, source: e.file });
-      for (const rec of failureRecords(loaded)) failures.push({ rec, source: join(runDir, 'run.json') });
-    } catch (e) {
-      // one bad document must not keep the good ones of its run out of the history
-      let run;
-      try {
-        run = readJsonFile(join(runDir, 'run.json'));
-      } catch {
-        errors.push({ file: join(runDir, 'run.json'), message: e.message });
+      if (!holdsRun(abs)) {
+        const folder = readDocumentFolder(p);
+        for (const { file, doc } of folder.docs) docs.push({ doc, source: file });
+        errors.push(...folder.problems);
         continue;
       }
-      const salvaged = errors.length;
-      for (const job of Array.isArray(run?.jobs) ? run.jobs : []) {
-        if (!job || typeof job !== 'object' || !job.docs || typeof job.docs !== 'object') continue;
-        for (const rel of Object.values(job.docs)) {
-          let file = join(runDir, 'run.json');
-          try {
-            file = runFilePath(runDir, rel);
-            docs.push({ doc: readResultFile(file), source: file });
-          } catch (err) {
-            errors.push({ file, message: err.message });
-          }
-        }
-      }
-      // a damaged run.json itself (a job that is no job) is named too, unless a document's error above already said it
-      if (!errors.slice(salvaged).some((x) => x.message === e.message)) errors.push({ file: join(runDir, 'run.json'), message: e.message });
+      const loaded = loadResultsDir(abs, { partial: true });
+      for (const e of loaded.entries) docs.push({ doc: e.doc, source: e.file });
+      errors.push(...loaded.problems);
+      for (const rec of failureRecords(loaded)) failures.push({ rec, source: join(loaded.dir, 'run.json') });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      errors.push({ file: abs, message: e.message });
     }
   }
   return { docs, failures, errors };
