@@ -19,7 +19,7 @@ export class ImpossibleValueError extends UserError {}
 
 /** `latency.p99.9` -> { family: 'latency', stat: 'p', rank: 99.9 }; `time.min` -> { family: 'time', stat: 'min' }. */
 function statOf(name) {
-  const m = /^(.+)\.(min|max|mean|median|p(\d+(?:\.\d+)?))$/.exec(name);
+  const m = /^(.+)\.(min|max|mean|median|stdev|p(\d+(?:\.\d+)?))$/.exec(name);
   if (!m) return undefined;
   return m[3] !== undefined ? { family: m[1], stat: 'p', rank: Number(m[3]) } : { family: m[1], stat: m[2] };
 }
@@ -60,9 +60,22 @@ function valueProblems(m, { wholeCounts = true } = {}) {
 const meanSlack = (...ms) => Math.max(0, ...ms.filter(Boolean).map((m) => m.resolution || 0)) + Math.abs(ms[0].value) * 1e-9;
 
 /**
+ * Why a standard deviation cannot come from values within min..max, or undefined. The sample standard deviation
+ * (n - 1) of values within [min, max] is at most (max - min) / sqrt(2), reached by two values (a population's at most
+ * (max - min) / 2); min and max may each be rounded (ab prints whole ms), so the range gets one step of the coarser, and
+ * the stdev one of its own.
+ */
+function stdevProblem(stdev, min, max) {
+  const room = (max.value - min.value + Math.max(min.resolution || 0, max.resolution || 0)) / Math.SQRT2 + (stdev.resolution || 0) + Math.abs(stdev.value) * 1e-9;
+  if (!(stdev.value > room)) return undefined;
+  return `${show(stdev)} is above what values within ${show(min)} .. ${show(max)} allow: a standard deviation is at most (max - min) / √2 = ${Math.floor(room)}${stdev.unit === 'count' ? '' : ` ${stdev.unit}`}`;
+}
+
+/**
  * min <= percentiles (in rank order) <= max, and the median between min and max, per family and case; the mean too,
  * within the resolution of the three (a mean of whole-ms values may round past its whole-ms max), except in the
- * families `freeMeans` names, whose mean is not one of the measured times (ab's, below).
+ * families `freeMeans` names, whose mean is not one of the measured times (ab's, below); and a stdev that values
+ * within min..max can have.
  */
 function orderProblems(metrics, freeMeans = []) {
   const families = new Map();
@@ -90,6 +103,8 @@ function orderProblems(metrics, freeMeans = []) {
     const mean = freeMeans.includes(f.family) ? undefined : f.mean;
     if (mean && min && mean.value < min.value - meanSlack(mean, min, max)) out.push(`${show(mean)} is below ${show(min)}: a mean lies within min..max`);
     if (mean && max && mean.value > max.value + meanSlack(mean, min, max)) out.push(`${show(mean)} is above ${show(max)}: a mean lies within min..max`);
+    const spread = f.stdev && min && max ? stdevProblem(f.stdev, min, max) : undefined;
+    if (spread) out.push(spread);
   }
   return out;
 }

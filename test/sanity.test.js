@@ -86,6 +86,23 @@ test('a mean far outside min..max is refused for hyperfine, ghz (recomputed from
   assertRefused(normalize('ab', 'ab-proc.txt', ab), 'ab', /processing\.mean = 0 ns is below processing\.min = 3000000 ns/, /corrupted or edited/);
 });
 
+test('ab whose standard deviation is larger than values within its min..max can have is refused, for Total and the other rows', () => {
+  const text = read('ab/orders-api-cache-on-work300.txt');
+  assertRefused(normalize('ab', 'ab-total-sd.txt', text.replace(/^Total: {10}4 {3}55 {2}16\.1 /m, 'Total:          4   55 7700.0 ')), 'ab', /latency\.stdev = 7700000000 ns is above what values within latency\.min = 4000000 ns \.\. latency\.max = 107000000 ns allow: a standard deviation is at most \(max - min\) \/ √2/, /corrupted or edited/);
+  assertRefused(normalize('ab', 'ab-proc-sd.txt', text.replace(/^(Processing: {5}3 {3}54) {2}16\.[0-9] /m, '$1 9538.27 ')), 'ab', /processing\.stdev = 9538270000 ns is above what values within processing\.min = 3000000 ns/);
+});
+
+test('a stdev up to (max - min) / √2, give or take one rounding step of min, max and the stdev, passes; beyond it is refused', () => {
+  const problems = (metrics) => trialProblems({ metrics });
+  const ms = { resolution: 1e6 };
+  const sd = (v) => metric('latency.stdev', v, { resolution: 1e5 });
+  // ab's stalled run: Total 1513 .. 1529 ms with sd 11.5 ms, above 16 / √2 = 11.3 as printed, within it before rounding
+  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(11.5e6), metric('latency.max', 1529e6, ms)]), []);
+  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(12.2e6), metric('latency.max', 1529e6, ms)]), ['latency.stdev = 12200000 ns is above what values within latency.min = 1513000000 ns .. latency.max = 1529000000 ns allow: a standard deviation is at most (max - min) / √2 = 12120815 ns']);
+  // without min or max there is no range to hold it to (wrk's text has no min)
+  assert.deepEqual(problems([sd(1e12), metric('latency.max', 5e6, ms)]), []);
+});
+
 test('a mean within a resolution step of min or max passes: ab rounds min and max to whole milliseconds', () => {
   const problems = (metrics) => trialProblems({ metrics });
   const ms = { resolution: 1e6 };
