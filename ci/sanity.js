@@ -109,22 +109,42 @@ function orderProblems(metrics, freeMeans = []) {
   return out;
 }
 
-/** Requests, errors, throughput and duration of one run must tell one story. */
+/** Whether `rate` over `duration` (ns) is within 0.5-2x of `total`: wide enough for the tools' rounding of all three. */
+const rateMatches = (rate, duration, total) => {
+  const ratio = (rate * duration) / 1e9 / total;
+  return ratio > 0.5 && ratio < 2;
+};
+
+/**
+ * The smallest rate of bytes checked against the bytes and the duration: ab prints its rate in KB/s with two decimals,
+ * so below 1 KB/s its rounding passes the band.
+ */
+const CHECKED_BYTE_RATE = 1024;
+
+/** Requests, errors, throughput, bytes, transfer rate and duration of one run must tell one story. */
 function countProblems(metrics, extra = {}) {
   const top = (name) => metrics.find((m) => m.name === name && !m.case);
   const requests = top('requests');
   const errors = top('errors');
   const throughput = top('throughput');
   const duration = top('duration');
+  const bytes = top('bytes_received');
+  const transfer = top('transfer_rate');
   const out = [];
   if (requests && throughput && requests.value === 0 && throughput.value !== 0) out.push(`${show(throughput)} with ${show(requests)}: no request completed, so the throughput must be 0`);
   if (requests && duration && requests.value > 0 && duration.value === 0) out.push(`${show(duration)} with ${show(requests)}: requests take time`);
   // wrk counts failed connects as errors that never became requests: its adapter passes the attempts made
   const attempts = Number.isFinite(extra?.attempts) ? extra.attempts : requests?.value;
   if (errors && requests && errors.value > attempts) out.push(`${show(errors)} exceeds ${show(requests)}${attempts !== requests.value ? ` (${attempts} attempts)` : ''}`);
-  if (requests && throughput && duration && requests.value >= 10 && duration.value > 0) {
-    const ratio = (throughput.value * duration.value) / 1e9 / requests.value;
-    if (!(ratio > 0.5 && ratio < 2)) out.push(`${show(throughput)} does not match ${show(requests)} in ${show(duration)} (expected about ${(requests.value / (duration.value / 1e9)).toPrecision(4)} ops/s)`);
+  if (requests && throughput && duration && requests.value >= 10 && duration.value > 0 && !rateMatches(throughput.value, duration.value, requests.value)) {
+    out.push(`${show(throughput)} does not match ${show(requests)} in ${show(duration)} (expected about ${(requests.value / (duration.value / 1e9)).toPrecision(4)} ops/s)`);
+  }
+  // wrk prints both as two decimals of the unit it picks ("32.58MB read", "15.52MB"), ab its rate in KB/s
+  if (bytes && transfer && duration && duration.value > 0) {
+    const expected = bytes.value / (duration.value / 1e9);
+    if (Math.max(expected, transfer.value) >= CHECKED_BYTE_RATE && !rateMatches(transfer.value, duration.value, bytes.value)) {
+      out.push(`${show(transfer)} does not match ${show(bytes)} in ${show(duration)} (expected about ${expected.toPrecision(4)} bytes/s)`);
+    }
   }
   return out;
 }

@@ -86,6 +86,14 @@ test('a mean far outside min..max is refused for hyperfine, ghz (recomputed from
   assertRefused(normalize('ab', 'ab-proc.txt', ab), 'ab', /processing\.mean = 0 ns is below processing\.min = 3000000 ns/, /corrupted or edited/);
 });
 
+test('wrk text whose bytes read do not match its Transfer/sec in its time is refused as corrupted or edited, naming both values', () => {
+  const text = read('wrk/latency.txt');
+  assertRefused(normalize('wrk', 'wrk-32GB.txt', text.replace('32.58MB read', '32.58GB read')), 'wrk', /transfer_rate = 16273900 bytes\/s does not match bytes_received = 34982508626 bytes in duration = 2100000000 ns \(expected about 1\.666e\+10 bytes\/s\)/, /corrupted or edited/);
+  assertRefused(normalize('wrk', 'wrk-rate.txt', text.replace(/^Transfer\/sec: {5}15\.52MB$/m, 'Transfer/sec:     45.52MB')), 'wrk', /transfer_rate = \d+ bytes\/s does not match bytes_received = 34162606 bytes/);
+  // wrk rounds both to two decimals of the unit it picks: a last digit off is within the band
+  assert.equal(normalize('wrk', 'wrk-rounded.txt', text.replace('32.58MB read', '32.59MB read')).status, 0);
+});
+
 test('ab whose standard deviation is larger than values within its min..max can have is refused, for Total and the other rows', () => {
   const text = read('ab/orders-api-cache-on-work300.txt');
   assertRefused(normalize('ab', 'ab-total-sd.txt', text.replace(/^Total: {10}4 {3}55 {2}16\.1 /m, 'Total:          4   55 7700.0 ')), 'ab', /latency\.stdev = 7700000000 ns is above what values within latency\.min = 4000000 ns \.\. latency\.max = 107000000 ns allow: a standard deviation is at most \(max - min\) \/ √2/, /corrupted or edited/);
