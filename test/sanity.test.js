@@ -135,6 +135,26 @@ test('the check names every kind of impossible value and passes the real fixture
   assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 1001), metric('latency.min', 1), metric('latency.p50', 2), metric('latency.max', 3)]), []);
 });
 
+/**
+ * Each edit ({ name: [edit(doc), message] }) of a copy of `good`, written to a file, is refused by compare, export and
+ * publish: exit 2, the file, the message and how to fix it, without a stack trace.
+ */
+function assertRefusedOnRead(good, edits) {
+  for (const [name, [edit, says]] of Object.entries(edits)) {
+    const doc = structuredClone(good);
+    edit(doc);
+    const file = join(TMP, `${name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    for (const argv of [['compare', file, file], ['export', '--format', 'bmf', file], ['publish', file, '--store', join(TMP, `store-${name}`)]]) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...argv], { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${argv[0]} ${name}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(file) && says.test(r.stderr), `${argv[0]} ${name}: ${r.stderr}`);
+      assert.match(r.stderr, /Write result documents with `benchline run` or `benchline normalize/, `${argv[0]} ${name}: says how to fix it`);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  }
+}
+
 test('an edited result document with impossible values is refused where documents are read back: compare, export and publish each name the file and the value', () => {
   const good = normalize('wrk', 'wrk-good.txt', read('wrk/latency.txt'));
   assert.equal(good.status, 0, good.stderr);
@@ -147,22 +167,46 @@ test('an edited result document with impossible values is refused where document
     'a-million-samples': [(d) => { d.metrics[0].samples = new Array(1000001).fill(d.metrics[0].value); }, /samples must NOT have more than 100000 items/],
     'too-many-trials': [(d) => { d.trials = 1000000; }, /trials must be <= 10000/],
   };
-  for (const [name, [edit, says]] of Object.entries(edits)) {
-    const doc = structuredClone(good.doc);
-    edit(doc);
-    const file = join(TMP, `${name}.json`);
-    writeFileSync(file, JSON.stringify(doc));
-    for (const argv of [['compare', file, file], ['export', '--format', 'bmf', file], ['publish', file, '--store', join(TMP, `store-${name}`)]]) {
-      const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...argv], { encoding: 'utf8' });
-      assert.equal(r.status, 2, `${argv[0]} ${name}: ${r.stderr}`);
-      assert.ok(r.stderr.includes(file) && says.test(r.stderr), `${argv[0]} ${name}: ${r.stderr}`);
-    }
-  }
+  assertRefusedOnRead(good.doc, edits);
   // a document's count is a median over trials: half a request is what an even number of trials gives, not an edit
   const halves = structuredClone(good.doc);
-  halves.metrics.find((m) => m.name === 'requests').value += 0.5;
+  halves.trials = 2;
+  for (const m of halves.metrics) m.samples = [m.value, m.value];
+  const requests = halves.metrics.find((m) => m.name === 'requests');
+  requests.samples = [requests.value, requests.value + 1];
+  requests.value += 0.5;
   const file = join(TMP, 'halves.json');
   writeFileSync(file, JSON.stringify(halves));
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'export', '--format', 'bmf', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
+
+test('a read-back document whose percentiles, mean or stdev break min..max, or whose value lies outside its own per-trial samples, is refused by compare, export and publish, naming the file and the relation', () => {
+  const good = normalize('ab', 'ab-good.txt', read('ab/orders-api-cache-on-work300.txt'));
+  assert.equal(good.status, 0, good.stderr);
+  const set = (d, name, value) => Object.assign(d.metrics.find((m) => m.name === name), { value, samples: [value] });
+  const edits = {
+    'p50-above-max': [(d) => set(d, 'latency.p50', 1e12), /latency\.p50 = 1000000000000 ns is above latency\.max = 107000000 ns/],
+    'mean-above-max': [(d) => set(d, 'processing.mean', 1e9), /processing\.mean = 1000000000 ns is above processing\.max = 107000000 ns: a mean lies within min\.\.max/],
+    'stdev-beyond-range': [(d) => set(d, 'latency.stdev', 7.7e9), /latency\.stdev = 7700000000 ns is above what values within latency\.min = 4000000 ns \.\. latency\.max = 107000000 ns allow/],
+    'value-not-its-sample': [(d) => { const m = d.metrics.find((x) => x.name === 'throughput'); m.value = m.samples[0] * 100; }, /throughput = [\d.]+ ops\/s is not its trial's sample [\d.]+: a document's value is what its trials measured/],
+    'value-outside-trials': [(d) => {
+      d.trials = 3;
+      for (const m of d.metrics) m.samples = [m.value, m.value, m.value];
+      const m = d.metrics.find((x) => x.name === 'throughput');
+      m.samples = [m.value * 0.99, m.value, m.value * 1.01];
+      m.value *= 100;
+    }, /throughput = [\d.]+ ops\/s lies outside its own per-trial samples [\d.]+ \.\. [\d.]+: a document's value is the median of its trials/],
+  };
+  assertRefusedOnRead(good.doc, edits);
+  // ab's latency.mean is its "Time per request", which a stalled time-limited run puts above its slowest request: read
+  // back as normalize wrote it
+  const stalled = normalize('ab', 'ab-stalled.txt', read('ab/time-limit-stalled.txt'));
+  assert.equal(stalled.status, 0, stalled.stderr);
+  const mean = stalled.doc.metrics.find((m) => m.name === 'latency.mean').value;
+  assert.ok(mean > stalled.doc.metrics.find((m) => m.name === 'latency.max').value, 'the fixture keeps its mean above its max');
+  const file = join(TMP, 'ab-stalled.json');
+  writeFileSync(file, JSON.stringify(stalled.doc));
   const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'export', '--format', 'bmf', file], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });
