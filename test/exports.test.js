@@ -176,7 +176,7 @@ test('benchline export writes the head documents of a run in the chosen format t
   const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const head = { ...NGINX, run: { ...NGINX.run, role: 'head' } };
-  const base = { ...NGINX, run: { ...NGINX.run, role: 'base' }, metrics: NGINX.metrics.map((m) => ({ ...m, value: m.value * 2 })) };
+  const base = { ...NGINX, run: { ...NGINX.run, role: 'base' }, metrics: NGINX.metrics.map((m) => ({ ...m, value: m.value * 2, samples: m.samples.map((v) => v * 2), lower: m.lower * 2, upper: m.upper * 2 })) };
   mkdirSync(join(root, 'docs/head'), { recursive: true });
   mkdirSync(join(root, 'docs/base'), { recursive: true });
   writeFileSync(join(root, 'docs/head/j.json'), JSON.stringify(head));

@@ -86,6 +86,31 @@ test('a mean far outside min..max is refused for hyperfine, ghz (recomputed from
   assertRefused(normalize('ab', 'ab-proc.txt', ab), 'ab', /processing\.mean = 0 ns is below processing\.min = 3000000 ns/, /corrupted or edited/);
 });
 
+test('wrk text whose bytes read do not match its Transfer/sec in its time is refused as corrupted or edited, naming both values', () => {
+  const text = read('wrk/latency.txt');
+  assertRefused(normalize('wrk', 'wrk-32GB.txt', text.replace('32.58MB read', '32.58GB read')), 'wrk', /transfer_rate = 16273900 bytes\/s does not match bytes_received = 34982508626 bytes in duration = 2100000000 ns \(expected about 1\.666e\+10 bytes\/s\)/, /corrupted or edited/);
+  assertRefused(normalize('wrk', 'wrk-rate.txt', text.replace(/^Transfer\/sec: {5}15\.52MB$/m, 'Transfer/sec:     45.52MB')), 'wrk', /transfer_rate = \d+ bytes\/s does not match bytes_received = 34162606 bytes/);
+  // wrk rounds both to two decimals of the unit it picks: a last digit off is within the band
+  assert.equal(normalize('wrk', 'wrk-rounded.txt', text.replace('32.58MB read', '32.59MB read')).status, 0);
+});
+
+test('ab whose standard deviation is larger than values within its min..max can have is refused, for Total and the other rows', () => {
+  const text = read('ab/orders-api-cache-on-work300.txt');
+  assertRefused(normalize('ab', 'ab-total-sd.txt', text.replace(/^Total: {10}4 {3}55 {2}16\.1 /m, 'Total:          4   55 7700.0 ')), 'ab', /latency\.stdev = 7700000000 ns is above what values within latency\.min = 4000000 ns \.\. latency\.max = 107000000 ns allow: a standard deviation is at most \(max - min\) \/ √2/, /corrupted or edited/);
+  assertRefused(normalize('ab', 'ab-proc-sd.txt', text.replace(/^(Processing: {5}3 {3}54) {2}16\.[0-9] /m, '$1 9538.27 ')), 'ab', /processing\.stdev = 9538270000 ns is above what values within processing\.min = 3000000 ns/);
+});
+
+test('a stdev up to (max - min) / √2, give or take one rounding step of min, max and the stdev, passes; beyond it is refused', () => {
+  const problems = (metrics) => trialProblems({ metrics });
+  const ms = { resolution: 1e6 };
+  const sd = (v) => metric('latency.stdev', v, { resolution: 1e5 });
+  // ab's stalled run: Total 1513 .. 1529 ms with sd 11.5 ms, above 16 / √2 = 11.3 as printed, within it before rounding
+  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(11.5e6), metric('latency.max', 1529e6, ms)]), []);
+  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(12.2e6), metric('latency.max', 1529e6, ms)]), ['latency.stdev = 12200000 ns is above what values within latency.min = 1513000000 ns .. latency.max = 1529000000 ns allow: a standard deviation is at most (max - min) / √2 = 12120815 ns']);
+  // without min or max there is no range to hold it to (wrk's text has no min)
+  assert.deepEqual(problems([sd(1e12), metric('latency.max', 5e6, ms)]), []);
+});
+
 test('a mean within a resolution step of min or max passes: ab rounds min and max to whole milliseconds', () => {
   const problems = (metrics) => trialProblems({ metrics });
   const ms = { resolution: 1e6 };
@@ -110,6 +135,26 @@ test('the check names every kind of impossible value and passes the real fixture
   assert.deepEqual(problems([metric('requests', 1000), metric('duration', 1e9), metric('throughput', 1001), metric('latency.min', 1), metric('latency.p50', 2), metric('latency.max', 3)]), []);
 });
 
+/**
+ * Each edit ({ name: [edit(doc), message] }) of a copy of `good`, written to a file, is refused by compare, export and
+ * publish: exit 2, the file, the message and how to fix it, without a stack trace.
+ */
+function assertRefusedOnRead(good, edits) {
+  for (const [name, [edit, says]] of Object.entries(edits)) {
+    const doc = structuredClone(good);
+    edit(doc);
+    const file = join(TMP, `${name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    for (const argv of [['compare', file, file], ['export', '--format', 'bmf', file], ['publish', file, '--store', join(TMP, `store-${name}`)]]) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...argv], { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${argv[0]} ${name}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(file) && says.test(r.stderr), `${argv[0]} ${name}: ${r.stderr}`);
+      assert.match(r.stderr, /Write result documents with `benchline run` or `benchline normalize/, `${argv[0]} ${name}: says how to fix it`);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  }
+}
+
 test('an edited result document with impossible values is refused where documents are read back: compare, export and publish each name the file and the value', () => {
   const good = normalize('wrk', 'wrk-good.txt', read('wrk/latency.txt'));
   assert.equal(good.status, 0, good.stderr);
@@ -122,22 +167,46 @@ test('an edited result document with impossible values is refused where document
     'a-million-samples': [(d) => { d.metrics[0].samples = new Array(1000001).fill(d.metrics[0].value); }, /samples must NOT have more than 100000 items/],
     'too-many-trials': [(d) => { d.trials = 1000000; }, /trials must be <= 10000/],
   };
-  for (const [name, [edit, says]] of Object.entries(edits)) {
-    const doc = structuredClone(good.doc);
-    edit(doc);
-    const file = join(TMP, `${name}.json`);
-    writeFileSync(file, JSON.stringify(doc));
-    for (const argv of [['compare', file, file], ['export', '--format', 'bmf', file], ['publish', file, '--store', join(TMP, `store-${name}`)]]) {
-      const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), ...argv], { encoding: 'utf8' });
-      assert.equal(r.status, 2, `${argv[0]} ${name}: ${r.stderr}`);
-      assert.ok(r.stderr.includes(file) && says.test(r.stderr), `${argv[0]} ${name}: ${r.stderr}`);
-    }
-  }
+  assertRefusedOnRead(good.doc, edits);
   // a document's count is a median over trials: half a request is what an even number of trials gives, not an edit
   const halves = structuredClone(good.doc);
-  halves.metrics.find((m) => m.name === 'requests').value += 0.5;
+  halves.trials = 2;
+  for (const m of halves.metrics) m.samples = [m.value, m.value];
+  const requests = halves.metrics.find((m) => m.name === 'requests');
+  requests.samples = [requests.value, requests.value + 1];
+  requests.value += 0.5;
   const file = join(TMP, 'halves.json');
   writeFileSync(file, JSON.stringify(halves));
+  const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'export', '--format', 'bmf', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
+
+test('a read-back document whose percentiles, mean or stdev break min..max, or whose value lies outside its own per-trial samples, is refused by compare, export and publish, naming the file and the relation', () => {
+  const good = normalize('ab', 'ab-good.txt', read('ab/orders-api-cache-on-work300.txt'));
+  assert.equal(good.status, 0, good.stderr);
+  const set = (d, name, value) => Object.assign(d.metrics.find((m) => m.name === name), { value, samples: [value] });
+  const edits = {
+    'p50-above-max': [(d) => set(d, 'latency.p50', 1e12), /latency\.p50 = 1000000000000 ns is above latency\.max = 107000000 ns/],
+    'mean-above-max': [(d) => set(d, 'processing.mean', 1e9), /processing\.mean = 1000000000 ns is above processing\.max = 107000000 ns: a mean lies within min\.\.max/],
+    'stdev-beyond-range': [(d) => set(d, 'latency.stdev', 7.7e9), /latency\.stdev = 7700000000 ns is above what values within latency\.min = 4000000 ns \.\. latency\.max = 107000000 ns allow/],
+    'value-not-its-sample': [(d) => { const m = d.metrics.find((x) => x.name === 'throughput'); m.value = m.samples[0] * 100; }, /throughput = [\d.]+ ops\/s is not its trial's sample [\d.]+: a document's value is what its trials measured/],
+    'value-outside-trials': [(d) => {
+      d.trials = 3;
+      for (const m of d.metrics) m.samples = [m.value, m.value, m.value];
+      const m = d.metrics.find((x) => x.name === 'throughput');
+      m.samples = [m.value * 0.99, m.value, m.value * 1.01];
+      m.value *= 100;
+    }, /throughput = [\d.]+ ops\/s lies outside its own per-trial samples [\d.]+ \.\. [\d.]+: a document's value is the median of its trials/],
+  };
+  assertRefusedOnRead(good.doc, edits);
+  // ab's latency.mean is its "Time per request", which a stalled time-limited run puts above its slowest request: read
+  // back as normalize wrote it
+  const stalled = normalize('ab', 'ab-stalled.txt', read('ab/time-limit-stalled.txt'));
+  assert.equal(stalled.status, 0, stalled.stderr);
+  const mean = stalled.doc.metrics.find((m) => m.name === 'latency.mean').value;
+  assert.ok(mean > stalled.doc.metrics.find((m) => m.name === 'latency.max').value, 'the fixture keeps its mean above its max');
+  const file = join(TMP, 'ab-stalled.json');
+  writeFileSync(file, JSON.stringify(stalled.doc));
   const r = spawnSync(process.execPath, [join(ROOT, 'ci', 'cli.js'), 'export', '--format', 'bmf', file], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });

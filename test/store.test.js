@@ -494,6 +494,24 @@ test('a corrupt or foreign file in the store is reported by name and skipped; no
   assert.equal(model.runs.flatMap((r) => r.jobs).length, 79);
 });
 
+test('a stored document edited to impossible values (a p50 above the next percentile, a value outside its trials\' samples) is reported by name with the broken relation and skipped', async () => {
+  const store = join(temp('impossible'), 'store');
+  await publish({ store, docs: [...syntheticDocs({ runs: 2, jobs: twoJobs })] });
+  const [first, second] = readStore(store).docs;
+  const p50 = first.doc.metrics.find((m) => m.name === 'latency.p50');
+  Object.assign(p50, { value: 1e12, samples: p50.samples.map(() => 1e12), lower: 1e12, upper: 1e12 });
+  writeFileSync(first.path, JSON.stringify(first.doc));
+  const throughput = second.doc.metrics.find((m) => m.name === 'throughput');
+  throughput.value *= 100;
+  writeFileSync(second.path, JSON.stringify(second.doc));
+  const contents = readStore(store);
+  assert.equal(contents.docs.length, 2);
+  const said = (path) => contents.problems.find((p) => p.path === path)?.message;
+  assert.match(said(first.path), /latency\.p50 = 1000000000000 ns is above latency\.p75 = \d+ ns: percentiles must not fall as the rank rises/);
+  assert.match(said(second.path), /throughput = [\d.]+ ops\/s lies outside its own per-trial samples [\d.]+ \.\. [\d.]+: a document's value is the median of its trials/);
+  assert.match(said(second.path), /remove it and publish its run again from the results folder, or re-run the benchmark$/);
+});
+
 test('seriesPath keeps slugs readable and turns any other name into one safe path segment', () => {
   assert.equal(seriesPath({ suite: 'orders-api', variant: 'cache-on', tool: 'ab', scenario: 'keepalive', metric: 'latency.p99' }), 'data/series/orders-api/cache-on/ab/keepalive/latency.p99.js');
   assert.equal(seriesPath({ suite: 's', variant: 'v', tool: 'hyperfine', scenario: 'cli', metric: 'sleep 0.1 && ls /tmp::time.mean' }), 'data/series/s/v/hyperfine/cli/sleep~200.1~20~26~26~20ls~20~2ftmp~3a~3atime.mean.js');

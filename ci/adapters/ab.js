@@ -19,6 +19,14 @@ export const TIME_LIMIT_CAP = 50000;
 /** A time-limited job (`duration`, ab -t) runs its A/B rounds as duets: both sides load for the same time (see runner.js duetRounds). */
 export const duet = (params = {}) => params.duration !== undefined && params.duration !== null;
 
+/**
+ * Families whose mean is not the mean of their measured times (ci/sanity.js holds it to no min..max, in trials and in
+ * documents read back): latency.mean is ab's "Time per request", concurrency x time taken / complete requests, and
+ * requests in flight when a time limit (-t) ends are left out, so a stalled run's can pass its slowest request
+ * (10 x 3.0 s / 2 requests).
+ */
+export const freeMeans = Object.freeze(['latency']);
+
 const MS = 1e6; // ns per ms
 const US = 1e3; // ns per µs
 const fail = (reason) => { throw new ParseError(reason, produce); };
@@ -210,9 +218,7 @@ export function parse(text, opts = {}) {
     htmlTransferred: numberField(src, 'HTML transferred'),
     // Mean time per request divided by concurrency: a throughput view, not a latency one.
     timePerRequestAcrossConcurrent: acrossTime ? Math.round(Number(acrossTime[1]) * MS) : undefined,
-    // latency.mean is ab's "Time per request", concurrency x time taken / complete requests: requests in flight when
-    // a time limit (-t) ends are left out, so a stalled run's can pass its slowest request (10 x 3.0 s / 2 requests)
-    freeMeans: ['latency'],
+    freeMeans: [...freeMeans],
   };
   return { metrics, distributions, toolVersion: version?.[1], notes, extra };
 }

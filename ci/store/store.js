@@ -417,7 +417,7 @@ export function readStoreFile(store, rel) {
   }
   if (value?.schema !== SCHEMA_ID) return { problem: `schema "${value?.schema}" is not ${SCHEMA_ID}; ${foreign}` };
   const problems = resultProblems(value);
-  if (problems.length) return { problem: `does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}` };
+  if (problems.length) return { problem: `does not match ${SCHEMA_ID}: ${problems.slice(0, 4).join('; ')}; it was edited or damaged in the store: remove it and publish its run again from the results folder, or re-run the benchmark` };
   if (rel !== docRelPath(value)) return { problem: `its content belongs at ${docRelPath(value)}; move it there or republish` };
   return { kind: 'doc', value };
 }
