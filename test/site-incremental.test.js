@@ -670,21 +670,21 @@ test('a store cache given as a file is refused with its path and what to give in
   assert.equal(readFileSync(join(d, 'cache'), 'utf8'), 'mine', 'the file is left as it was');
 });
 
-test('a cache folder that holds files no build wrote, the root or the home folder is refused and left as it was, while a cache a build wrote, with a writer\'s leftover temp file, is built with', async () => {
+test('a cache folder that holds files no build wrote, the root or the home folder is refused and left as it was, while a cache a build wrote, with a writer\'s leftover temp file and a file of its own beside, is built with', async () => {
   const { d, s, o, c } = scratchSite();
   await publish({ store: s, docs: [...syntheticDocs({ runs: 2, jobs: JOBS })] });
   const mine = join(d, 'mine');
-  // a folder of the user's whose files have a cache's names: a notes file, a file where the cache keeps a folder
-  for (const [name, text] of [['snapshot.json', '{"my":"notes"}\n'], ['values', 'my data\n'], ['other.txt', 'keep\n']]) {
-    mkdirSync(mine, { recursive: true });
-    writeFileSync(join(mine, name), text);
-    await assert.rejects(buildSite({ store: s, out: o, cache: mine }), { message: new RegExp(`^--cache ${mine}: holds files no site build wrote \\(${name.replace('.', '\\.')}\\), which a build would overwrite or remove; give a new or empty folder`) });
-    assert.equal(readFileSync(join(mine, name), 'utf8'), text, `${name} is left as it was`);
-    rmSync(mine, { recursive: true });
-  }
+  // a folder of the user's holding files of other names beside ones with a cache's names (notes, a file where the cache
+  // keeps a folder): no cache a build wrote, so nothing in it is touched
+  mkdirSync(mine);
+  const theirs = { 'snapshot.json': '{"my":"notes"}\n', values: 'my data\n', 'other.txt': 'keep\n', 'plan.md': '# plan\n' };
+  for (const [name, text] of Object.entries(theirs)) writeFileSync(join(mine, name), text);
+  await assert.rejects(buildSite({ store: s, out: o, cache: mine }), { message: `--cache ${mine}: holds files no site build wrote (other.txt, plan.md), which a build would overwrite or remove; give a new or empty folder (e.g. ${mine}-site-cache), or the folder an earlier \`benchline site --cache\` wrote` });
+  for (const [name, text] of Object.entries(theirs)) assert.equal(readFileSync(join(mine, name), 'utf8'), text, `${name} is left as it was`);
   for (const place of ['/', homedir()]) await assert.rejects(buildSite({ store: s, out: o, cache: place }), /the site cache needs a folder of its own/);
   await buildSite({ store: s, out: o, cache: c });
   writeFileSync(join(c, 'snapshot.json.123456'), '');
+  writeFileSync(join(c, 'README.txt'), 'what this folder is\n');
   const again = await buildSite({ store: s, out: o, cache: c });
   assert.equal(again.read, 0, 'the cache was taken');
 });

@@ -360,18 +360,23 @@ export function writeFloats(path, floats, root) {
   return sha1(floats);
 }
 
+/** The entries of folder dir (readdir with file types), or null when it is not there. */
+export function dirEntries(dir) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 /**
  * Pushes every file under `dir` (recursively; anything but a folder counts as a file) onto `out` as `prefix` + its path
  * relative to `dir` with '/' separators, in no particular order; nothing when dir is absent.
  */
 export function walkFiles(dir, prefix, out) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    if (e.code === 'ENOENT') return out;
-    throw e;
-  }
+  const entries = dirEntries(dir);
+  if (!entries) return out;
   // relative paths built as the walk goes: path.relative per file is most of the cost on a store of 100,000 files
   // (and the folders' paths by hand: they only go to readdir, where a doubled '/' reads as one)
   for (const e of entries) {

@@ -1,5 +1,5 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { fileBytes, holdExitHandlers, listFiles, readRegular, rewrite, rewriteInPool, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
+import { dirEntries, fileBytes, holdExitHandlers, listFiles, openRegular, readRegular, rewrite, rewriteInPool, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { warmInWorkers } from './warm-worker.js';
 import { makeDirs } from '../fsutil.js';
@@ -240,20 +240,15 @@ function contentsProblem(out) {
 }
 
 /**
- * Why a build must not keep its cache in `cache`, or null, by what it holds: like the site, a folder of its own (a build overwrites the
- * cache's files and removes what it no longer needs), so new, empty, or holding only what a build with --cache writes
- * there: its folders, and files that open with a build's checksum and schema (or a writer's temp file of one).
+ * Why a build must not keep its cache in `cache`, or null, by what it holds: like the site, a folder of its own (a
+ * build overwrites the cache's files, replacing whatever stands where one goes, and removes what it no longer needs).
+ * So it must be new or empty, hold only names a build gives what it writes there (what a build stopped early left, or
+ * a damaged cache), or be a cache a build wrote: one holding a file that opens with a build's checksum and schema.
  */
 export function cacheProblem(cache) {
-  let entries;
-  try {
-    entries = readdirSync(cache, { withFileTypes: true });
-  } catch (e) {
-    if (e.code === 'ENOENT') return null;
-    throw e;
-  }
-  const foreign = entries.filter((e) => !cacheOwns(join(cache, e.name), e)).map((e) => e.name).sort();
-  if (!foreign.length) return null;
+  const entries = dirEntries(cache) || [];
+  const foreign = entries.map((e) => e.name).filter((name) => !CACHE_NAMES.includes(name.replace(/\.\d+$/, ''))).sort();
+  if (!foreign.length || entries.some((e) => e.isFile() && sealedCacheFile(join(cache, e.name)))) return null;
   const named = `${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}`;
   return `--cache ${cache}: holds files no site build wrote (${named}), which a build would overwrite or remove; give a new or empty folder (e.g. ${resolve(cache)}-site-cache), or the folder an earlier \`benchline site --cache\` wrote`;
 }
@@ -261,18 +256,17 @@ export function cacheProblem(cache) {
 // the start of every JSON file a build writes into its cache: its checksum (files.js sealed), then its schema
 const SEALED_CACHE_FILE = /^\{"check":"[0-9a-f]{40}","schema":"benchline\/site-/;
 
-/** Whether the entry `e` at `path` in a cache folder is one a build writes there. */
-function cacheOwns(path, e) {
-  const name = e.name.replace(/\.\d+$/, '');
-  if (!CACHE_NAMES.includes(name)) return false;
-  if (name === 'runs' || name === 'values') return name === e.name && e.isDirectory();
-  if (!e.isFile()) return false;
-  // a writer's temp file (write-file-atomic's <name>.<number>, left by a build killed mid-write) may hold anything yet
-  if (name !== e.name || name.endsWith('.f64')) return true;
+/** Whether the regular file at path opens as a JSON file a build writes into its cache (read without following a link). */
+function sealedCacheFile(path) {
+  let fd;
   try {
-    return SEALED_CACHE_FILE.test(readFileSync(path).subarray(0, 120).toString('latin1'));
+    ({ fd } = openRegular(path));
+    const head = Buffer.alloc(120);
+    return SEALED_CACHE_FILE.test(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('latin1'));
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

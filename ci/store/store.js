@@ -18,7 +18,7 @@ import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
 import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
-import { isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
+import { dirEntries, isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
 import { entryFits, runFolderOf, unpackDocs } from './read-cache.js';
 
@@ -439,13 +439,8 @@ export function listStore(store) {
   const found = [];
   // rel: a folder at depth `depth` on the way to run folders (the store itself at 0); what is off that way is other files
   const walk = (dir, rel, depth) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (e) {
-      if (e.code === 'ENOENT') return;
-      throw e;
-    }
+    const entries = dirEntries(dir);
+    if (!entries) return;
     for (const e of entries) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (!e.isDirectory()) others.push(path);
