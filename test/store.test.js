@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
 import { homedir } from 'node:os';
-import { holdExitHandlers, listFiles, rewrite, rewriteInPool, writeFresh, writeReplace } from '../ci/store/files.js';
+import { holdExitHandlers, listFiles, rewrite, writeFresh, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
 import { buildModel } from '../ci/store/model.js';
 import { seriesPath, segment } from '../ci/store/paths.js';
@@ -540,22 +540,20 @@ test('a failure record whose run start is no time is reported and skipped, by co
   assert.equal(contents.docs.length, 4);
 });
 
-for (const [name, write] of [['rewrite', rewrite], ['rewriteInPool', rewriteInPool]]) {
-test(`${name} writes over a file of one link in place, cut to the new length, and replaces a link, a hard-linked file or no file instead of writing through it`, async () => {
-  const dir = temp(name);
-  const rewrite = async (...a) => write(...a);
+test('rewrite writes over a file of one link in place, cut to the new length, and replaces a link, a hard-linked file or no file instead of writing through it', () => {
+  const dir = temp('rewrite');
   const own = join(dir, 'own.js');
   writeFileSync(own, 'a longer first content\n');
   const inode = statSync(own).ino;
-  assert.equal(await rewrite(own, Buffer.from('short\n'), dir), true);
+  assert.equal(rewrite(own, Buffer.from('short\n'), dir), true);
   assert.equal(readFileSync(own, 'utf8'), 'short\n', 'no tail of the longer content is left');
   assert.equal(statSync(own).ino, inode, 'the same file, written in place');
-  assert.equal(await rewrite(own, Buffer.from('longer than short\n'), dir), true);
+  assert.equal(rewrite(own, Buffer.from('longer than short\n'), dir), true);
   assert.equal(readFileSync(own, 'utf8'), 'longer than short\n');
   // a file that is also linked from elsewhere (a copy made with cp -al) keeps its other name's content
   const elsewhere = join(dir, 'backup.js');
   linkSync(own, elsewhere);
-  assert.equal(await rewrite(own, Buffer.from('new\n'), dir), false);
+  assert.equal(rewrite(own, Buffer.from('new\n'), dir), false);
   assert.equal(readFileSync(elsewhere, 'utf8'), 'longer than short\n');
   assert.equal(readFileSync(own, 'utf8'), 'new\n');
   // a symbolic link is replaced by a file, never written through
@@ -563,36 +561,35 @@ test(`${name} writes over a file of one link in place, cut to the new length, an
   writeFileSync(target, 'keep me\n');
   const link = join(dir, 'link.js');
   symlinkSync(target, link);
-  assert.equal(await rewrite(link, Buffer.from('site file\n'), dir), false);
+  assert.equal(rewrite(link, Buffer.from('site file\n'), dir), false);
   assert.equal(readFileSync(target, 'utf8'), 'keep me\n');
   assert.equal(lstatSync(link).isSymbolicLink(), false);
   assert.equal(readFileSync(link, 'utf8'), 'site file\n');
   // no file yet (in a folder not made yet): created
-  assert.equal(await rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n'), dir), false);
+  assert.equal(rewrite(join(dir, 'new', 'file.js'), Buffer.from('made\n'), dir), false);
   assert.equal(readFileSync(join(dir, 'new', 'file.js'), 'utf8'), 'made\n');
   // a folder where the file goes (inside the folder the writer owns): removed, the file written
   mkdirSync(join(dir, 'folder.js', 'inner'), { recursive: true });
-  assert.equal(await rewrite(join(dir, 'folder.js'), Buffer.from('file now\n'), dir), false);
+  assert.equal(rewrite(join(dir, 'folder.js'), Buffer.from('file now\n'), dir), false);
   assert.equal(readFileSync(join(dir, 'folder.js'), 'utf8'), 'file now\n');
   // a new file gets the mode a replaced file gets, whatever the umask
   const mask = process.umask(0o077);
   try {
-    await rewrite(join(dir, 'masked', 'file.js'), Buffer.from('made\n'), dir);
+    rewrite(join(dir, 'masked', 'file.js'), Buffer.from('made\n'), dir);
   } finally {
     process.umask(mask);
   }
   assert.equal(statSync(join(dir, 'masked', 'file.js')).mode & 0o777, 0o644);
   // a link to nowhere where the file goes: the file is made in its place, not at the link's target
   symlinkSync(join(dir, 'nowhere.txt'), join(dir, 'dangling.js'));
-  await rewrite(join(dir, 'dangling.js'), Buffer.from('site file\n'), dir);
+  rewrite(join(dir, 'dangling.js'), Buffer.from('site file\n'), dir);
   assert.equal(existsSync(join(dir, 'nowhere.txt')), false, 'nothing written through the link');
   assert.equal(readFileSync(join(dir, 'dangling.js'), 'utf8'), 'site file\n');
   // a file where one of its folders goes: removed, the file written
   writeFileSync(join(dir, 'blocked'), 'a file\n');
-  await rewrite(join(dir, 'blocked', 'file.js'), Buffer.from('made\n'), dir);
+  rewrite(join(dir, 'blocked', 'file.js'), Buffer.from('made\n'), dir);
   assert.equal(readFileSync(join(dir, 'blocked', 'file.js'), 'utf8'), 'made\n');
 });
-}
 
 test('writeFresh creates a missing file in place with mode 0644, and replaces whatever is there instead without writing through a link', () => {
   const dir = temp('fresh');

@@ -1,6 +1,5 @@
 // File primitives of the history store and site: create-once writes, atomic replaces, and folder walks.
 import { closeSync, constants as fsConstants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readFileSync, readSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { open as openFile, unlink as unlinkFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -128,48 +127,6 @@ export function rewrite(path, bytes, root) {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * rewrite, with its opens and writes in libuv's thread pool, so the thread that lays out the next files goes on
- * meanwhile (on a first build creating each of ten thousand files is 0.03-0.4 ms of the disk's work). The rare cases
- * (something other than a regular file of one link at path, a file where one of its folders goes) are handed to the
- * synchronous writers as rewrite hands them. Resolves to whether it wrote in place; rejects as rewrite throws.
- */
-export async function rewriteInPool(path, bytes, root) {
-  const flags = fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
-  let fh = null;
-  let fresh = false;
-  try {
-    fh = await openFile(path, flags);
-  } catch (e) {
-    if (e.code !== 'ENOENT') return rewrite(path, bytes, root);
-    try {
-      makeDirs(dirname(path));
-      fh = await openFile(path, flags | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o644);
-      fresh = true;
-    } catch {
-      return rewrite(path, bytes, root);
-    }
-  }
-  let inPlace = false;
-  try {
-    const st = await fh.stat();
-    if (!st.isFile() || st.nlink !== 1) return rewrite(path, bytes, root);
-    // the mode write-file-atomic gives a replaced file, whatever the umask
-    if (fresh) await fh.chmod(0o644);
-    let done = 0;
-    while (done < bytes.length) done += (await fh.write(bytes, done, bytes.length - done, done)).bytesWritten;
-    if (st.size > bytes.length) await fh.truncate(bytes.length);
-    inPlace = !fresh;
-  } catch (e) {
-    // a new file cut short goes, as writeFresh removes one
-    if (fresh) await unlinkFile(path).catch(() => {});
-    throw e;
-  } finally {
-    await fh.close();
-  }
-  return inPlace;
 }
 
 /**

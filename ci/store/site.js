@@ -15,7 +15,7 @@ import { absorbRuns, dataScriptFromJson, digestOf, runFilesOf, siteLayout } from
 import { loadReportModules, suiteReportPages } from './suite-pages.js';
 import { archivePath, INDEX_PATH, runPath, RUNS_PATH, seriesPartPath, seriesPath } from './paths.js';
 import { lock } from './lock.js';
-import { dirEntries, fileBytes, holdExitHandlers, listFiles, openRegular, readRegular, rewrite, rewriteInPool, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
+import { dirEntries, fileBytes, holdExitHandlers, listFiles, openRegular, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { warmInWorkers } from './warm-worker.js';
 import { makeDirs } from '../fsutil.js';
@@ -406,19 +406,17 @@ async function build(options) {
     hashOf.set(rel, record.hash);
     nowOf.set(rel, record);
   };
-  // a file takes its place in the list when it is put, and is written when its content is ready (data files once
-  // deflated); write: how (rewrite, or rewriteInPool, whose promise is `writing`)
-  const putBytes = (rel, text, write = rewrite) => {
+  // a file takes its place in the list when it is put, and is written when its content is ready (data files once deflated)
+  const putBytes = (rel, text) => {
     const bytes = Buffer.from(text);
     const hash = sha1(bytes);
-    let writing = null;
     if (previous.hashes[rel] === hash && same(rel, hash, bytes.length, bytes)) unchanged += 1;
     else {
-      writing = write(join(out, rel), bytes, out);
+      rewrite(join(out, rel), bytes, out);
       wrote.add(rel);
     }
     hashOf.set(rel, hash);
-    return { hash, size: bytes.length, writing };
+    return { hash, size: bytes.length };
   };
   const put = (rel, text) => {
     files.push(rel);
@@ -448,10 +446,7 @@ async function build(options) {
     }
     files.push(rel);
     await later(async () => {
-      // written in the thread pool while this thread lays out the next files
-      const { hash, size, writing } = putBytes(rel, await dataScriptFromJson(rel, json, deflate), rewriteInPool);
-      await writing;
-      const record = { ...extra, ...(source ? { source } : {}), hash, size };
+      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
       nowOf.set(rel, record);
       done(record);
     });
