@@ -89,15 +89,16 @@ function spanOf(m, acrossTrials) {
  * Why a standard deviation cannot come from values within min..max, or undefined. The sample standard deviation
  * (n - 1) of values within [lo, hi] is at most (hi - lo) / sqrt(2), reached by two values (a population's at most
  * (hi - lo) / 2); min and max may each be rounded (ab prints whole ms), so the range gets one step of the coarser, and
- * the stdev one of its own (and 0.01% more: two values reach the bound exactly, and values converted to whole ns may
- * round a unit past it). Over several trials (acrossTrials) the median stdev is at most the largest trial's, so the
+ * the stdev one of its own (whole numbers, such as times converted to whole ns, one unit each; and 0.01% more: two
+ * values reach the bound exactly). Over several trials (acrossTrials) the median stdev is at most the largest trial's, so the
  * range is the lowest min to the highest max of the trials.
  */
 function stdevProblem(stdev, min, max, acrossTrials) {
   const lo = spanOf(min, acrossTrials)[0];
   const hi = spanOf(max, acrossTrials)[1];
-  // and a hair more: two runs reach the bound exactly, and a tool's values converted to whole ns may land a unit above it
-  const room = ((hi - lo + Math.max(min.resolution || 0, max.resolution || 0)) / Math.SQRT2 + (stdev.resolution || 0)) * (1 + 1e-4) + Math.abs(stdev.value) * 1e-9;
+  // and a hair more: two runs reach the bound exactly, and values converted to whole ns (integers) are each rounded
+  const whole = [min.value, max.value, stdev.value].every(Number.isInteger) ? 1 : 0;
+  const room = ((hi - lo + Math.max(min.resolution || 0, max.resolution || 0) + whole) / Math.SQRT2 + (stdev.resolution || 0) + whole) * (1 + 1e-4) + Math.abs(stdev.value) * 1e-9;
   if (!(stdev.value > room)) return undefined;
   const range = lo === min.value && hi === max.value ? `${show(min)} .. ${show(max)}` : `${lo} .. ${hi} ${max.unit} (the trials' lowest ${min.name} to highest ${max.name})`;
   return `${show(stdev)} is above what values within ${range} allow: a standard deviation is at most (max - min) / √2 = ${Math.floor(room)}${stdev.unit === 'count' ? '' : ` ${stdev.unit}`}`;

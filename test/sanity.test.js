@@ -106,11 +106,14 @@ test('a stdev up to (max - min) / √2, give or take one rounding step of min, m
   const sd = (v) => metric('latency.stdev', v, { resolution: 1e5 });
   // ab's stalled run: Total 1513 .. 1529 ms with sd 11.5 ms, above 16 / √2 = 11.3 as printed, within it before rounding
   assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(11.5e6), metric('latency.max', 1529e6, ms)]), []);
-  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(12.2e6), metric('latency.max', 1529e6, ms)]), ['latency.stdev = 12200000 ns is above what values within latency.min = 1513000000 ns .. latency.max = 1529000000 ns allow: a standard deviation is at most (max - min) / √2 = 12122027 ns']);
+  assert.deepEqual(problems([metric('latency.min', 1513e6, ms), sd(12.2e6), metric('latency.max', 1529e6, ms)]), ['latency.stdev = 12200000 ns is above what values within latency.min = 1513000000 ns .. latency.max = 1529000000 ns allow: a standard deviation is at most (max - min) / √2 = 12122029 ns']);
   // two runs reach the bound exactly; a unit over it in whole ns (a conversion's rounding) passes, a part in a thousand does not
   const two = (stdev) => problems([metric('time.min', 11521001), metric('time.stdev', stdev), metric('time.max', 11903598)]);
   assert.deepEqual(two(Math.round((11903598 - 11521001) / Math.SQRT2) + 1), []);
   assert.equal(two(Math.round(((11903598 - 11521001) / Math.SQRT2) * 1.001)).length, 1);
+  // two runs of `true` in hyperfine: 0 .. 3352 ns (a few microseconds, rounded to whole ns) with a stdev of 2371 ns
+  assert.deepEqual(problems([metric('time.min', 0), metric('time.stdev', 2371), metric('time.max', 3352)]), []);
+  assert.equal(problems([metric('time.min', 0), metric('time.stdev', 2375), metric('time.max', 3352)]).length, 1);
   // without min or max there is no range to hold it to (wrk's text has no min)
   assert.deepEqual(problems([sd(1e12), metric('latency.max', 5e6, ms)]), []);
 });
