@@ -381,7 +381,10 @@ class PairTable {
       rows.set(this.rows);
       this.rows = rows;
     }
-    this.rows.set([a, b, value], this.size * 3);
+    const at = this.size * 3;
+    this.rows[at] = a;
+    this.rows[at + 1] = b;
+    this.rows[at + 2] = value;
     this.slots[i] = this.size;
     this.size += 1;
     // at most half full: a table twice the size, every row placed again

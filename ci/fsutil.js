@@ -1,7 +1,11 @@
 // Atomic file writes (data lands complete under its final name or not at all) and folder creation that cannot hang.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import writeFileAtomicLib from 'write-file-atomic';
+
+/** Whether `path` is the file system's root or the home folder, which no folder benchline fills and empties may be. */
+export const isRootOrHome = (path) => [resolve('/'), resolve(homedir())].includes(resolve(path));
 
 /**
  * `mkdir -p`: creates a folder and its missing parents. Node's own recursive mkdir retries for ever where the kernel

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, stat
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertResult, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
+import { firstFew } from './units.js';
 import { jobIdOf } from './store/archive.js';
 import { insideDir } from './names.js';
 
@@ -209,8 +210,7 @@ export function readDocumentFolder(path) {
   const files = walkJson(resolve(path), []);
   const runs = files.filter((f) => basename(f) === 'run.json').map(dirname);
   if (runs.length) {
-    const named = `${runs.slice(0, 3).join(', ')}${runs.length > 3 ? `, and ${runs.length - 3} more` : ''}`;
-    return { docs, problems: [{ file: path, message: `${path}: holds run folders (${named}), whose documents are read only with their run.json, and no \`latest\` run; pass a run folder itself` }] };
+    return { docs, problems: [{ file: path, message: `${path}: holds run folders (${firstFew(runs)}), whose documents are read only with their run.json, and no \`latest\` run; pass a run folder itself` }] };
   }
   for (const file of files) {
     try {

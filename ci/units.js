@@ -50,6 +50,9 @@ const round = (v, digits = 3) => {
   return Number(v.toFixed(d)).toString();
 };
 
+/** The first `shown` of a list of names, and how many more: "a, b, c, and 4 more". */
+export const firstFew = (items, shown = 3) => `${items.slice(0, shown).join(', ')}${items.length > shown ? `, and ${items.length - shown} more` : ''}`;
+
 /**
  * A whole number with its thousands grouped as en-US groups them (1,234,567). By hand: the first toLocaleString of a
  * process loads ICU's locale data, about 17 ms of a site rebuild that formats one change point.

@@ -3,6 +3,7 @@ import { compare } from '../compare.js';
 import { loadDocuments } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { jobId } from '../plan.js';
+import { firstFew } from '../units.js';
 import { loadSettings, writeOutput } from './report.js';
 
 /** The documents of one side: the only role present, else the role named after the side. */
@@ -34,7 +35,7 @@ export function selectSides(basePath, headPath) {
 export function nothingCompared(result) {
   if (result.comparisons.length) return null;
   const alone = (side) => [...new Set(result.unmatched.filter((u) => u.side === side).map(jobId))];
-  const list = (ids) => (ids.length ? `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}` : 'none');
+  const list = (ids) => (ids.length ? firstFew(ids) : 'none');
   return `nothing compared: base and head share no measured metric (base alone: ${list(alone('base'))}; head alone: ${list(alone('head'))}); compare runs of the same jobs`;
 }
 

@@ -1,6 +1,6 @@
 // Builds the static history site from the store: page code bundled from reports-site/, data files from the store.
 import { closeSync, existsSync, lstatSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
-import { availableParallelism, homedir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -18,7 +18,8 @@ import { lock } from './lock.js';
 import { dirEntries, fileBytes, holdExitHandlers, listFiles, openRegular, readRegular, rewrite, pruneEmptyDirs, removeLinks, sealed, sha1, unsealed, writeOwn } from './files.js';
 import { verifyInBackground } from './verify-worker.js';
 import { warmInWorkers } from './warm-worker.js';
-import { makeDirs } from '../fsutil.js';
+import { isRootOrHome, makeDirs } from '../fsutil.js';
+import { firstFew } from '../units.js';
 import { insideDir } from '../names.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -211,9 +212,9 @@ function within(outer, inner) {
  */
 function placeProblem({ store, out, cache }) {
   const where = resolve(out);
-  if (where === resolve('/') || where === resolve(homedir())) return `--out ${out}: the site needs a folder of its own (a build removes the files there it did not write); give a new folder, e.g. ${join(where, 'site')}`;
+  if (isRootOrHome(where)) return `--out ${out}: the site needs a folder of its own (a build removes the files there it did not write); give a new folder, e.g. ${join(where, 'site')}`;
   if (within(store, out) || within(out, store)) return `--out ${out}: the site cannot go in the store or around it (${store}); give a folder beside the store, e.g. ${resolve(store)}-site`;
-  if (cache && [resolve('/'), resolve(homedir())].includes(resolve(cache))) return `--cache ${cache}: the site cache needs a folder of its own (a build overwrites and removes files there); give a new folder beside the site, e.g. ${where}-cache`;
+  if (cache && isRootOrHome(cache)) return `--cache ${cache}: the site cache needs a folder of its own (a build overwrites and removes files there); give a new folder beside the site, e.g. ${where}-cache`;
   if (cache && (within(store, cache) || within(cache, store))) return `--cache ${cache}: the cache cannot go in the store or around it (${store}); give a folder beside the store`;
   // inside the site it would be deployed, and removed as a file no build wrote by --verify
   if (cache && within(out, cache)) return `site cache ${cache} is inside the site folder ${out}; give --cache a folder beside it (e.g. ${where}-cache)`;
@@ -249,8 +250,7 @@ export function cacheProblem(cache) {
   const entries = dirEntries(cache) || [];
   const foreign = entries.map((e) => e.name).filter((name) => !CACHE_NAMES.includes(name.replace(/\.\d+$/, ''))).sort();
   if (!foreign.length || entries.some((e) => e.isFile() && sealedCacheFile(join(cache, e.name)))) return null;
-  const named = `${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}`;
-  return `--cache ${cache}: holds files no site build wrote (${named}), which a build would overwrite or remove; give a new or empty folder (e.g. ${resolve(cache)}-site-cache), or the folder an earlier \`benchline site --cache\` wrote`;
+  return `--cache ${cache}: holds files no site build wrote (${firstFew(foreign)}), which a build would overwrite or remove; give a new or empty folder (e.g. ${resolve(cache)}-site-cache), or the folder an earlier \`benchline site --cache\` wrote`;
 }
 
 // the start of every JSON file a build writes into its cache: its checksum (files.js sealed), then its schema

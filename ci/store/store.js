@@ -10,7 +10,6 @@
 // lock. Only compaction, which rewrites a month's archive and then removes what it folded, takes the lock.
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { homedir } from 'node:os';
 import { lock } from './lock.js';
 import { resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
@@ -20,6 +19,8 @@ import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf }
 import { segment } from './paths.js';
 import { dirEntries, isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
+import { isRootOrHome } from '../fsutil.js';
+import { firstFew } from '../units.js';
 import { entryFits, runFolderOf, unpackDocs } from './read-cache.js';
 
 /**
@@ -57,7 +58,7 @@ export function ownTempFile(rel) {
  */
 export function storePlaceProblem(store) {
   const where = resolve(store);
-  if (where === resolve('/') || where === resolve(homedir())) return `${store}: a history store needs a folder of its own (it holds nothing else); give a new folder, e.g. .benchline/history in the project`;
+  if (isRootOrHome(where)) return `${store}: a history store needs a folder of its own (it holds nothing else); give a new folder, e.g. .benchline/history in the project`;
   let names;
   try {
     names = readdirSync(where);
@@ -73,11 +74,11 @@ export function storePlaceProblem(store) {
   if (names.includes('store.json')) return null;
   const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
-  return `${store}: is not a history store (no store.json) and holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ''}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+  return `${store}: is not a history store (no store.json) and holds other files (${firstFew(foreign)}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
 }
 
 /** The longest leading part of absolute path `abs` that exists (abs itself, or the folder or file it is under). */
-export function existingPart(abs) {
+function existingPart(abs) {
   for (let p = abs; ; p = dirname(p)) if (existsSync(p) || dirname(p) === p) return p;
 }
 
