@@ -2,6 +2,7 @@
 // Ported rather than called so that the site build needs no Python and stays fast; test/changepoints.test.js
 // checks it against otava's own output on shared series (test/fixtures/otava/).
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 
 export const DEFAULTS = Object.freeze({ window: 50, maxPValue: 0.001, minMagnitude: 0, minSegment: 1, recheck: false, prune: true });
 
@@ -95,22 +96,34 @@ export function tTest(xs, a, b, c) {
   return { meanBefore: m1, meanAfter: m2, stddevBefore: s1, stddevAfter: s2, pvalue: twoSided(t, df) };
 }
 
-/** |t| at which the two-sided p-value reaches maxPValue, per degrees of freedom, found once by bisection. */
+/** |t| at which the two-sided p-value reaches maxPValue, for df degrees of freedom, by bisection on twoSided. */
+function bisectCritical(df, maxPValue) {
+  let lo = 0;
+  let hi = 1;
+  while (twoSided(hi, df) > maxPValue && hi < 1e300) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > hi * 1e-15; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (twoSided(mid, df) > maxPValue) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/**
+ * |t| at which the two-sided p-value reaches maxPValue, per degrees of freedom, worked out once: Student's t quantile
+ * of maxPValue / 2 (stdlib; the lower tail, which keeps its precision), held to twoSided: its callers judge a |t|
+ * within a part in 10^9 of it by the p-value itself, so a quantile that does not fall between twoSided's crossing a
+ * part in 10^10 either side (none found for df 1 to 5,000 and p-values from 1e-10 to 0.2) is found again by bisection.
+ * A new process worked this out for each window size and power of two by bisection: 38 ms of a rebuild of 500 series.
+ */
 const criticalT = new Map(); // maxPValue -> df -> |t|
-function critical(df, maxPValue) {
+export function critical(df, maxPValue) {
   let byDf = criticalT.get(maxPValue);
   if (!byDf) criticalT.set(maxPValue, (byDf = new Map()));
   let tc = byDf.get(df);
   if (tc === undefined) {
-    let lo = 0;
-    let hi = 1;
-    while (twoSided(hi, df) > maxPValue && hi < 1e300) hi *= 2;
-    for (let i = 0; i < 200 && hi - lo > hi * 1e-15; i += 1) {
-      const mid = (lo + hi) / 2;
-      if (twoSided(mid, df) > maxPValue) lo = mid;
-      else hi = mid;
-    }
-    tc = hi;
+    tc = -tQuantile(maxPValue / 2, df);
+    if (!(twoSided(tc * (1 - 1e-10), df) > maxPValue && twoSided(tc * (1 + 1e-10), df) <= maxPValue)) tc = bisectCritical(df, maxPValue);
     byDf.set(df, tc);
   }
   return tc;

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { changePoints, changePointsResumable, fillMissing, pruned, PValueMemo, searched, significant, tTest } from '../ci/changepoints.js';
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import { changePoints, changePointsResumable, critical, fillMissing, pruned, PValueMemo, searched, significant, tTest } from '../ci/changepoints.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
 import { syntheticDocs, commitOf } from '../ci/store/synthetic.js';
 
@@ -58,6 +59,22 @@ test('the quick significance check decides as the t-test p-value does, also a ha
   assert.equal(significant([1, 1, 1, 1], 0, 2, 4, 0.5), tTest([1, 1, 1, 1], 0, 2, 4).pvalue <= 0.5);
   assert.equal(significant([1, 2], 0, 1, 2, 0.5), false);
   assert.equal(significant([1, 2, 3, 4], 0, 2, 4, 1), true);
+});
+
+test('the critical t is where the two-sided p-value crosses the threshold, within a part in 10^10, for 1 to 5,000 degrees of freedom', () => {
+  const twoSided = (t, df) => 2 * tCdf(-t, df);
+  let checked = 0;
+  for (const maxPValue of [1e-10, 1e-6, 0.001, 0.01, 0.05, 0.2]) {
+    for (let df = 1; df <= 5000; df += df < 300 ? 1 : 37) {
+      const tc = critical(df, maxPValue);
+      assert.ok(twoSided(tc * (1 - 1e-10), df) > maxPValue && twoSided(tc * (1 + 1e-10), df) <= maxPValue, `df=${df} maxP=${maxPValue}: |t| ${tc}`);
+      checked += 1;
+    }
+  }
+  // a larger threshold is reached at a smaller |t|, and more degrees of freedom reach it sooner
+  assert.ok(critical(10, 0.05) < critical(10, 0.001));
+  assert.ok(critical(1000, 0.001) < critical(10, 0.001));
+  assert.ok(checked > 2500, `only ${checked} thresholds checked`);
 });
 
 test('skipping windows where no split can be significant finds exactly what scanning every window finds', () => {
