@@ -172,6 +172,9 @@ test('the trend chart draws both variants with their bands and marks the step; i
   assert.equal(await changes.getAttribute('data-run'), synthetic[80].run.id);
   assert.deepEqual(await cellValues('table.changes tr.change td.num[data-v]'), [step.before, step.after, step.change]);
   assert.equal(await changes.locator('td').nth(4).innerText(), formatValue(step.before, 'ops/s'));
+  // the step's p-value to two digits, or ≈ 0 where it is too small for a double (a 10% step over 40 runs of 2% noise)
+  assert.ok(step.pvalue >= 0 && step.pvalue < 0.001, `p ${step.pvalue}`);
+  assert.equal(await changes.locator('td').nth(7).innerText(), step.pvalue > 0 ? step.pvalue.toPrecision(2) : '≈ 0');
   // latest values: the real ab run, as stored
   for (const doc of realDocs) {
     const cell = page.locator(`tr.latest[data-variant="${doc.variant}"] td.num[data-v]`);

@@ -51,7 +51,7 @@ export async function trend(el, { index, params: [id] }) {
     numCell(c.before, chart.unit),
     numCell(c.after, chart.unit),
     h('td', { class: `num ${c.kind === 'regression' ? 'worse' : 'better'}`, dataset: { v: String(c.change) } }, pct(c.change)),
-    h('td', { class: 'num' }, c.pvalue.toPrecision(2)),
+    h('td', { class: 'num' }, c.pvalue > 0 ? c.pvalue.toPrecision(2) : c.pvalue === 0 ? '≈ 0' : '–'),
     h('td', {}, h('span', { class: `badge ${c.kind}` }, c.kind)))));
   const rule = index.changeRule || { minSegment: 5, maxPValue: 0.001 };
   el.append(...(changeRows.length
@@ -60,7 +60,7 @@ export async function trend(el, { index, params: [id] }) {
         ['When, Run, Commit', 'where the new level starts.'],
         ['Before, After', 'the mean of the variant\'s points on the level before the step and on the level from it on.'],
         ['Change', `After / Before − 1, red when the step went the bad way for this metric (${chart.better} is better).`],
-        ['p', `the step's p-value (E-divisive means; a step counts at p < ${rule.maxPValue}, held for ${rule.minSegment} points or more).`],
+        ['p', `the step's p-value (E-divisive means; a step counts at p < ${rule.maxPValue}, held for ${rule.minSegment} points or more); ≈ 0 when it is too small for 64-bit floating point (below about 1e-280, a step far beyond the noise).`],
       ])]
     : [h('p', { class: 'muted' }, `No change points: every variant is on one level (E-divisive means, p < ${rule.maxPValue}).`)]));
 
