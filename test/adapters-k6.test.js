@@ -332,6 +332,44 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(byName(r, 'vus'), undefined, "k6's built-in gauges are not custom metrics");
   });
 
+  test('keeps a script\'s own metrics whose names start as k6\'s ws_ and http_req_ built-ins do, and leaves the built-ins out', () => {
+    const r = parse('ws-metrics.json');
+    const own = r.metrics.filter((m) => /^(ws_|http_req_)/.test(m.name));
+    // a time Trend: Date.now() steps of whole ms (0 or 1) from the script, kept in ns
+    assert.deepEqual(own.map((m) => [m.name, m.value, m.unit, m.better]).sort(), [
+      ['http_req_retries', 0, 'count', 'higher'],
+      ['ws_echo_ok', 1, 'ratio', 'higher'],
+      ['ws_message_roundtrip.max', 1e6, 'ns', 'lower'],
+      ['ws_message_roundtrip.mean', 466666.667, 'ns', 'lower'],
+      ['ws_message_roundtrip.min', 0, 'ns', 'lower'],
+      ['ws_message_roundtrip.p50', 0, 'ns', 'lower'],
+      ['ws_message_roundtrip.p90', 1e6, 'ns', 'lower'],
+      ['ws_message_roundtrip.p95', 1e6, 'ns', 'lower'],
+      ['ws_message_roundtrip.p99', 1e6, 'ns', 'lower'],
+      ['ws_message_roundtrip.p99.9', 1e6, 'ns', 'lower'],
+      ['ws_messages_echoed', 30, 'count', 'higher'],
+    ]);
+    // k6's own ws_sessions, ws_msgs_sent, ws_connecting ... are in the summary and are not the script's
+    assert.ok(json('ws-metrics.json').metrics.ws_sessions);
+    assert.ok(json('ws-metrics.json').metrics.http_req_waiting);
+    assert.deepEqual(r.distributions.map((d) => d.name), ['latency', 'ws_message_roundtrip']);
+  });
+
+  test('a counter or rate named for what went wrong (http_errors_total, failures, lookup_error_count, login_failure_rate) is lower-is-better', () => {
+    const r = parse('error-counters.json');
+    const own = r.metrics.filter((m) => /^(http_errors_total|failures|lookup_error_count|login_failure_rate|items_found)$/.test(m.name));
+    assert.deepEqual(own.map((m) => [m.name, m.value, m.unit, m.better]).sort(), [
+      ['failures', 41, 'count', 'lower'],
+      ['http_errors_total', 41, 'count', 'lower'],
+      ['items_found', 41, 'count', 'higher'],
+      ['login_failure_rate', 1, 'ratio', 'lower'],
+      ['lookup_error_count', 41, 'count', 'lower'],
+    ]);
+    // the --summary-export of the same run, without metric types, gives each the same direction
+    const exported = parse('error-counters.summary-export.json');
+    assert.deepEqual(own.map((m) => byName(exported, m.name).better), own.map((m) => m.better));
+  });
+
   test('keeps custom metrics of plain numbers with a fraction (a Trend of item counts, a Gauge of 0.75) in a result document', () => {
     const r = parse('plain-numbers.json');
     const custom = r.metrics.filter((m) => /^(items_per_page|items_share|pages_read)\b/.test(m.name));

@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import { buildResult } from '../ci/result.js';
 import { metric } from '../ci/metrics.js';
 import { spawnSync } from 'node:child_process';
-import { bencherMeasures, BENCHER_UNITS, measureSlug, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
+import { bencherMeasures, BENCHER_UNITS, measureSlug, PER_MEASUREMENT_TIME, renderExport, toBmf, toGab } from '../ci/reports/exports.js';
 import { ROOT } from '../ci/tools.js';
 import exportCommand from '../ci/commands/export.js';
 import { normalizeFile } from '../ci/commands/normalize.js';
@@ -207,6 +207,18 @@ test('a Bencher export never has a bound below zero: JMH\'s interval of one fork
   }
   const bounds = Object.values(bmf).flatMap((b) => Object.values(b)).flatMap((x) => [x.lower_value ?? 0, x.value, x.upper_value ?? 0]);
   assert.equal(Math.min(...bounds) >= 0, true);
+});
+
+test('a github-action-benchmark entry\'s extra text never shows an interval reaching below zero: JMH\'s interval of one fork starts at 0 there too', () => {
+  const jmh = normalizedJmh('test/fixtures/jmh/avgt-gc.json');
+  const negative = jmh.metrics.filter((m) => m.lower < 0 && m.better === 'lower' && !PER_MEASUREMENT_TIME.includes(m.name));
+  assert.ok(negative.length > 0, 'the fixture has intervals reaching below zero (the case this guards)');
+  const gab = toGab([jmh], 'lower');
+  for (const m of negative) {
+    const entry = gab.find((e) => e.name === `serialization/default/jmh/${jmh.scenario}/${m.case}/${m.name}`);
+    assert.match(entry.extra, new RegExp(`% interval 0\\.\\.${m.upper} ${m.unit}\n`));
+  }
+  assert.doesNotMatch(gab.map((e) => e.extra).join('\n'), /interval -/);
 });
 
 test('every exported measure has a Bencher name and units, and the throughput measure matches Bencher\'s built-in one', () => {

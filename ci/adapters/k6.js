@@ -27,8 +27,8 @@
 // data), anything else a count. The --summary-export format does not say what a metric contains:
 // the name rule then decides alone, so both formats give a metric one unit.
 // opts.contains = { name: 'time'|'data'|'default' } overrides, in both formats.
-// Direction: trends lower is better; counters, rates and gauges higher, unless the name ends in
-// _error(s), _failure(s) or _failed, or the metric is a time or size; names ci/metrics.js knows
+// Direction: trends lower is better; counters, rates and gauges higher, unless the name is or ends in
+// error(s), failure(s) or failed (also before _total, _count or _rate), or the metric is a time or size; names ci/metrics.js knows
 // keep their registered meaning; opts.better = { name: 'lower'|'higher' } overrides.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -52,10 +52,12 @@ export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)
 export const ADAPTER_PARAMS = Object.freeze(['summary', 'trends', 'k6Scenario', 'contains', 'better']);
 
 const DEFAULT_SCENARIO = 'bench';
-const TIME_BUILTINS = /^(http_req_(duration|blocked|connecting|tls_handshaking|sending|waiting|receiving)|iteration_duration|grpc_req_duration|ws_(connecting|session_duration|ping)|browser_.*|webvitals?_.*)$/;
+const TIME_BUILTINS = /^(http_req_(duration|blocked|connecting|tls_handshaking|sending|waiting|receiving)|iteration_duration|grpc_req_duration|ws_(connecting|session_duration|ping)|browser_http_req_duration|browser_web_vital_(fcp|fid|inp|lcp|ttfb)|webvitals?_\w+)$/;
 const DATA_BUILTINS = new Set(['data_received', 'data_sent']);
-// Every built-in metric of k6 v1 (core, HTTP, gRPC, WebSockets, browser); anything else in a summary is a script's own.
-const BUILTIN = /^(vus|vus_max|iterations|iteration_duration|dropped_iterations|data_received|data_sent|checks(_\w+)?|http_reqs|http_req_\w+|grpc_\w+|ws_\w+|browser_\w+|webvitals?_\w+)$/;
+// Every built-in metric of k6 v1 (core, HTTP, gRPC, WebSockets, browser), by its exact name: a script's own metric may
+// start as one of theirs does (ws_message_roundtrip in a WebSocket script, grpc_items in a gRPC one) and is kept.
+// webvital(s)_* are names of older releases of the browser module. Anything else in a summary is a script's own.
+const BUILTIN = /^(vus|vus_max|iterations|iteration_duration|dropped_iterations|data_received|data_sent|checks|checks_(total|succeeded|failed)|http_reqs|http_req_(duration|blocked|connecting|tls_handshaking|sending|waiting|receiving|failed)|grpc_req_duration|grpc_streams|grpc_streams_msgs_(received|sent)|ws_(connecting|msgs_received|msgs_sent|ping|session_duration|sessions)|browser_(data_received|data_sent|http_req_duration|http_req_failed)|browser_web_vital_(cls|fcp|fid|inp|lcp|ttfb)|webvitals?_\w+)$/;
 const KNOWN_BUILTINS = ['iterations', 'iteration_duration', 'data_received', 'data_sent', 'vus', 'vus_max', 'http_reqs', 'http_req_duration', 'checks', 'checks_total', 'grpc_req_duration', 'dropped_iterations'];
 
 const fail = (reason) => { throw new ParseError(reason, produce); };
@@ -239,7 +241,9 @@ function trendMetrics(prefix, values, unit, better) {
   return out;
 }
 
-const badName = /_(errors?|failures?|failed)$/;
+// errors, failures or failed, as the whole name or its last word, also before a _total, _count or _rate (a Prometheus
+// counter's http_errors_total, error_count, login_failure_rate): these count what went wrong, so fewer is better
+const badName = /(^|_)(errors?|failures?|failed)(_(total|count|rate))?$/;
 
 /**
  * The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped; `better` overrides the

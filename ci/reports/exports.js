@@ -92,7 +92,8 @@ export function toGab(docs, better) {
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
         entry.range = `± ${rangeNumber(Math.max(m.value - m.lower, m.upper - m.value))}`;
-        extra.push(`${Math.round((m.confidence ?? 0.95) * 1000) / 10}% interval ${m.lower}..${m.upper} ${m.unit}`);
+        // no metric is negative: JMH's score ± error of one fork reaching below 0 is shown from 0, as the bmf export has it
+        extra.push(`${Math.round((m.confidence ?? 0.95) * 1000) / 10}% interval ${Math.max(0, m.lower)}..${m.upper} ${m.unit}`);
       }
       extra.push(`${d.tool.name} ${d.tool.version}`);
       if (d.run.commit) extra.push(`commit ${d.run.commit.slice(0, 12)}`);
