@@ -392,6 +392,19 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(d.metrics.find((m) => m.name === 'items_per_page.mean').value, 2.5);
   });
 
+  test('a Trend named as one of benchline\'s time families is a time in milliseconds, and params that make it anything else are refused with the fix', () => {
+    for (const file of ['registered-trend.json', 'registered-trend.summary-export.json']) {
+      const r = parse(file);
+      // processing: 1, 2, 3, 4, 1, ... added as plain numbers, read as milliseconds
+      assert.deepEqual([byName(r, 'processing.mean').value, byName(r, 'processing.mean').unit, byName(r, 'processing.max').value], [2.5e6, 'ns', 4e6], file);
+      assert.equal(byName(r, 'time.p95').unit, 'ns', file);
+      assert.ok(byName(r, 'time.p95').value > 0, file);
+      for (const opts of [{ contains: 'processing=default' }, { better: 'processing=higher' }]) {
+        assert.throws(() => parse(file, opts), (e) => e instanceof ParseError && /k6 metric processing becomes "processing\.mean".*registers as ns\/lower.*rename the k6 metric \(e\.g\. processing_count\)/.test(e.message), `${file} ${JSON.stringify(opts)}`);
+      }
+    }
+  });
+
   // a script read through --summary-export that then adds a handleSummary, as the note advises, keeps its series' units
   test('a Trend made without isTime whose name ends in _ms is a time in both summary formats, unless the job param contains says default', () => {
     const data = json('custom-metrics.json');
@@ -449,7 +462,7 @@ describe('k6 adapter: custom metrics', () => {
   test('refuses a custom metric whose name clashes with a registered metric of another unit', () => {
     const data = json('custom-trends.json');
     data.metrics.bl_latency = data.metrics.bl_response_size;
-    throwsParse(() => k6.parse(JSON.stringify(data), { contains: 'bl_latency=default' }), /k6 metric bl_latency: metric latency\.mean: registry says ns\/lower, got count\/lower/);
+    throwsParse(() => k6.parse(JSON.stringify(data), { contains: 'bl_latency=default' }), /k6 metric bl_latency becomes "latency\.mean".*registers as ns\/lower \(a time\), but the job's params make it count\/lower; rename the k6 metric/);
   });
 });
 
