@@ -430,6 +430,26 @@ test('a large loss whose idle CPU a neighbour takes (head sees 0.5-1.5 more core
   assert.ok(mid < -0.4 && mid > -0.6, `median measured change ${mid} of a true -50%`);
 });
 
+test('a ninefold latency rise that moved the machine\'s other work is "not settled yet" with the few rounds its p lacks, never "too noisy" or a hint to raise minEffect', () => {
+  // A real A/B run (k6 1.8.1, a closed-model script of 5 VUs, 2 s trials; head's subject busy 2 ms per request), stopped by
+  // its budget at the first look (8 rounds, weight 0.25): latency.p50 per round in ns, and load[].other of each trial in
+  // cores (a neighbour took what the slower head left idle, so other work fell on head's side in every round).
+  const base = [713182, 481243, 600149, 696092, 466932, 717718, 521613, 518318];
+  const head = [6279990, 4700074, 6353859, 5805156, 5409150, 4852145, 4768205, 4797824];
+  const baseOther = [1.623, 1.445, 1.473, 1.427, 1.511, 1.124, 0.993, 1.046];
+  const headOther = [1.269, 1.118, 1.263, 1.244, 1.163, 0.926, 0.888, 0.869];
+  const sequential = { looks: [8, 16, 32], weights: [0.25, 0.25, 0.5], stopped: 'budget' };
+  const [b, h] = pair({ base: { 'latency.p50': base }, head: { 'latency.p50': head } }, { tool: 'k6', scenario: 'vus', sequential });
+  b.load = baseOther.map((other) => ({ seconds: 2, tool: 0.2, subject: 0.2, other }));
+  h.load = headOther.map((other) => ({ seconds: 2, tool: 0.2, subject: 0.45, other }));
+  const c = compare([b], [h], CFG).comparisons[0];
+  assert.equal(c.verdict, 'inconclusive');
+  assert.ok(c.lower > 5, `the interval lies far past 0: ${c.lower}`);
+  assert.doesNotMatch(c.reason, /too noisy|minEffect/);
+  assert.match(c.reason, /^not settled yet: interval \+\d+\.\d%\.\.\+\d+\.\d% excludes 0 and the change \(\+\d+\.\d%\) is past ±2\.0%, but p=0\.31 is not a discovery: the change moved the other work on the machine along with it, .*8 rounds cannot take its p below 0\.31; about 3 more rounds would likely settle it/);
+  assert.equal(c.moreRounds, 3);
+});
+
 test('other work is adjusted for through the origin, so swapping a round\'s order flips its adjusted difference and keeps the slope', () => {
   const d = [0.10, -0.02, 0.05, -0.12, 0.01, 0.07];
   const gap = [-0.6, 0.1, -0.3, 0.8, 0.0, -0.4];
