@@ -415,6 +415,27 @@ export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
   return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
 }
 
+/**
+ * Documents of two runs cannot be paired, so nothing takes the machine's other work out of their change: a neighbour
+ * busy through one run and not the other reads as a change of the code. Measured here: a CLI timed by hyperfine while
+ * other processes used a median of 1.3 cores (of 2) took 140 ms; the same code in a later run beside 0.2 cores took
+ * 83 ms, and the slower commit after it 91 ms, which two runs called a 35% improvement. When the medians of the two
+ * sides' other work (load[].other) differ by more than this many cores (or compare.maxOtherGap, when set), an unpaired
+ * comparison gives no verdict.
+ */
+export const UNPAIRED_OTHER_GAP = 0.5;
+
+/** Why documents of two runs are not judged because other work on the machine differed between them, or null. */
+export function busierRun(baseDoc, headDoc, maxGap = UNPAIRED_OTHER_GAP) {
+  const others = (doc) => (Array.isArray(doc.load) ? doc.load.map((l) => l?.other).filter(Number.isFinite) : []);
+  const b = others(baseDoc);
+  const h = others(headDoc);
+  if (!b.length || !h.length) return null;
+  const [mb, mh] = [median(b), median(h)];
+  if (!(Math.abs(mh - mb) > maxGap)) return null;
+  return `base and head come from two runs, and other processes on the machine used a median of ${mb.toFixed(2)} cores during base's trials and ${mh.toFixed(2)} during head's (more than ${maxGap} apart), so the change may be that work's and not the code's; not judged: measure both in one run (--base), whose paired rounds share the machine's state`;
+}
+
 /** Per round, head's other-work cores minus base's, or [] when a side has no CPU accounting. */
 export function otherWorkGap(baseLoad, headLoad) {
   if (!baseLoad || !headLoad || baseLoad.length !== headLoad.length || baseLoad.some((l, i) => !l || !headLoad[i])) return [];
@@ -553,7 +574,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       : null;
     // a job configured differently on each side (two runs of different configs) measured something else: no verdict
     const otherParams = paramsApart(baseDoc, headDoc);
-    const apart = duetApart || otherParams;
+    const apart = duetApart || otherParams || (paired ? null : busierRun(baseDoc, headDoc, cfg.maxOtherGap ?? UNPAIRED_OTHER_GAP));
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
     const capped = cappedBy(baseDoc, headDoc);

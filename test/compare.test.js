@@ -557,6 +557,32 @@ test('a rise of a metric whose base is negative (a k6 gauge) is a rise: -10 to -
   assert.equal(apart.verdict, 'improvement');
 });
 
+test('documents of two runs whose trials saw other work differ by more than half a core are not judged: a neighbour busy through one run made the slower commit read 35% faster', () => {
+  // Real runs (hyperfine 1.15.0 timing a Node CLI, 5 runs a trial; time.mean per trial in µs, load[].other in cores): the
+  // base commit alone while other processes used 1.3 of the 2 cores, then the commit 2 ms slower, measured in a later run
+  // beside 0.2 cores.
+  const baseMean = [148345, 140362, 131966];
+  const headMean = [97071, 98227, 91587, 80748, 101240, 90996, 105143, 99086, 98629, 108143, 86587, 102134, 79960, 98915, 72832, 98928,
+    91401, 90632, 81253, 91433, 85918, 72981, 79884, 73677, 89854, 95079, 99667, 111602, 84732, 97427, 86720];
+  const headOther = [0.18, 0.4, 0.81, 0.02, 0.24, 0.14, 0.37, 0.04, 0.08, 0.58, 0.43, 0.48, 0.8, 0.61, 0, 0.21, 0.37, 0.2, 0, 0.05, 0.02, 0,
+    0.02, 0, 0.1, 0.42, 0.19, 0.37, 0.01, 0.25, 0.32];
+  const side = (run, role, mean, other) => ({
+    ...doc({ tool: 'hyperfine', scenario: 'cli', variant: 'cli', run, role, metrics: { 'time.mean@hello-cli': mean.map((x) => x * 1000) } }),
+    load: other.map((o) => ({ seconds: 1, tool: 0.9, subject: 0, other: o })),
+  });
+  const base = side('r1', 'local', baseMean, [1.39, 1.29, 1.3]);
+  const head = side('r2', 'head', headMean, headOther);
+  const c = compare([base], [head], CFG).comparisons[0];
+  assert.equal(c.verdict, 'inconclusive');
+  assert.match(c.reason, /^base and head come from two runs, and other processes on the machine used a median of 1\.30 cores during base's trials and 0\.20 during head's \(more than 0\.5 apart\)/);
+  assert.ok(c.change < -0.3, `the change as measured is still shown: ${c.change}`);
+  // beside the same other work, the two runs are judged as before
+  const calm = compare([base], [{ ...head, load: head.load.map((l) => ({ ...l, other: 1.2 })) }], CFG).comparisons[0];
+  assert.equal(calm.verdict, 'improvement');
+  // rounds of one run are paired and adjusted for other work instead
+  assert.equal(compare(...pair({ base: { throughput: BASE }, head: { throughput: HEAD } }).map((d, i) => [{ ...d, load: BASE.map(() => ({ other: i ? 1.5 : 0 })) }]), CFG).comparisons[0].method, 'paired');
+});
+
 test('documents of two runs whose job ran with different params (10 connections against 50) are never judged, and the reason names each param that differs', () => {
   const b = { ...doc({ run: 'main-1', role: 'base', metrics: { throughput: BASE, 'latency.p50': BASE } }), params: { connections: 10, duration: '5s', threads: 2 } };
   const h = { ...doc({ run: 'pr-1', metrics: { throughput: BASE.map((x) => x * 1.5), 'latency.p50': BASE.map((x) => x * 3) } }), params: { connections: 50, duration: '5s', path: '/orders' } };
