@@ -142,7 +142,9 @@ export function looksOf(n, sequential) {
       out.push({ n: plan[k], weight: weights[k] });
       spent += weights[k];
     } else {
-      out.push({ n, weight: plan[k] === n ? weights[k] : Math.max(weights[k], 1 - spent) });
+      // a stop at a planned look keeps that look's share when it was decided (or futile) there; the budget stops a job
+      // whatever its data, and no later look comes then, so that look spends what the earlier looks left, as between looks
+      out.push({ n, weight: plan[k] === n && sequential?.stopped !== 'budget' ? weights[k] : Math.max(weights[k], 1 - spent) });
       break;
     }
   }

@@ -144,6 +144,9 @@ test('sequential looks spend their share of alpha: the p-value is the smallest p
   assert.deepEqual(looksOf(10, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }, { n: 10, weight: 0.75 }], 'a budget stop between looks is the last look: it spends what the look at 8 left');
   assert.deepEqual(looksOf(6, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 6, weight: 1 }], 'stopped by the budget before any look: the whole alpha');
   assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }], 'a stop at a planned look (decided there) keeps that look\'s share');
+  assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'futile' }), [{ n: 8, weight: 0.25 }], 'so does a futility stop');
+  assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'budget' }), [{ n: 8, weight: 1 }], 'the budget stopping a job right at its first look: no later look comes, so the whole alpha');
+  assert.deepEqual(looksOf(12, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'budget' }), [{ n: 8, weight: 0.25 }, { n: 12, weight: 0.75 }], 'and at a later look what the earlier looks left');
   assert.deepEqual(looksOf(20, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }).at(-1), { n: 20, weight: 0.5 });
   const s = pairedStats(BASE, HEAD, { alpha: 0.05, sequential: { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] } });
   near(s.p, (2 / 256) / 0.25, 'p of the one look, divided by its weight');
@@ -446,8 +449,13 @@ test('a ninefold latency rise that moved the machine\'s other work is "not settl
   assert.equal(c.verdict, 'inconclusive');
   assert.ok(c.lower > 5, `the interval lies far past 0: ${c.lower}`);
   assert.doesNotMatch(c.reason, /too noisy|minEffect/);
-  assert.match(c.reason, /^not settled yet: interval \+\d+\.\d%\.\.\+\d+\.\d% excludes 0 and the change \(\+\d+\.\d%\) is past ±2\.0%, but p=0\.31 is not a discovery: the change moved the other work on the machine along with it, .*8 rounds cannot take its p below 0\.31; about 3 more rounds would likely settle it/);
-  assert.equal(c.moreRounds, 3);
+  // the budget stopped it at its first look, so that look spends the whole alpha: the measured ratios' test, at a tenth of
+  // it, still needs a p of 2/2^n / 0.1 below 0.05, which 8 rounds (0.078) cannot give and 9 can
+  assert.match(c.reason, /^not settled yet: interval \+\d+\.\d%\.\.\+\d+\.\d% excludes 0 and the change \(\+\d+\.\d%\) is past ±2\.0%, but p=0\.078 is not a discovery: the change moved the other work on the machine along with it, .*8 rounds cannot take its p below 0\.078; about 1 more round would likely settle it/);
+  assert.equal(c.moreRounds, 1);
+  // stopped at that look for another reason, it spends only the look's share (0.25): then 11 rounds are the fewest
+  const early = compare([{ ...b, sequential: { ...sequential, stopped: 'futile' } }], [{ ...h, sequential: { ...sequential, stopped: 'futile' } }], CFG).comparisons[0];
+  assert.match(early.reason, /but p=0\.31 is not a discovery: .*8 rounds cannot take its p below 0\.31; about 3 more rounds would likely settle it/);
 });
 
 test('other work is adjusted for through the origin, so swapping a round\'s order flips its adjusted difference and keeps the slope', () => {
