@@ -142,7 +142,9 @@ export function looksOf(n, sequential) {
       out.push({ n: plan[k], weight: weights[k] });
       spent += weights[k];
     } else {
-      out.push({ n, weight: plan[k] === n ? weights[k] : Math.max(weights[k], 1 - spent) });
+      // a stop at a planned look keeps that look's share when it was decided (or futile) there; the budget stops a job
+      // whatever its data, and no later look comes then, so that look spends what the earlier looks left, as between looks
+      out.push({ n, weight: plan[k] === n && sequential?.stopped !== 'budget' ? weights[k] : Math.max(weights[k], 1 - spent) });
       break;
     }
   }
@@ -357,12 +359,40 @@ export function decide(s, discovered) {
     const need = Math.floor(1 - Math.log2(s.alpha * weight)) + 1;
     return { verdict: 'inconclusive', reason: `${kept} rounds can never be significant (the smallest two-sided signed-rank p of n rounds is 2/2^n, here ${(2 ** (1 - kept) / weight).toPrecision(2)} ≥ ${s.alpha}); run at least ${need} rounds (a job without trials: adds rounds until its metrics are decided, within --budget and compare.budget; one with trials: runs that many)`, moreRounds: need - kept };
   }
+  if (kept !== null && excludesZero && size >= minEffect) {
+    // The interval lies past 0 and the change past minEffect: what it lacks is a small enough p, which more rounds give.
+    // Narrowing the interval is not what would settle it, and a larger minEffect would only hide the change.
+    return { verdict: 'inconclusive', ...pastMarginNotDiscovered(s, { kept, weight, interval, pText, margin }) };
+  }
   const more = roundsToSettle(s, s.head.n, minEffect);
   const eqPart = Number.isFinite(eq.lower) && Number.isFinite(eq.upper) ? `${eqText} reaches past ${margin} and ` : '';
-  const hint = more === null ? 'too few rounds for an interval at this level: run more' : `${moreRoundsHint(more)}${more > MAX_MORE_ROUNDS ? ' (quiet the machine, or raise this metric\'s minEffect)' : ''}`;
+  // a larger minEffect settles a change smaller than it, never one past it (that would only hide the change)
+  const advice = size < minEffect ? ' (quiet the machine, or raise this metric\'s minEffect)' : ' (quiet the machine)';
+  const hint = more === null ? 'too few rounds for an interval at this level: run more' : `${moreRoundsHint(more)}${more > MAX_MORE_ROUNDS ? advice : ''}`;
   // "too noisy" only where more rounds would not settle it in a count anyone would run
   const state = more !== null && more <= MAX_MORE_ROUNDS ? 'not settled yet' : 'too noisy';
   return { verdict: 'inconclusive', reason: `${state}: ${eqPart}${interval} (${pText}) is not a discovery; ${hint}`, moreRounds: more };
+}
+
+/**
+ * Why a paired change whose interval excludes 0 and which is at least minEffect is not a discovery, and about how many
+ * more rounds would make it one. When the ratios as measured gave the p (`otherWork: 'unadjusted'`: the change moved
+ * the machine's other work, so the slope of the adjusted test took it for a neighbour's doing), that test has a tenth of
+ * alpha (RAW_SHARE): n rounds give it a p of at least 2/2^n / RAW_SHARE / the look's weight, so 8 rounds at a look of
+ * weight 0.25 never go below 0.31, however large the change; 11 rounds can. Otherwise the p has to clear the family:
+ * about as many rounds again (the signed-rank p falls by half with every round that points the same way).
+ */
+function pastMarginNotDiscovered(s, { kept, weight, interval, pText, margin }) {
+  const head = `not settled yet: ${interval} excludes 0 and the change (${pct(s.change)}) is past ${margin}, but ${pText} is not a discovery`;
+  if (s.otherWork === 'unadjusted') {
+    const floor = 2 ** (1 - kept) / RAW_SHARE / weight;
+    const need = Math.floor(1 - Math.log2(s.alpha * RAW_SHARE * weight)) + 1;
+    if (floor >= s.alpha && need > kept) {
+      const why = 'the change moved the other work on the machine along with it, so the test of the ratios as measured (a tenth of alpha) decides it';
+      return { reason: `${head}: ${why}, and ${kept} rounds cannot take its p below ${floor.toPrecision(2)}; ${moreRoundsHint(need - kept)} (a larger --budget or compare.budget)`, moreRounds: need - kept };
+    }
+  }
+  return { reason: `${head} in the family yet; ${moreRoundsHint(kept)}`, moreRounds: kept };
 }
 
 /** The family step: Benjamini-Hochberg at alpha over the tested metrics' p-values, then each one's verdict (in place). */
@@ -385,6 +415,27 @@ export const MAX_OTHER_GAP = Infinity;
 export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
   if (!baseLoad || !headLoad || !(maxGap >= 0) || maxGap === Infinity) return [];
   return baseLoad.map((b, i) => Boolean(b && headLoad[i] && Math.abs(b.other - headLoad[i].other) > maxGap));
+}
+
+/**
+ * Documents of two runs cannot be paired, so nothing takes the machine's other work out of their change: a neighbour
+ * busy through one run and not the other reads as a change of the code. Measured here: a CLI timed by hyperfine while
+ * other processes used a median of 1.3 cores (of 2) took 140 ms; the same code in a later run beside 0.2 cores took
+ * 83 ms, and the slower commit after it 91 ms, which two runs called a 35% improvement. When the medians of the two
+ * sides' other work (load[].other) differ by more than this many cores (or compare.maxOtherGap, when set), an unpaired
+ * comparison gives no verdict.
+ */
+export const UNPAIRED_OTHER_GAP = 0.5;
+
+/** Why documents of two runs are not judged because other work on the machine differed between them, or null. */
+export function busierRun(baseDoc, headDoc, maxGap = UNPAIRED_OTHER_GAP) {
+  const others = (doc) => (Array.isArray(doc.load) ? doc.load.map((l) => l?.other).filter(Number.isFinite) : []);
+  const b = others(baseDoc);
+  const h = others(headDoc);
+  if (!b.length || !h.length) return null;
+  const [mb, mh] = [median(b), median(h)];
+  if (!(Math.abs(mh - mb) > maxGap)) return null;
+  return `base and head come from two runs, and other processes on the machine used a median of ${mb.toFixed(2)} cores during base's trials and ${mh.toFixed(2)} during head's (more than ${maxGap} apart), so the change may be that work's and not the code's; not judged: measure both in one run (--base), whose paired rounds share the machine's state`;
 }
 
 /** Per round, head's other-work cores minus base's, or [] when a side has no CPU accounting. */
@@ -525,7 +576,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       : null;
     // a job configured differently on each side (two runs of different configs) measured something else: no verdict
     const otherParams = paramsApart(baseDoc, headDoc);
-    const apart = duetApart || otherParams;
+    const apart = duetApart || otherParams || (paired ? null : busierRun(baseDoc, headDoc, cfg.maxOtherGap ?? UNPAIRED_OTHER_GAP));
     const disturbed = paired ? disturbedRounds(baseDoc.load, headDoc.load, cfg.maxOtherGap ?? MAX_OTHER_GAP) : [];
     const otherGap = paired ? otherWorkGap(baseDoc.load, headDoc.load) : [];
     const capped = cappedBy(baseDoc, headDoc);

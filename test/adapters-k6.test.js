@@ -746,6 +746,15 @@ describe('k6 adapter: a run that left no summary', () => {
     assert.match(threshold, /k6 said: "invalid threshold defined on http_req_duraton; reason: no metric name \\"http_req_duraton\\" found"/);
   });
 
+  test('options k6 refused are quoted with what it said is wrong, not only its heading, and the job params the script reads are named beside the script', () => {
+    // test/fixtures/k6/plain-duration.cmd: a script that takes its duration from the job param duration, given 2 (no unit)
+    const msg = k6.noOutput({ exitCode: 104, script: 'loadtests/hello.js', params: { duration: 2, trends: ['x'] }, ...stderrOf('plain-duration') });
+    assert.match(msg, /k6 said: "There were problems with the specified script configuration: scenario default has configuration errors: the duration must be at least 1s, but is 2ms"\./);
+    assert.match(msg, /Fix the script loadtests\/hello\.js or the job params it reads \(duration: 2; k6 reads a time without a unit as milliseconds\) \(it fails the same way under `k6 run`\)$/);
+    // a stack trace under an exception is still left out
+    assert.match(k6.noOutput({ exitCode: 107, ...stderrOf('catalog-bad-range') }), /swap them"\.$/);
+  });
+
   test('an import of a module k6 lacks is named as such, not as the custom binary k6 failed to fetch for it', () => {
     const msg = k6.noOutput({ exitCode: 107, ...stderrOf('wrong-import') });
     assert.match(msg, /the script imports "k6\/metric", which this k6 does not have: check the import path \(k6's own modules are .*k6\/metrics/);

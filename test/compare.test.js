@@ -144,6 +144,9 @@ test('sequential looks spend their share of alpha: the p-value is the smallest p
   assert.deepEqual(looksOf(10, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }, { n: 10, weight: 0.75 }], 'a budget stop between looks is the last look: it spends what the look at 8 left');
   assert.deepEqual(looksOf(6, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 6, weight: 1 }], 'stopped by the budget before any look: the whole alpha');
   assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }), [{ n: 8, weight: 0.25 }], 'a stop at a planned look (decided there) keeps that look\'s share');
+  assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'futile' }), [{ n: 8, weight: 0.25 }], 'so does a futility stop');
+  assert.deepEqual(looksOf(8, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'budget' }), [{ n: 8, weight: 1 }], 'the budget stopping a job right at its first look: no later look comes, so the whole alpha');
+  assert.deepEqual(looksOf(12, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5], stopped: 'budget' }), [{ n: 8, weight: 0.25 }, { n: 12, weight: 0.75 }], 'and at a later look what the earlier looks left');
   assert.deepEqual(looksOf(20, { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] }).at(-1), { n: 20, weight: 0.5 });
   const s = pairedStats(BASE, HEAD, { alpha: 0.05, sequential: { looks: [8, 12, 20], weights: [0.25, 0.25, 0.5] } });
   near(s.p, (2 / 256) / 0.25, 'p of the one look, divided by its weight');
@@ -430,6 +433,31 @@ test('a large loss whose idle CPU a neighbour takes (head sees 0.5-1.5 more core
   assert.ok(mid < -0.4 && mid > -0.6, `median measured change ${mid} of a true -50%`);
 });
 
+test('a ninefold latency rise that moved the machine\'s other work is "not settled yet" with the few rounds its p lacks, never "too noisy" or a hint to raise minEffect', () => {
+  // A real A/B run (k6 1.8.1, a closed-model script of 5 VUs, 2 s trials; head's subject busy 2 ms per request), stopped by
+  // its budget at the first look (8 rounds, weight 0.25): latency.p50 per round in ns, and load[].other of each trial in
+  // cores (a neighbour took what the slower head left idle, so other work fell on head's side in every round).
+  const base = [713182, 481243, 600149, 696092, 466932, 717718, 521613, 518318];
+  const head = [6279990, 4700074, 6353859, 5805156, 5409150, 4852145, 4768205, 4797824];
+  const baseOther = [1.623, 1.445, 1.473, 1.427, 1.511, 1.124, 0.993, 1.046];
+  const headOther = [1.269, 1.118, 1.263, 1.244, 1.163, 0.926, 0.888, 0.869];
+  const sequential = { looks: [8, 16, 32], weights: [0.25, 0.25, 0.5], stopped: 'budget' };
+  const [b, h] = pair({ base: { 'latency.p50': base }, head: { 'latency.p50': head } }, { tool: 'k6', scenario: 'vus', sequential });
+  b.load = baseOther.map((other) => ({ seconds: 2, tool: 0.2, subject: 0.2, other }));
+  h.load = headOther.map((other) => ({ seconds: 2, tool: 0.2, subject: 0.45, other }));
+  const c = compare([b], [h], CFG).comparisons[0];
+  assert.equal(c.verdict, 'inconclusive');
+  assert.ok(c.lower > 5, `the interval lies far past 0: ${c.lower}`);
+  assert.doesNotMatch(c.reason, /too noisy|minEffect/);
+  // the budget stopped it at its first look, so that look spends the whole alpha: the measured ratios' test, at a tenth of
+  // it, still needs a p of 2/2^n / 0.1 below 0.05, which 8 rounds (0.078) cannot give and 9 can
+  assert.match(c.reason, /^not settled yet: interval \+\d+\.\d%\.\.\+\d+\.\d% excludes 0 and the change \(\+\d+\.\d%\) is past ±2\.0%, but p=0\.078 is not a discovery: the change moved the other work on the machine along with it, .*8 rounds cannot take its p below 0\.078; about 1 more round would likely settle it/);
+  assert.equal(c.moreRounds, 1);
+  // stopped at that look for another reason, it spends only the look's share (0.25): then 11 rounds are the fewest
+  const early = compare([{ ...b, sequential: { ...sequential, stopped: 'futile' } }], [{ ...h, sequential: { ...sequential, stopped: 'futile' } }], CFG).comparisons[0];
+  assert.match(early.reason, /but p=0\.31 is not a discovery: .*8 rounds cannot take its p below 0\.31; about 3 more rounds would likely settle it/);
+});
+
 test('other work is adjusted for through the origin, so swapping a round\'s order flips its adjusted difference and keeps the slope', () => {
   const d = [0.10, -0.02, 0.05, -0.12, 0.01, 0.07];
   const gap = [-0.6, 0.1, -0.3, 0.8, 0.0, -0.4];
@@ -535,6 +563,32 @@ test('a rise of a metric whose base is negative (a k6 gauge) is a rise: -10 to -
   near(apart.change, 0.5, 'median -10.5 to -5.25 is +50% of the base\'s size');
   assert.ok(apart.lower > 0 && apart.upper > apart.lower, `the bootstrap interval ${apart.lower}..${apart.upper} lies above 0 as the change does`);
   assert.equal(apart.verdict, 'improvement');
+});
+
+test('documents of two runs whose trials saw other work differ by more than half a core are not judged: a neighbour busy through one run made the slower commit read 35% faster', () => {
+  // Real runs (hyperfine 1.15.0 timing a Node CLI, 5 runs a trial; time.mean per trial in µs, load[].other in cores): the
+  // base commit alone while other processes used 1.3 of the 2 cores, then the commit 2 ms slower, measured in a later run
+  // beside 0.2 cores.
+  const baseMean = [148345, 140362, 131966];
+  const headMean = [97071, 98227, 91587, 80748, 101240, 90996, 105143, 99086, 98629, 108143, 86587, 102134, 79960, 98915, 72832, 98928,
+    91401, 90632, 81253, 91433, 85918, 72981, 79884, 73677, 89854, 95079, 99667, 111602, 84732, 97427, 86720];
+  const headOther = [0.18, 0.4, 0.81, 0.02, 0.24, 0.14, 0.37, 0.04, 0.08, 0.58, 0.43, 0.48, 0.8, 0.61, 0, 0.21, 0.37, 0.2, 0, 0.05, 0.02, 0,
+    0.02, 0, 0.1, 0.42, 0.19, 0.37, 0.01, 0.25, 0.32];
+  const side = (run, role, mean, other) => ({
+    ...doc({ tool: 'hyperfine', scenario: 'cli', variant: 'cli', run, role, metrics: { 'time.mean@hello-cli': mean.map((x) => x * 1000) } }),
+    load: other.map((o) => ({ seconds: 1, tool: 0.9, subject: 0, other: o })),
+  });
+  const base = side('r1', 'local', baseMean, [1.39, 1.29, 1.3]);
+  const head = side('r2', 'head', headMean, headOther);
+  const c = compare([base], [head], CFG).comparisons[0];
+  assert.equal(c.verdict, 'inconclusive');
+  assert.match(c.reason, /^base and head come from two runs, and other processes on the machine used a median of 1\.30 cores during base's trials and 0\.20 during head's \(more than 0\.5 apart\)/);
+  assert.ok(c.change < -0.3, `the change as measured is still shown: ${c.change}`);
+  // beside the same other work, the two runs are judged as before
+  const calm = compare([base], [{ ...head, load: head.load.map((l) => ({ ...l, other: 1.2 })) }], CFG).comparisons[0];
+  assert.equal(calm.verdict, 'improvement');
+  // rounds of one run are paired and adjusted for other work instead
+  assert.equal(compare(...pair({ base: { throughput: BASE }, head: { throughput: HEAD } }).map((d, i) => [{ ...d, load: BASE.map(() => ({ other: i ? 1.5 : 0 })) }]), CFG).comparisons[0].method, 'paired');
 });
 
 test('documents of two runs whose job ran with different params (10 connections against 50) are never judged, and the reason names each param that differs', () => {

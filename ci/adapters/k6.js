@@ -526,9 +526,14 @@ function k6Errors(text) {
     } catch {
       msg = m[1];
     }
+    // "There were problems with the specified script configuration:\n\t- scenario default has configuration errors: ...":
+    // a first line that ends in a colon heads the list under it, which says what is wrong (a stack trace's "at" lines
+    // are left out)
+    const [first, ...rest] = msg.split('\n');
+    const items = first.trimEnd().endsWith(':') ? rest.map((l) => l.trim().replace(/^- /, '')).filter((l) => l && !l.startsWith('at ')) : [];
     // "could not initialize '<script>': could not load JS test 'file://<script>': file://<script>: Line 5:41 ...": the
     // script is named once, by the message this goes into
-    out.push(msg.split('\n')[0].replace(/^could not initialize '[^']*': could not load JS test '[^']*': (?:file:\/\/[^:]*: )?/, '').trim());
+    out.push((items.length ? `${first.trim()} ${items.join('; ')}` : first).replace(/^could not initialize '[^']*': could not load JS test '[^']*': (?:file:\/\/[^:]*: )?/, '').trim());
   }
   return out;
 }
@@ -557,7 +562,10 @@ export function noOutput(ctx = {}) {
     // a script k6 could not load, or options it refused, are the script's to fix; an exception while it ran (setup()'s
     // readiness probe when the subject does not answer) is explained by what k6 said
     const unloadable = modules.length || /could not (?:initialize|load JS test)/.test(text) || ctx.exitCode === 104;
-    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''} (it fails the same way under \`k6 run\`)` : ''}`;
+    // options k6 refused may come from a job param the script reads (duration: 2 is 2 ms to k6): name what was passed
+    const passed = ctx.exitCode === 104 ? Object.entries(ctx.params ?? {}).filter(([k, v]) => !ADAPTER_PARAMS.includes(k) && v !== null && v !== undefined) : [];
+    const orParams = passed.length ? ` or the job params it reads (${passed.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}; k6 reads a time without a unit as milliseconds)` : '';
+    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''}${orParams} (it fails the same way under \`k6 run\`)` : ''}`;
   }
   if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
   return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `
