@@ -370,6 +370,25 @@ describe('k6 adapter: custom metrics', () => {
     assert.deepEqual(own.map((m) => byName(exported, m.name).better), own.map((m) => m.better));
   });
 
+  test('a custom metric named with capitals is read by the name it is kept under: HTTP_Errors and Login_Failed are lower-is-better, Page_Load_Time a time, Body_Bytes a size and Time a time family', () => {
+    for (const file of ['mixed-case.json', 'mixed-case.summary-export.json']) {
+      const r = parse(file);
+      const kept = (n) => [byName(r, n)?.value, byName(r, n)?.unit, byName(r, n)?.better];
+      assert.deepEqual(kept('http_errors'), [20, 'count', 'lower'], file);
+      assert.deepEqual(kept('login_failed'), [1, 'ratio', 'lower'], file);
+      // both requests' durations, 0.1117305 ms at the median, added without isTime: a time by the name it is kept under
+      assert.deepEqual(kept('page_load_time.p50'), [111730.5, 'ns', 'lower'], file);
+      assert.deepEqual(kept('body_bytes.mean'), [43, 'bytes', 'lower'], file);
+      assert.deepEqual(kept('time.mean'), [75647.1, 'ns', 'lower'], file);
+      assert.deepEqual(r.distributions.map((d) => d.name).sort(), ['body_bytes', 'latency', 'page_load_time', 'time'], file);
+      // the job params contains and better name it either way
+      for (const name of ['Page_Load_Time', 'page_load_time']) {
+        assert.equal(byName(parse(file, { contains: `${name}=default` }), 'page_load_time.p50').unit, 'count', `${file} contains ${name}`);
+        assert.equal(byName(parse(file, { better: `${name}=higher` }), 'page_load_time.p50').better, 'higher', `${file} better ${name}`);
+      }
+    }
+  });
+
   test('keeps custom metrics of plain numbers with a fraction (a Trend of item counts, a Gauge of 0.75) in a result document', () => {
     const r = parse('plain-numbers.json');
     const custom = r.metrics.filter((m) => /^(items_per_page|items_share|pages_read)\b/.test(m.name));

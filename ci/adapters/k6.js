@@ -24,7 +24,8 @@
 // Units: k6 `contains: "time"` (a Trend made with isTime true; k6 reports it in ms) -> ns,
 // `"data"` -> bytes; otherwise a name ending in _duration, _time, _latency or _ms is a time (its
 // numbers taken as ms), one ending in _bytes or _size bytes (scripts cannot mark a custom metric as
-// data), anything else a count. The --summary-export format does not say what a metric contains:
+// data), anything else a count. Every rule on names reads the name the metric is kept under (Page_Load_Time as
+// page_load_time, HTTP_Errors as http_errors), so it says of a metric what that name says to a reader. The --summary-export format does not say what a metric contains:
 // the name rule then decides alone, so both formats give a metric one unit.
 // opts.contains = { name: 'time'|'data'|'default' } overrides, in both formats.
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name is or ends in
@@ -125,10 +126,9 @@ function builtinContains(n) {
   return undefined;
 }
 
-/** `bl_traversal` becomes `traversal.*`, which ci/metrics.js registers as a time: trust the registry. */
-function registryContains(n) {
-  const base = n.startsWith('bl_') ? n.slice(3) : n;
-  return describeMetric(`${base}.mean`)?.unit === 'ns' ? 'time' : undefined;
+/** `bl_traversal` is kept as `traversal.*` (and `Time` as `time.*`), which ci/metrics.js registers as a time: trust the registry. */
+function registryContains(kept) {
+  return describeMetric(`${kept}.mean`)?.unit === 'ns' ? 'time' : undefined;
 }
 
 /**
@@ -138,7 +138,9 @@ function registryContains(n) {
  * that adds a handleSummary (as the fallback's note advises) keeps its series.
  */
 function containsOf(n, said, opts) {
-  return builtinContains(n) ?? opts.contains?.[n.replace(/\{.*$/, '')] ?? (said === 'time' || said === 'data' ? said : undefined) ?? registryContains(n) ?? nameHintContains(n);
+  const base = n.replace(/\{.*$/, '');
+  const kept = customName(base);
+  return builtinContains(n) ?? opts.contains?.[base] ?? opts.contains?.[kept] ?? (said === 'time' || said === 'data' ? said : undefined) ?? registryContains(kept) ?? nameHintContains(kept);
 }
 
 function nameHintContains(n) {
@@ -252,7 +254,7 @@ const badName = /(^|_)(errors?|failures?|failed)(_(total|count|rate))?$/;
  */
 function customMetrics(k6Name, m, metricName, better, allFailed = false) {
   const known = describeMetric(metricName);
-  const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
+  const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(metricName) ? 'lower' : 'higher');
   const check = (unit, dir) => {
     if (known && (known.unit !== unit || known.better !== dir)) {
       fail(`k6 metric ${k6Name} maps to "${metricName}", which benchline registers as ${known.unit}/${known.better} but k6 reports it as ${unit}/${dir}; rename the k6 metric`);
@@ -260,7 +262,7 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
   };
   if (m.type === 'trend') {
     if (m.values.count === 0) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
-    const unit = unitOf(m.contains, k6Name);
+    const unit = unitOf(m.contains, metricName);
     if (allFailed && unit === 'ns' && m.values.max === 0) return { metrics: [], note: `k6 metric ${k6Name} holds only 0 ms, the timings of requests that all failed: left out` };
     // a Trend named as one of benchline's time families (time, connect, ...) makes metrics registered as times
     const family = describeMetric(`${metricName}.mean`);
@@ -280,14 +282,14 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     return r;
   }
   if (m.type === 'counter' || m.type === 'gauge') {
-    const unit = unitOf(m.contains, k6Name);
+    const unit = unitOf(m.contains, metricName);
     const dir = direction(unit);
     check(unit, dir);
     return { metrics: [metric(metricName, convert(m.type === 'counter' ? m.values.count : m.values.value, unit), { unit, better: dir })] };
   }
   if (m.type === 'rate') {
     if (!m.values.total) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
-    const dir = better ?? known?.better ?? (badName.test(k6Name) ? 'lower' : 'higher');
+    const dir = better ?? known?.better ?? (badName.test(metricName) ? 'lower' : 'higher');
     check('ratio', dir);
     return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better: dir })] };
   }
