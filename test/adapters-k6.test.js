@@ -389,6 +389,24 @@ describe('k6 adapter: custom metrics', () => {
     }
   });
 
+  test('refuses a Counter without its count, a Gauge without its value and a Rate without its rate, naming the k6 metric, instead of reading it as 0', () => {
+    const cases = [
+      ['mixed-case.json', 'HTTP_Errors', 'count', /metric HTTP_Errors: a Counter without its count/],
+      ['custom-metrics.json', 'last_item_count', 'value', /metric last_item_count: a Gauge without its value/],
+      ['mixed-case.json', 'Login_Failed', 'rate', /metric Login_Failed: a Rate without its rate/],
+      // k6's own, whose rate becomes error_rate: the refusal names the metric in the file
+      ['mixed-case.json', 'http_req_failed', 'rate', /metric http_req_failed: a Rate without its rate/],
+      // k6's own counters were read as 0 without their count: bytes_received 0, or 0 iterations beside 40 requests
+      ['mixed-case.json', 'data_received', 'count', /metric data_received: a Counter without its count/],
+      ['mixed-case.json', 'iterations', 'count', /metric iterations: a Counter without its count/],
+    ];
+    for (const [file, name, field, re] of cases) {
+      const data = json(file);
+      delete data.metrics[name].values[field];
+      throwsParse(() => k6.parse(JSON.stringify(data)), re);
+    }
+  });
+
   test('keeps custom metrics of plain numbers with a fraction (a Trend of item counts, a Gauge of 0.75) in a result document', () => {
     const r = parse('plain-numbers.json');
     const custom = r.metrics.filter((m) => /^(items_per_page|items_share|pages_read)\b/.test(m.name));

@@ -97,8 +97,14 @@ function normalizeValues(where, type, raw) {
     if (r && r.total > 0 && r.rate !== undefined && !(Math.abs(r.rate - r.hits / r.total) <= 1e-9)) {
       fail(`metric ${where}: rate ${r.rate} is not ${r.hits} of ${r.total} (${r.hits / r.total}), as k6 writes it; the summary is corrupted`);
     }
-    if (r) return r;
+    if (r) {
+      if (r.rate === undefined) fail(`metric ${where}: a Rate without its rate, which k6 writes for every Rate; the summary is corrupted or edited`);
+      return r;
+    }
   }
+  // the figure a Counter or a Gauge is kept by: without it the metric would read as missing, or NaN once converted
+  const own = { counter: 'count', gauge: 'value' }[type];
+  if (own && out[own] === undefined) fail(`metric ${where}: a ${type === 'counter' ? 'Counter' : 'Gauge'} without its ${own}, which k6 writes for every one; the summary is corrupted or edited`);
   return out;
 }
 
