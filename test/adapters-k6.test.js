@@ -492,6 +492,13 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(unreadable(new Error('x'), 'k6'), 'not valid k6 output');
   });
 
+  test('refuses two custom metrics k6 tells apart only by case, naming the one that took the name', () => {
+    // k6 takes HTTP_Errors and http_errors as two metrics; benchline keeps both as http_errors
+    const data = json('mixed-case.json');
+    data.metrics.http_errors = data.metrics.HTTP_Errors;
+    throwsParse(() => k6.parse(JSON.stringify(data)), /^k6 metric http_errors \(as "http_errors", which k6 metric HTTP_Errors takes\) would take a name this summary already has .*; rename it in the script/);
+  });
+
   test('a metric the job lists in trends but the summary lacks gets a note', () => {
     assert.deepEqual(parse('many.json', { trends: ['traversal_duration'] }).notes, ['k6 metric traversal_duration (listed in trends) is not in the summary']);
   });

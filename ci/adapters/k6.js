@@ -456,8 +456,9 @@ export function parse(text, opts = {}) {
   for (const [k, v] of Object.entries(better)) {
     if (v !== 'lower' && v !== 'higher') fail(`k6 param better: "${k}=${v}" is neither lower nor higher`);
   }
-  // every name kept so far, built-in or custom: a set, as a summary may hold thousands of custom metrics
-  const taken = new Set(out.map((x) => x.name));
+  // every name kept so far, with the custom k6 metric that took it (null: a built-in's): a map, as a summary may hold
+  // thousands of custom metrics
+  const taken = new Map(out.map((x) => [x.name, null]));
   const clashes = [];
   for (const [k6Name, m] of all) {
     if (k6Name.includes('{') || BUILTIN.test(k6Name)) continue;
@@ -472,10 +473,10 @@ export function parse(text, opts = {}) {
     }
     const clash = r.metrics.find((x) => taken.has(x.name));
     if (clash) {
-      clashes.push({ k6Name, as: clash.name });
+      clashes.push({ k6Name, as: clash.name, by: taken.get(clash.name) });
       continue;
     }
-    for (const x of r.metrics) taken.add(x.name);
+    for (const x of r.metrics) taken.set(x.name, k6Name);
     out.push(...r.metrics);
     if (r.distribution) distributions.push(r.distribution);
     if (r.note) notes.push(r.note);
@@ -483,7 +484,7 @@ export function parse(text, opts = {}) {
   // every clash at once, so one edit of the script mends them all
   if (clashes.length) {
     const many = clashes.length > 1;
-    throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}")`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
+    throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}"${c.by ? `, which k6 metric ${c.by} takes` : ''})`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
       + renameAdvice(clashes.map((c) => c.k6Name)), produce);
   }
   for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
