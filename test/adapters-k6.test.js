@@ -370,6 +370,43 @@ describe('k6 adapter: custom metrics', () => {
     assert.deepEqual(own.map((m) => byName(exported, m.name).better), own.map((m) => m.better));
   });
 
+  test('a custom metric named with capitals is read by the name it is kept under: HTTP_Errors and Login_Failed are lower-is-better, Page_Load_Time a time, Body_Bytes a size and Time a time family', () => {
+    for (const file of ['mixed-case.json', 'mixed-case.summary-export.json']) {
+      const r = parse(file);
+      const kept = (n) => [byName(r, n)?.value, byName(r, n)?.unit, byName(r, n)?.better];
+      assert.deepEqual(kept('http_errors'), [20, 'count', 'lower'], file);
+      assert.deepEqual(kept('login_failed'), [1, 'ratio', 'lower'], file);
+      // both requests' durations, 0.1117305 ms at the median, added without isTime: a time by the name it is kept under
+      assert.deepEqual(kept('page_load_time.p50'), [111730.5, 'ns', 'lower'], file);
+      assert.deepEqual(kept('body_bytes.mean'), [43, 'bytes', 'lower'], file);
+      assert.deepEqual(kept('time.mean'), [75647.1, 'ns', 'lower'], file);
+      assert.deepEqual(r.distributions.map((d) => d.name).sort(), ['body_bytes', 'latency', 'page_load_time', 'time'], file);
+      // the job params contains and better name it either way
+      for (const name of ['Page_Load_Time', 'page_load_time']) {
+        assert.equal(byName(parse(file, { contains: `${name}=default` }), 'page_load_time.p50').unit, 'count', `${file} contains ${name}`);
+        assert.equal(byName(parse(file, { better: `${name}=higher` }), 'page_load_time.p50').better, 'higher', `${file} better ${name}`);
+      }
+    }
+  });
+
+  test('refuses a Counter without its count, a Gauge without its value and a Rate without its rate, naming the k6 metric, instead of reading it as 0', () => {
+    const cases = [
+      ['mixed-case.json', 'HTTP_Errors', 'count', /metric HTTP_Errors: a Counter without its count/],
+      ['custom-metrics.json', 'last_item_count', 'value', /metric last_item_count: a Gauge without its value/],
+      ['mixed-case.json', 'Login_Failed', 'rate', /metric Login_Failed: a Rate without its rate/],
+      // k6's own, whose rate becomes error_rate: the refusal names the metric in the file
+      ['mixed-case.json', 'http_req_failed', 'rate', /metric http_req_failed: a Rate without its rate/],
+      // k6's own counters were read as 0 without their count: bytes_received 0, or 0 iterations beside 40 requests
+      ['mixed-case.json', 'data_received', 'count', /metric data_received: a Counter without its count/],
+      ['mixed-case.json', 'iterations', 'count', /metric iterations: a Counter without its count/],
+    ];
+    for (const [file, name, field, re] of cases) {
+      const data = json(file);
+      delete data.metrics[name].values[field];
+      throwsParse(() => k6.parse(JSON.stringify(data)), re);
+    }
+  });
+
   test('keeps custom metrics of plain numbers with a fraction (a Trend of item counts, a Gauge of 0.75) in a result document', () => {
     const r = parse('plain-numbers.json');
     const custom = r.metrics.filter((m) => /^(items_per_page|items_share|pages_read)\b/.test(m.name));
@@ -453,6 +490,13 @@ describe('k6 adapter: custom metrics', () => {
     assert.match(error.message, /^k6 metrics requests \(as "requests"\), bl_errors \(as "errors"\), latency \(as "latency\.mean"\) would take names this summary already has .*; rename them in the script/);
     assert.equal(unreadable(error, 'k6'), 'k6 output that cannot be kept');
     assert.equal(unreadable(new Error('x'), 'k6'), 'not valid k6 output');
+  });
+
+  test('refuses two custom metrics k6 tells apart only by case, naming the one that took the name', () => {
+    // k6 takes HTTP_Errors and http_errors as two metrics; benchline keeps both as http_errors
+    const data = json('mixed-case.json');
+    data.metrics.http_errors = data.metrics.HTTP_Errors;
+    throwsParse(() => k6.parse(JSON.stringify(data)), /^k6 metric http_errors \(as "http_errors", which k6 metric HTTP_Errors takes\) would take a name this summary already has .*; rename it in the script/);
   });
 
   test('a metric the job lists in trends but the summary lacks gets a note', () => {

@@ -24,7 +24,8 @@
 // Units: k6 `contains: "time"` (a Trend made with isTime true; k6 reports it in ms) -> ns,
 // `"data"` -> bytes; otherwise a name ending in _duration, _time, _latency or _ms is a time (its
 // numbers taken as ms), one ending in _bytes or _size bytes (scripts cannot mark a custom metric as
-// data), anything else a count. The --summary-export format does not say what a metric contains:
+// data), anything else a count. Every rule on names reads the name the metric is kept under (Page_Load_Time as
+// page_load_time, HTTP_Errors as http_errors), so it says of a metric what that name says to a reader. The --summary-export format does not say what a metric contains:
 // the name rule then decides alone, so both formats give a metric one unit.
 // opts.contains = { name: 'time'|'data'|'default' } overrides, in both formats.
 // Direction: trends lower is better; counters, rates and gauges higher, unless the name is or ends in
@@ -96,8 +97,14 @@ function normalizeValues(where, type, raw) {
     if (r && r.total > 0 && r.rate !== undefined && !(Math.abs(r.rate - r.hits / r.total) <= 1e-9)) {
       fail(`metric ${where}: rate ${r.rate} is not ${r.hits} of ${r.total} (${r.hits / r.total}), as k6 writes it; the summary is corrupted`);
     }
-    if (r) return r;
+    if (r) {
+      if (r.rate === undefined) fail(`metric ${where}: a Rate without its rate, which k6 writes for every Rate; the summary is corrupted or edited`);
+      return r;
+    }
   }
+  // the figure a Counter or a Gauge is kept by: without it the metric would read as missing, or NaN once converted
+  const own = { counter: 'count', gauge: 'value' }[type];
+  if (own && out[own] === undefined) fail(`metric ${where}: a ${type === 'counter' ? 'Counter' : 'Gauge'} without its ${own}, which k6 writes for every one; the summary is corrupted or edited`);
   return out;
 }
 
@@ -125,10 +132,9 @@ function builtinContains(n) {
   return undefined;
 }
 
-/** `bl_traversal` becomes `traversal.*`, which ci/metrics.js registers as a time: trust the registry. */
-function registryContains(n) {
-  const base = n.startsWith('bl_') ? n.slice(3) : n;
-  return describeMetric(`${base}.mean`)?.unit === 'ns' ? 'time' : undefined;
+/** `bl_traversal` is kept as `traversal.*` (and `Time` as `time.*`), which ci/metrics.js registers as a time: trust the registry. */
+function registryContains(kept) {
+  return describeMetric(`${kept}.mean`)?.unit === 'ns' ? 'time' : undefined;
 }
 
 /**
@@ -138,7 +144,9 @@ function registryContains(n) {
  * that adds a handleSummary (as the fallback's note advises) keeps its series.
  */
 function containsOf(n, said, opts) {
-  return builtinContains(n) ?? opts.contains?.[n.replace(/\{.*$/, '')] ?? (said === 'time' || said === 'data' ? said : undefined) ?? registryContains(n) ?? nameHintContains(n);
+  const base = n.replace(/\{.*$/, '');
+  const kept = customName(base);
+  return builtinContains(n) ?? opts.contains?.[base] ?? opts.contains?.[kept] ?? (said === 'time' || said === 'data' ? said : undefined) ?? registryContains(kept) ?? nameHintContains(kept);
 }
 
 function nameHintContains(n) {
@@ -252,7 +260,7 @@ const badName = /(^|_)(errors?|failures?|failed)(_(total|count|rate))?$/;
  */
 function customMetrics(k6Name, m, metricName, better, allFailed = false) {
   const known = describeMetric(metricName);
-  const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(k6Name) ? 'lower' : 'higher');
+  const direction = (unit) => better ?? known?.better ?? (unit !== 'count' || badName.test(metricName) ? 'lower' : 'higher');
   const check = (unit, dir) => {
     if (known && (known.unit !== unit || known.better !== dir)) {
       fail(`k6 metric ${k6Name} maps to "${metricName}", which benchline registers as ${known.unit}/${known.better} but k6 reports it as ${unit}/${dir}; rename the k6 metric`);
@@ -260,7 +268,7 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
   };
   if (m.type === 'trend') {
     if (m.values.count === 0) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
-    const unit = unitOf(m.contains, k6Name);
+    const unit = unitOf(m.contains, metricName);
     if (allFailed && unit === 'ns' && m.values.max === 0) return { metrics: [], note: `k6 metric ${k6Name} holds only 0 ms, the timings of requests that all failed: left out` };
     // a Trend named as one of benchline's time families (time, connect, ...) makes metrics registered as times
     const family = describeMetric(`${metricName}.mean`);
@@ -280,14 +288,14 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     return r;
   }
   if (m.type === 'counter' || m.type === 'gauge') {
-    const unit = unitOf(m.contains, k6Name);
+    const unit = unitOf(m.contains, metricName);
     const dir = direction(unit);
     check(unit, dir);
     return { metrics: [metric(metricName, convert(m.type === 'counter' ? m.values.count : m.values.value, unit), { unit, better: dir })] };
   }
   if (m.type === 'rate') {
     if (!m.values.total) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
-    const dir = better ?? known?.better ?? (badName.test(k6Name) ? 'lower' : 'higher');
+    const dir = better ?? known?.better ?? (badName.test(metricName) ? 'lower' : 'higher');
     check('ratio', dir);
     return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better: dir })] };
   }
@@ -448,8 +456,9 @@ export function parse(text, opts = {}) {
   for (const [k, v] of Object.entries(better)) {
     if (v !== 'lower' && v !== 'higher') fail(`k6 param better: "${k}=${v}" is neither lower nor higher`);
   }
-  // every name kept so far, built-in or custom: a set, as a summary may hold thousands of custom metrics
-  const taken = new Set(out.map((x) => x.name));
+  // every name kept so far, with the custom k6 metric that took it (null: a built-in's): a map, as a summary may hold
+  // thousands of custom metrics
+  const taken = new Map(out.map((x) => [x.name, null]));
   const clashes = [];
   for (const [k6Name, m] of all) {
     if (k6Name.includes('{') || BUILTIN.test(k6Name)) continue;
@@ -464,10 +473,10 @@ export function parse(text, opts = {}) {
     }
     const clash = r.metrics.find((x) => taken.has(x.name));
     if (clash) {
-      clashes.push({ k6Name, as: clash.name });
+      clashes.push({ k6Name, as: clash.name, by: taken.get(clash.name) });
       continue;
     }
-    for (const x of r.metrics) taken.add(x.name);
+    for (const x of r.metrics) taken.set(x.name, k6Name);
     out.push(...r.metrics);
     if (r.distribution) distributions.push(r.distribution);
     if (r.note) notes.push(r.note);
@@ -475,7 +484,7 @@ export function parse(text, opts = {}) {
   // every clash at once, so one edit of the script mends them all
   if (clashes.length) {
     const many = clashes.length > 1;
-    throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}")`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
+    throw new ScriptProblem(`k6 metric${many ? 's' : ''} ${clashes.map((c) => `${c.k6Name} (as "${c.as}"${c.by ? `, which k6 metric ${c.by} takes` : ''})`).join(', ')} would take ${many ? 'names' : 'a name'} this summary already has (from k6's built-in metrics or another custom metric); `
       + renameAdvice(clashes.map((c) => c.k6Name)), produce);
   }
   for (const t of trends) if (!all.has(t)) notes.push(`k6 metric ${t} (listed in trends) is not in the summary`);
