@@ -611,6 +611,31 @@ test('a series whose documents were all folded into archives takes its descripti
   assert.equal(series.better, 'lower', 'throughput, higher is better in the archives, now as the new document says');
 });
 
+test('a metric that changed unit is laid out anew from the first run in its new unit: its trend keeps only the points of that unit, appended or built whole alike', async () => {
+  const { d, s, o, c } = scratchSite();
+  const [job] = JOBS;
+  // a script's own page_time, a count of 2.5 for 20 days, then the same Trend taken as milliseconds: 2.5e6 ns
+  const pageTime = (unit, level) => [['throughput', 12000], ['page_time', level, { unit, better: 'lower' }]];
+  const runsOf = (runs, day, unit, level, seed) => [...syntheticDocs({ runs, jobs: [job], every: DAY, start: Date.UTC(2025, 0, 1) + day * DAY, metrics: pageTime(unit, level), distributions: false, seed })];
+  await publish({ store: s, docs: runsOf(20, 0, 'count', 2.5, 1) });
+  await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+  const said = [];
+  const series = () => readDataScript(readFileSync(join(o, 'data/series/orders-api/cache-off/ab/keepalive/page_time.js'), 'utf8')).payload;
+  const clean = join(d, 'clean');
+  for (const [k, day] of [[0, 20], [1, 21]]) {
+    await publish({ store: s, docs: runsOf(1, day, 'ns', 2.5e6, 2 + k) });
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG, log: (m) => said.push(m) });
+    // the first run in ns lays out the whole store; the next appends to it
+    assert.equal(r.appended, k === 1, said.join('\n'));
+    rmSync(clean, { recursive: true, force: true });
+    await buildSite({ store: s, out: clean, config: CONFIG });
+    assertSameSite(o, clean);
+    assert.deepEqual([series().unit, series().runs, series().otherUnits], ['ns', [[20, k + 1]], { points: 20, units: ['count'] }]);
+    assert.ok(series().v.every((v) => v > 1e5), 'no count among the points (0.75 there, 750,000 ns here)');
+  }
+  assert.deepEqual(said, ['laying out the whole store: series orders-api/cache-off/ab/keepalive/page_time is measured in ns (lower is better) in the new runs, in count (lower is better) before']);
+});
+
 test('cache entries and saved change point windows written by another version of the builder are not used, so an upgrade reads every run and searches every series again', () => {
   const d = tempDir('incremental');
   const [doc] = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1) });

@@ -199,6 +199,20 @@ test('on a trend, a double click resets the zoom and stays on the chart; a singl
   assert.equal(await page.locator('h1').innerText(), `Run ${docs.at(-1).run.id}`);
 });
 
+test('a metric that changed unit shows only the points of its newest unit on its trend, with no step at the change, and says how many earlier points in which unit are left out', async () => {
+  const d = tempDir('site-units');
+  // a script's own page_time: a count of 2.5 for 8 days, then the same Trend taken as milliseconds (2.5e6 ns)
+  const daily = (runs, day, unit, level, seed) => [...syntheticDocs({ runs, jobs: [JOBS[0]], metrics: [['throughput', 12000], ['page_time', level, { unit, better: 'lower' }]], start: Date.UTC(2025, 1, 1 + day), every: 86400e3, distributions: false, seed })];
+  await publish({ store: join(d, 'store'), docs: [...daily(8, 0, 'count', 2.5, 1), ...daily(8, 8, 'ns', 2.5e6, 2)] });
+  await buildSite({ store: join(d, 'store'), out: join(d, 'site'), config: CONFIG });
+  await page.goto(`${pathToFileURL(join(d, 'site', 'index.html')).href}#/trend/${encodeURIComponent('orders-api/ab/keepalive/page_time')}`);
+  await ready();
+  assert.equal(await page.locator('p.other-units').innerText(), 'cache-off: 8 earlier points measured in count instead of ns (the metric changed unit) are not shown.');
+  const drawn = await page.evaluate(() => window.__benchlineCharts.at(-1));
+  assert.deepEqual([drawn.points, drawn.markers], [8, 0]);
+  assert.equal(await page.locator('table.changes').count(), 0, 'no change point at the change of unit');
+});
+
 test('a link cut inside a percent escape is no such page, with a way back, rather than "URI malformed"', async () => {
   await open('#/trend/orders-api%2Fab%2');
   assert.equal(await page.locator('#view .error').innerText(), 'No such page: #/trend/orders-api%2Fab%2');

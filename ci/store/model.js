@@ -10,6 +10,15 @@ export const TREND_ROLES = Object.freeze(['main', 'local', 'head']);
 const ROLE_RANK = { head: 0, main: 1, local: 2, base: 3 };
 
 const jobKey = (runId, role, jobId) => `${runId}\u0000${role}\u0000${jobId}`;
+// a series' points: the unit of its first point, and every point's unit once one differs (null before)
+const FIRST_UNIT = Symbol('first unit');
+const UNITS = Symbol('units');
+
+/** The points of units other than `unit` among a series' point units: { points, units: [unit, ...] } (sorted). Pure. */
+function otherUnitsOf(units, unit) {
+  const others = units.filter((u) => u !== unit);
+  return { points: others.length, units: [...new Set(others)].sort() };
+}
 const present = (v) => v !== null && v !== undefined;
 
 /** A job of a cached document (read-cache.js SlimDoc): its metrics are the document's, expanded on first use. */
@@ -117,30 +126,36 @@ export function buildModel({ docs = [], failures = [], archives = [] }, { series
     if (!m) byJob.set(k, (m = new Map()));
     return m;
   };
-  // series an archive created: the first document of the series describes it instead (name, unit, direction)
+  // A series is described (name, unit, direction) by its newest document, or while it has none by its newest archived
+  // month: documents and months are gone through oldest first, so each one that says otherwise describes it anew
   const described = new Set();
   const seriesFor = (jobSeries, job, m, fromDocument = true) => {
     const metric = metricId(m);
     let s = jobSeries.get(metric);
-    if (s && fromDocument && !described.has(s)) {
-      Object.assign(s, { name: m.name, unit: m.unit, better: m.better });
-      described.add(s);
+    if (s && (s.unit !== m.unit || s.better !== m.better || (fromDocument && !described.has(s)))) {
+      if (fromDocument || !described.has(s)) Object.assign(s, { name: m.name, unit: m.unit, better: m.better });
+      if (fromDocument) described.add(s);
     }
     if (!s) {
       const key = { suite: job.suite, variant: job.variant, tool: job.tool, scenario: job.scenario, metric };
-      s = { id: seriesId(key), key, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, points: { run: [], v: [], lo: [], hi: [], n: [] } };
+      const points = { run: [], v: [], lo: [], hi: [], n: [] };
+      // the unit of the series' first point, and each point's unit once one differs (not part of the points' data)
+      Object.defineProperties(points, { [FIRST_UNIT]: { value: m.unit }, [UNITS]: { value: null, writable: true } });
+      s = { id: seriesId(key), key, name: m.name, ...(m.case ? { case: m.case } : {}), unit: m.unit, better: m.better, points };
       jobSeries.set(metric, s);
       series.push(s);
       if (fromDocument) described.add(s);
     }
     return s.points;
   };
-  const add = (p, run, v, lo, hi, n) => {
+  const add = (p, run, v, lo, hi, n, unit) => {
     p.run.push(run);
     p.v.push(v);
     p.lo.push(lo ?? null);
     p.hi.push(hi ?? null);
     p.n.push(n);
+    if (p[UNITS]) p[UNITS].push(unit);
+    else if (unit !== p[FIRST_UNIT]) p[UNITS] = [...new Array(p.v.length - 1).fill(p[FIRST_UNIT]), unit];
   };
   // archived months first: they hold the older runs, so most series come out in run order without a sort.
   // Read column-wise, one point per commit; runs also present as documents are plotted from those below.
@@ -188,7 +203,7 @@ export function buildModel({ docs = [], failures = [], archives = [] }, { series
           }
           if (!present(v)) continue;
           targets[i] ||= seriesFor(jobSeries, job, job.metrics[i], false);
-          add(targets[i], last, v, lo, hi, n);
+          add(targets[i], last, v, lo, hi, n, job.metrics[i].unit);
         }
       }
     }
@@ -201,12 +216,12 @@ export function buildModel({ docs = [], failures = [], archives = [] }, { series
         // straight from the rows: no metric object per value
         const jobSeries = seriesOfJob(job);
         const { rows, defs } = job.doc;
-        for (const [d, value, lower, upper] of rows) add(seriesFor(jobSeries, job, defs[d]), r.index, value, lower, upper, 1);
+        for (const [d, value, lower, upper] of rows) add(seriesFor(jobSeries, job, defs[d]), r.index, value, lower, upper, 1, defs[d].unit);
         continue;
       }
       if (job.metrics === undefined) continue;
       const jobSeries = seriesOfJob(job);
-      for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1);
+      for (const m of job.metrics) add(seriesFor(jobSeries, job, m), r.index, m.value, m.lower, m.upper, 1, m.unit);
     }
   }
   // a series only archives made keeps the description a later document of it gives (snapshot.js appends such documents)
@@ -216,11 +231,14 @@ export function buildModel({ docs = [], failures = [], archives = [] }, { series
     const p = s.points;
     let sorted = true;
     for (let i = 1; i < p.run.length && sorted; i += 1) sorted = p.run[i] >= p.run[i - 1];
-    if (!sorted) {
-      // stable: points of one run keep the order they were added in
-      const order = p.run.map((_, i) => i).sort((a, b) => p.run[a] - p.run[b] || a - b);
-      s.points = { run: order.map((i) => p.run[i]), v: order.map((i) => p.v[i]), lo: order.map((i) => p.lo[i]), hi: order.map((i) => p.hi[i]), n: order.map((i) => p.n[i]) };
-    }
+    const units = p[UNITS];
+    // stable: points of one run keep the order they were added in
+    const order = sorted ? null : p.run.map((_, i) => i).sort((a, b) => p.run[a] - p.run[b] || a - b);
+    // points measured in another unit than the series' (its newest document's) are not comparable with it: left out
+    // and counted, so a metric that changed unit shows no step of its unit's doing (a count of 2.5 becoming 2.5 ms)
+    const kept = units ? (order || p.run.map((_, i) => i)).filter((i) => units[i] === s.unit) : order;
+    if (units) s.otherUnits = otherUnitsOf(units, s.unit);
+    if (kept) s.points = { run: kept.map((i) => p.run[i]), v: kept.map((i) => p.v[i]), lo: kept.map((i) => p.lo[i]), hi: kept.map((i) => p.hi[i]), n: kept.map((i) => p.n[i]) };
   }
   return { runs, series: out, archives };
 }

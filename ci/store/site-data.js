@@ -158,7 +158,7 @@ export function siteLayout(digest, options = {}) {
     const changes = seriesChangePoints(s, runs, { minSegment: MIN_SEGMENT, recheck: true, ...changeOptions, minMagnitude, pvalues }, splits[s.id], (saved) => { if (saved) nextSplits[s.id] = saved; });
     const path = seriesPath(s.key);
     const cid = chartId(s.key);
-    seriesFiles.push({ path, payload: { id: s.id, chart: cid, key: s.key, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, ...s.points, changes } });
+    seriesFiles.push({ path, payload: { id: s.id, chart: cid, key: s.key, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, ...(s.otherUnits ? { otherUnits: s.otherUnits } : {}), ...s.points, changes } });
     if (!charts.has(cid)) {
       charts.set(cid, { id: cid, suite: s.key.suite, tool: s.key.tool, scenario: s.key.scenario, metric: s.key.metric, name: s.name, ...(s.case ? { case: s.case } : {}), unit: s.unit, better: s.better, series: [] });
     }

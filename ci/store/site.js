@@ -775,6 +775,14 @@ function appendPlan({ store, out, config, repoUrl = null, basePath = './', title
   if (split) return no(`run ${split[0]} is in more than one new run folder`);
   const model = buildModel({ docs, failures });
   const { digest } = snap;
+  // a series the new runs describe otherwise (another unit or direction) is laid out anew: points of another unit than
+  // its newest document's are left out of it, which only a layout of every point can do
+  const before = new Map(digest.series.map((s) => [s.id, s]));
+  const redescribed = model.series.find((a) => a.otherUnits || (before.has(a.id) && (a.unit !== before.get(a.id).unit || (a.better !== before.get(a.id).better && !before.get(a.id).undescribed))));
+  if (redescribed) {
+    const was = before.get(redescribed.id);
+    return no(`series ${redescribed.id} is measured in ${redescribed.unit} (${redescribed.better} is better) in the new runs, ${was ? `in ${was.unit} (${was.better} is better) before` : 'and in other units too'}`);
+  }
   const offset = digest.runs.length;
   const last = digest.runs[offset - 1];
   const known = new Set(digest.runs.map((r) => r.id));

@@ -83,7 +83,9 @@ const valuesFile = (dir, id) => join(dir, VALUES, `${sha1(id).slice(0, 16)}.f64`
  * Appends to a snapshot's digest the series of a model of new runs only (buildModel of their documents), whose run
  * indices start after the digest's runs: the points buildModel would add for those runs to a model of every run, and
  * series those runs begin, in series order. A series only archives made takes the description (name, unit,
- * direction) of its first document, as buildModel gives it. Changes and returns digest.series.
+ * direction) of its first document, as buildModel gives it; a new run that describes a series otherwise (another unit,
+ * or another direction for a series a document described) is laid out whole instead (site.js appendPlan), as buildModel
+ * leaves out the points of other units. Changes and returns digest.series.
  */
 export function appendSeries(digest, added, offset) {
   const byId = new Map(digest.series.map((s) => [s.id, s]));

@@ -24,7 +24,8 @@ export const commitOf = (i) => createHash('sha1').update(`commit-${i}`).digest('
 /**
  * `runs` runs, `every` ms apart from `start`, each with every job of `jobs`; values carry `noise`
  * (relative sd) around per-job levels. steps: [{ from: run index, job: 'suite.variant', metric, factor }]
- * multiply a metric from that run on. sameCommit: how many consecutive runs share a commit.
+ * multiply a metric from that run on. sameCommit: how many consecutive runs share a commit. metrics: [[name, level]],
+ * or [name, level, { unit, better }] for a name benchline does not register.
  */
 export function* syntheticDocs({ runs = 100, jobs = DEFAULT_JOBS, start = Date.UTC(2025, 0, 1), every = 3600e3, noise = 0.02, trials = 5, steps = [], sameCommit = 1, seed = 1, role = 'main', distributions = true, metrics = METRICS } = {}) {
   const random = seedrandom(String(seed));
@@ -34,13 +35,13 @@ export function* syntheticDocs({ runs = 100, jobs = DEFAULT_JOBS, start = Date.U
     const id = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${createHash('sha1').update(`run-${seed}-${i}`).digest('hex').slice(0, 6)}`;
     const run = { id, startedAt, commit: commitOf(Math.floor(i / sameCommit)), ref: 'main', trigger: role === 'main' ? 'push' : 'local', role };
     for (const job of jobs) {
-      const ms = metrics.map(([name, level]) => {
+      const ms = metrics.map(([name, level, described = {}]) => {
         let factor = job.scale;
         for (const s of steps) if (i >= s.from && s.job === `${job.suite}.${job.variant}` && s.metric === name) factor *= s.factor;
         if (name.startsWith('latency')) factor = 1 / factor;
         const samples = Array.from({ length: trials }, () => Number((level * factor * (1 + noise * gauss())).toPrecision(7)));
         const value = median(samples);
-        return metric(name, value, { samples, lower: Math.min(...samples), upper: Math.max(...samples), confidence: 0.95 });
+        return metric(name, value, { ...described, samples, lower: Math.min(...samples), upper: Math.max(...samples), confidence: 0.95 });
       });
       const doc = {
         schema: SCHEMA_ID,

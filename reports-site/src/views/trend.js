@@ -17,6 +17,10 @@ export async function trend(el, { index, params: [id] }) {
   el.append(h('h1', {}, `${chart.suite} · ${chart.tool} · ${chart.scenario} · ${metricLabel(chart)}`));
   el.append(h('p', { class: 'muted' }, `${QUANTITY[chart.unit] || `In ${chart.unit}`}: ${chart.better} is better. ${files.length} variant(s). Times in UTC. Drag to zoom, double-click to reset; click a point to open its run.`));
 
+  // points of a metric that changed unit are not comparable with its newest ones: left out of the line, and said so
+  for (const f of files.filter((x) => x.otherUnits)) {
+    el.append(h('p', { class: 'note other-units', dataset: { variant: f.key.variant } }, `${f.key.variant}: ${f.otherUnits.points} earlier point${f.otherUnits.points === 1 ? '' : 's'} measured in ${f.otherUnits.units.join(', ')} instead of ${f.unit} (the metric changed unit) ${f.otherUnits.points === 1 ? 'is' : 'are'} not shown.`));
+  }
   const lines = files.map((f, k) => ({
     label: f.key.variant,
     color: COLORS[k % COLORS.length],
