@@ -506,7 +506,7 @@ describe('k6 adapter: custom metrics', () => {
   test('refuses a custom metric whose name clashes with a registered metric of another unit', () => {
     const data = json('custom-trends.json');
     data.metrics.bl_latency = data.metrics.bl_response_size;
-    throwsParse(() => k6.parse(JSON.stringify(data), { contains: 'bl_latency=default' }), /k6 metric bl_latency becomes "latency\.mean".*registers as ns\/lower \(a time\), but the job's params make it count\/lower; rename the k6 metric/);
+    throwsParse(() => k6.parse(JSON.stringify(data), { contains: 'bl_latency=default' }), /k6 metric bl_latency becomes "latency\.mean".*registers as ns\/lower \(a time\), but it reads as count\/lower here \(contains "default", from the summary or the job's contains\/better params\); rename the k6 metric/);
   });
 });
 

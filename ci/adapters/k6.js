@@ -273,7 +273,7 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     // a Trend named as one of benchline's time families (time, connect, ...) makes metrics registered as times
     const family = describeMetric(`${metricName}.mean`);
     if (family && (family.unit !== unit || family.better !== (better ?? 'lower'))) {
-      fail(`k6 metric ${k6Name} becomes "${metricName}.mean", ".p95", ..., which benchline registers as ${family.unit}/${family.better} (a time), but the job's params make it ${unit}/${better ?? 'lower'}; rename the k6 metric (e.g. ${k6Name}_count), or drop it from the job's contains/better params`);
+      fail(`k6 metric ${k6Name} becomes "${metricName}.mean", ".p95", ..., which benchline registers as ${family.unit}/${family.better} (a time), but it reads as ${unit}/${better ?? 'lower'} here (contains "${m.contains}"${better ? `, better ${better}` : ''}, from the summary or the job's contains/better params); rename the k6 metric (e.g. ${k6Name}_count), or drop it from the job's contains/better params`);
     }
     const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower') };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
