@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as k6 from '../ci/adapters/k6.js';
 import { ParseError, unreadable } from '../ci/adapters/errors.js';
 import { buildResult } from '../ci/result.js';
+import { toGab } from '../ci/reports/exports.js';
 import { normalizeFile } from '../ci/commands/normalize.js';
 import { handleSummary, textSummary, formatValue } from '../loadtests/k6/lib/summary.js';
 import { benchOptions, baseUrl, param, urlPath } from '../loadtests/k6/lib/options.js';
@@ -440,6 +441,25 @@ describe('k6 adapter: custom metrics', () => {
         assert.throws(() => parse(file, opts), (e) => e instanceof ParseError && /k6 metric processing becomes "processing\.mean".*registers as ns\/lower.*rename the k6 metric \(e\.g\. processing_count\)/.test(e.message), `${file} ${JSON.stringify(opts)}`);
       }
     }
+  });
+
+  test('a custom time Trend of whole milliseconds (timed with Date.now()) carries a 1 ms resolution on its order statistics, not on its mean, and one of real timings none', () => {
+    for (const [file, name] of [['ws-metrics.json', 'ws_message_roundtrip'], ['custom-metrics.json', 'json_parse_ms']]) {
+      const r = parse(file);
+      for (const stat of ['min', 'max', 'p50', 'p95']) assert.equal(byName(r, `${name}.${stat}`).resolution, 1e6, `${file} ${name}.${stat}`);
+      assert.equal(byName(r, `${name}.mean`).resolution, undefined, `${file} ${name}.mean`);
+      // the document keeps it, and github-action-benchmark's file leaves out what one clock step can double
+      const d = doc([r], 'whole-ms');
+      assert.equal(d.metrics.find((m) => m.name === `${name}.min`).resolution, 1e6);
+      const gab = toGab([d], 'lower').map((e) => e.name.split('/').pop());
+      assert.ok(gab.includes(`${name}.mean`), `${file}: the mean stays`);
+      for (const m of d.metrics.filter((x) => x.name.startsWith(`${name}.`) && x.resolution)) assert.equal(gab.includes(m.name), m.value >= 10e6, `${file} ${m.name} ${m.value} ns`);
+    }
+    // a Trend of res.timings.duration (fractions of a millisecond), k6's own timings, and a custom size: no resolution
+    const timed = parse('registered-trend.json');
+    assert.ok(byName(timed, 'time.min').value % 1e6 !== 0);
+    assert.equal(timed.metrics.filter((m) => /^(time|latency)\./.test(m.name) && m.resolution).length, 0);
+    assert.equal(byName(parse('custom-metrics.json'), 'body_bytes.max').resolution, undefined);
   });
 
   // a script read through --summary-export that then adds a handleSummary, as the note advises, keeps its series' units

@@ -236,11 +236,14 @@ function percentiles(values, unit) {
   return [...pts.entries()].sort((a, b) => a[0] - b[0]).map(([p, v]) => ({ p, value: convert(v, unit) }));
 }
 
-/** Metrics `<prefix>.mean/.min/.max/.p50/.pN` from one trend. */
-function trendMetrics(prefix, values, unit, better) {
+/**
+ * Metrics `<prefix>.mean/.min/.max/.p50/.pN` from one trend. resolution: the step its values move in (ns), given to
+ * its order statistics (min, max, percentiles); the mean of many values moves in finer steps.
+ */
+function trendMetrics(prefix, values, unit, better, resolution) {
   const out = [];
-  const add = (suffix, v) => { if (v !== undefined) out.push(metric(`${prefix}.${suffix}`, convert(v, unit), { unit, better })); };
-  add('mean', values.avg);
+  const add = (suffix, v, step = resolution) => { if (v !== undefined) out.push(metric(`${prefix}.${suffix}`, convert(v, unit), { unit, better, ...(step ? { resolution: step } : {}) })); };
+  add('mean', values.avg, 0);
   add('min', values.min);
   add('max', values.max);
   add('p50', values.med ?? values['p(50)']);
@@ -275,7 +278,11 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     if (family && (family.unit !== unit || family.better !== (better ?? 'lower'))) {
       fail(`k6 metric ${k6Name} becomes "${metricName}.mean", ".p95", ..., which benchline registers as ${family.unit}/${family.better} (a time), but it reads as ${unit}/${better ?? 'lower'} here (contains "${m.contains}"${better ? `, better ${better}` : ''}, from the summary or the job's contains/better params); rename the k6 metric (e.g. ${k6Name}_count), or drop it from the job's contains/better params`);
     }
-    const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower') };
+    // a time Trend whose least and greatest values are whole milliseconds holds whole milliseconds (a script timing
+    // with Date.now(), a server's own "took" field): its minimum can read 0 in one run and 1 ms in the next by the
+    // clock's step alone, so its order statistics carry a resolution of 1 ms (below it no verdict; exports.js)
+    const wholeMs = unit === 'ns' && Number.isInteger(m.values.min) && Number.isInteger(m.values.max);
+    const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower', wholeMs ? msToNs(1) : undefined) };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
     if (unit !== 'count') {
       // a summary of some other summaryTrendStats may hold no rank (avg alone): then no curve, the mean still kept
