@@ -206,14 +206,17 @@ export function parseOverrides(list = []) {
 
 /**
  * Parameters of one job: suite < variant < job < job.profiles[profile] < overrides.
- * An override `key` applies to every job; `tool.key` or `scenario.key` only to jobs of that tool or scenario.
+ * An override `key` applies to every job; `tool.key` or `scenario.key` only to jobs of that tool or scenario. scopes: the
+ * tools and scenarios of the selected jobs; a dotted key whose first part is none of them is a name of its own (JMH's
+ * `p.size`) and applies to every job, as checkOverrides reads it.
  */
-export function resolveParams({ suite, variant, job, profile, overrides = {} }) {
+export function resolveParams({ suite, variant, job, profile, overrides = {}, scopes }) {
   const params = { ...suite.params, ...suite.variants[variant]?.params, ...job.params, ...job.profiles?.[profile] };
   for (const [k, v] of Object.entries(overrides)) {
     const dot = k.indexOf('.');
     if (dot < 0) params[k] = v;
     else if ([job.tool, job.scenario].includes(k.slice(0, dot))) params[k.slice(dot + 1)] = v;
+    else if (scopes && !scopes.has(k.slice(0, dot))) params[k] = v;
   }
   return params;
 }
@@ -246,6 +249,8 @@ export function checkOverrides(config, jobs, overrides) {
     const name = scoped ? key.slice(dot + 1) : key;
     const known = new Set(targets.flatMap((j) => [...knownParams(config, j)]));
     if (known.has(name)) continue;
+    // names under a tool's own prefix are free (JMH's p.NAME for any @Param)
+    if (targets.some((j) => (ADAPTERS[j.tool]?.paramPrefixes || []).some((pre) => name.startsWith(pre) && name.length > pre.length))) continue;
     const where = scoped ? `the selected ${prefix} jobs` : 'the selected jobs';
     throw new ConfigError(`--param ${JSON.stringify(key).slice(1, -1)}: ${where} have no parameter ${JSON.stringify(name)}; known: ${[...known].sort().join(', ') || 'none'} (a parameter a job does not list yet goes into its params in ${config.file ? 'the config' : 'bench.config.yaml'}; prefix a tool or scenario, e.g. wrk.duration, to set it for those jobs only)`);
   }

@@ -106,6 +106,21 @@ export function planJobs(config, sel = {}) {
     if (!Object.hasOwn(config.suites, s)) throw new ConfigError(`suite ${JSON.stringify(s)} is not defined in ${config.file || 'the config'}; defined: ${Object.keys(config.suites).join(', ') || 'none'}`);
   }
   const overrides = parseOverrides(sel.param);
+  // the tools and scenarios of the selected jobs: `x.key` is scoped to them when x is one of them (as checkOverrides
+  // reads it), else a parameter of its own name, such as JMH's p.size
+  const scopes = new Set();
+  for (const suiteName of suites) {
+    for (const variant of Object.keys(config.suites[suiteName].variants)) {
+      if (sel.variant?.length && !sel.variant.includes(variant)) continue;
+      for (const job of config.suites[suiteName].jobs) {
+        if (job.variants && !job.variants.includes(variant)) continue;
+        if (sel.tool?.length && !sel.tool.includes(job.tool)) continue;
+        if (sel.scenario?.length && !sel.scenario.includes(job.scenario)) continue;
+        if (sel.job?.length && !sel.job.includes(jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }))) continue;
+        scopes.add(job.tool).add(job.scenario);
+      }
+    }
+  }
   const jobs = [];
   for (const suiteName of suites) {
     const suite = config.suites[suiteName];
@@ -129,14 +144,15 @@ export function planJobs(config, sel = {}) {
           scenario: job.scenario,
           profile,
           trials: sel.trials || job.trials || config.profiles[profile].trials,
-          params: resolveParams({ suite, variant, job, profile, overrides }),
+          params: resolveParams({ suite, variant, job, profile, overrides, scopes }),
         };
         const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
         if (noScript) throw new ConfigError(noScript);
         // params no command line can be built from fail here, before any subject starts
         const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
         const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
-          || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' });
+          || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' })
+          || ADAPTERS[job.tool]?.filesProblem?.(entry.params, { root: config.root || '.' });
         if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
         // the same checks for the config's own params as for --param: a config's duration: 0s fails here, not in each trial
         const refused = commandProblem(config, job, entry.params);

@@ -129,6 +129,15 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
 }
 
 /**
+ * What to check when a subject process fails on the base side only: the base is a fresh worktree of the ref, holding
+ * only what git tracks, so what the head checkout has from an install or a build (node_modules/, a venv, a compiled
+ * binary) is not there unless the subject's build: steps make it.
+ */
+export const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a fresh git worktree of ${ref} holding only the files git tracks; `
+  + `what your checkout has from an install or a build that git ignores, such as node_modules/, a venv or a compiled binary, is not there: `
+  + `make it in subjects/${subject}/subject.yaml build: steps, e.g. ["npm", "ci"], which run once in each checkout before the first start; docs/config.md, subject.yaml)`;
+
+/**
  * Installs the load tools the jobs need. A tool that cannot be had does not stop the run: its jobs
  * are skipped with the installer's reason (first line), and the others go on.
  */
@@ -455,7 +464,18 @@ async function runGroup(group, ctx) {
           const runDir = join(dir, 'raw', role, job.id);
           makeDirs(runDir);
           lane.starts[role] = async () => {
-            const live = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
+            let live;
+            try {
+              live = await startSubject({ manifest, runDir, env: job.env, params: job.params, select: job.processes, log: () => {} });
+            } catch (e) {
+              // on the first line, which the run's reason keeps (the log's lines follow it)
+              if (role === 'base' && e.processFailed) {
+                const [first, ...rest] = e.message.split('\n');
+                const hint = baseCheckoutHint(opts.base, checkouts.base, job.subject);
+                e.message = [first.includes(' Last lines of ') ? first.replace(' Last lines of ', ` ${hint}. Last lines of `) : `${first} ${hint}`, ...rest].join('\n');
+              }
+              throw e;
+            }
             live.manifest = manifest;
             return live;
           };

@@ -254,9 +254,9 @@ async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
       if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') {
         const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
-        throw new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`);
+        throw Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
       }
-      throw new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
+      throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`), { processFailed: true });
     }
     const probe = await healthy(check);
     if (probe.ok) return;

@@ -28,7 +28,7 @@ export const TOOLS = {
   nginx: { source: 'apt', pkg: 'nginx', bin: ['/usr/sbin/nginx'], versionArgs: ['-v'], versionRe: /nginx\/(\d+\.\d+\.\d+)/ },
   haproxy: { source: 'apt', pkg: 'haproxy', bin: ['/usr/sbin/haproxy'], versionArgs: ['-v'], versionRe: /version (\d+\.\d+\.\d+)/ },
   bun: { source: 'npm', pkg: 'bun', bin: [join(ROOT, 'node_modules', '.bin', 'bun')], versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
-  java: { source: 'system', bin: ['/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'], env: 'JAVA25_HOME', envBin: 'bin/java', versionArgs: ['-version'], versionRe: /version "(\d+[^"]*)"/, hint: 'install a JDK 25 (Temurin) and set JAVA25_HOME' },
+  java: { source: 'system', bin: ['/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'], env: 'JAVA25_HOME', envBin: 'bin/java', versionArgs: ['-version'], versionRe: /version "(\d+[^"]*)"/, minMajor: 25, hint: 'install a JDK 25 (Temurin) and set JAVA25_HOME' },
   chromium: { source: 'apt', pkg: 'chromium', bin: ['/usr/bin/chromium'], versionArgs: ['--version'], versionRe: /Chromium (\d+[.\d]*)/ },
   otava: { source: 'pip', pkg: 'apache-otava', version: '0.8.0', exe: 'otava', versionArgs: ['--help'], versionRe: /(\d+\.\d+\.\d+)/ },
   actionlint: { source: 'go', module: 'github.com/rhysd/actionlint/cmd/actionlint', version: 'v1.7.12', versionArgs: ['-version'], versionRe: /(\d+\.\d+\.\d+)/ },
@@ -72,8 +72,9 @@ export function locate(name) {
   if (!t) throw new Error(`unknown tool "${name}"; known: ${Object.keys(TOOLS).join(', ')}`);
   const override = process.env[`BENCHLINE_${name.toUpperCase()}`];
   if (override) return existsSync(override) ? { path: override, from: `BENCHLINE_${name.toUpperCase()}` } : undefined;
-  if (t.env && process.env[t.env] && existsSync(join(process.env[t.env], t.envBin))) {
-    return { path: join(process.env[t.env], t.envBin), from: t.env };
+  // a home the user names is the one to use: one without the binary is not passed over for another
+  if (t.env && process.env[t.env]) {
+    return existsSync(join(process.env[t.env], t.envBin)) ? { path: join(process.env[t.env], t.envBin), from: t.env } : undefined;
   }
   if (t.source === 'go') {
     const p = join(goBinDir(name, t), name);
@@ -177,6 +178,8 @@ export function ensureTools(names, { log = (m) => process.stderr.write(`benchlin
   for (const n of missing) {
     const override = `BENCHLINE_${n.toUpperCase()}`;
     if (process.env[override]) throw new Error(`${n}: ${override} points to ${process.env[override]}, which does not exist; fix the path or unset ${override}`);
+    const home = TOOLS[n].env;
+    if (home && process.env[home]) throw new Error(`${n}: ${home} points to ${process.env[home]}, which has no ${TOOLS[n].envBin}; fix the path or unset ${home}`);
   }
   const apt = [...new Set(missing.filter((n) => TOOLS[n].source === 'apt').map((n) => TOOLS[n].pkg))];
   if (apt.length) aptInstall(apt, log);
@@ -193,6 +196,11 @@ export function ensureTools(names, { log = (m) => process.stderr.write(`benchlin
     const where = locate(n);
     if (!where) throw new Error(`${n} is still missing after installing`);
     out[n] = { ...where, version: versionOf(n, where.path) };
+    // JAVA25_HOME naming an older JDK ran JMH into an UnsupportedClassVersionError in every fork
+    const major = Number.parseInt(out[n].version, 10);
+    if (TOOLS[n].minMajor && major < TOOLS[n].minMajor) {
+      throw new Error(`${n}: ${where.path} (from ${where.from}) is version ${out[n].version}, older than ${TOOLS[n].minMajor}; ${TOOLS[n].hint}`);
+    }
   }
   return out;
 }

@@ -288,3 +288,29 @@ test('ghz counts reach ghz in plain digits: an exponent form, a fraction or a va
   assert.ok(argv({ total: '100', rps: 0 }).includes('--total=100'));
   assert.ok(argv({ duration: '10s' }).includes('--duration=10s'), 'a duration is passed as it is');
 });
+
+test('a proto, protoset or import path that is not there is refused when the run is planned, with the file it nearly spells', () => {
+  const root = new URL('..', import.meta.url).pathname;
+  const proto = 'subjects/grpc-streaming/src/main/proto/stream_bench.proto';
+  assert.equal(ghz.filesProblem({ call: 'x.Y/Z', proto }, { root }), undefined);
+  assert.equal(ghz.filesProblem({ call: 'x.Y/Z', proto: proto.replace('stream_bench', 'stream_bnech') }, { root }),
+    `ghz: params.proto ${proto.replace('stream_bench', 'stream_bnech')} does not exist (paths are from the project root, ${root.replace(/\/$/, '')}); did you mean ${proto}?`);
+  assert.match(ghz.filesProblem({ call: 'x.Y/Z', protoset: 'subjects' }, { root }), /^ghz: params\.protoset subjects is not a file/);
+  assert.match(ghz.filesProblem({ call: 'x.Y/Z', proto, importPaths: 'subjects, no/such/dir' }, { root }), /^ghz: params\.importPaths no\/such\/dir does not exist/);
+  assert.equal(ghz.filesProblem({ call: 'x.Y/Z', proto: '${dir}/a.proto' }, { root }), undefined, 'a placeholder is left to the run');
+});
+
+test('a call naming a method the proto file\'s service does not have is refused when planned, with the method it nearly spells', () => {
+  const root = new URL('..', import.meta.url).pathname;
+  const proto = 'subjects/grpc-streaming/src/main/proto/stream_bench.proto';
+  const text = readFileSync(`${root}${proto}`, 'utf8');
+  const pkg = /^package\s+([\w.]+);/m.exec(text)[1];
+  const service = /^service\s+(\w+)/m.exec(text)[1]; // the file's comment says "service both": not a declaration
+  const method = /^\s*rpc\s+(\w+)/m.exec(text)[1];
+  assert.equal(ghz.filesProblem({ call: `${pkg}.${service}/${method}`, proto }, { root }), undefined);
+  assert.equal(ghz.filesProblem({ call: `${pkg}.${service}.${method}`, proto }, { root }), undefined, 'ghz also takes package.Service.Method');
+  const typo = `${method.slice(0, -1)}x${method.slice(-1)}`;
+  assert.equal(ghz.filesProblem({ call: `${pkg}.${service}/${typo}`, proto }, { root }),
+    `ghz: params.call ${pkg}.${service}/${typo}: service ${pkg}.${service} in ${proto} has no method ${typo}; did you mean ${pkg}.${service}/${method}?`);
+  assert.equal(ghz.filesProblem({ call: 'other.Service/Method', proto }, { root }), undefined, 'a service the file does not declare may come from an import: left to ghz');
+});

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as hyperfine from '../ci/adapters/hyperfine.js';
 import { ParseError } from '../ci/adapters/errors.js';
@@ -144,6 +145,41 @@ test('a list of prepare commands becomes one --prepare per command, as hyperfine
   assert.deepEqual(argv.slice(9), ['--prepare', 'echo a > a', '--prepare', 'echo b > b', 'cat a', 'cat b']);
   assert.deepEqual(hyperfine.command({ outFile: 'o.json', params: { commands: ['x', 'y'], prepare: 'sync' } }).argv.slice(9), ['--prepare', 'sync', 'x', 'y']);
   assert.equal(hyperfine.paramsProblem({ commands: ['x', 'y', 'z'], prepare: ['a', 'b'] }), 'hyperfine: 2 prepare commands for 3 commands; give one for all commands or one per command');
+});
+
+test('with a parameterList, a name and a prepare command per command become one per case, in hyperfine\'s order, so hyperfine takes them', () => {
+  const params = { commands: ['work {size}', 'work 1'], names: ['work-{size}', 'tiny'], prepare: ['true', 'sync'], parameterList: { size: [200, 2000] }, runs: 1, warmup: 0 };
+  const { argv } = hyperfine.command({ bin: 'hyperfine', outFile: 'o.json', params });
+  assert.deepEqual(argv.slice(9), ['--prepare', 'true', '--prepare', 'sync', '--prepare', 'true', '--prepare', 'sync', '--parameter-list', 'size', '200,2000',
+    '--command-name', 'work-{size}', '--command-name', 'tiny', '--command-name', 'work-{size}', '--command-name', 'tiny', 'work {size}', 'work 1']);
+  // two lists: their values multiply; commands named as configured (placeholders) expand the same way
+  const two = hyperfine.command({ outFile: 'o.json', params: { commands: ['/base/a {m} {n}', 'b'], parameterList: 'm=x,y; n=1,2,3' }, rawParams: { commands: ['${dir}/a {m} {n}', 'b'] } }).argv;
+  assert.equal(two.filter((a) => a === '--command-name').length, 12);
+  // one name, or one command, stays as it was: hyperfine takes a single name for every case
+  assert.deepEqual(hyperfine.command({ outFile: 'o.json', params: { commands: 'w {s}', names: 'w-{s}', parameterList: 's=1,2' } }).argv.slice(-3), ['--command-name', 'w-{s}', 'w {s}']);
+  // a scan counts its steps for prepare (hyperfine takes one per case there too): 0, 0.25, ..., 1 is 5 values
+  assert.equal(hyperfine.command({ outFile: 'o.json', params: { commands: ['a {t}', 'b {t}'], prepare: ['x', 'y'], parameterScan: 't=0..1:0.25' } }).argv.filter((a) => a === '--prepare').length, 10);
+});
+
+test('the expanded names and prepare commands run in the real hyperfine, every case named after its own command', { skip: !existsSync('/usr/bin/hyperfine') && 'hyperfine is not installed' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'benchline-hf-'));
+  try {
+    const outFile = join(dir, 'out.json');
+    const params = { commands: ['echo a {size}', 'echo b'], names: ['a-{size}', 'b'], prepare: ['true', 'true'], parameterList: { size: [1, 2] }, runs: 1, warmup: 0, shell: 'none' };
+    const { argv } = hyperfine.command({ bin: 'hyperfine', outFile, params });
+    const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(hyperfine.parse(readFileSync(outFile, 'utf8')).metrics.filter((m) => m.name === 'time.mean').map((m) => m.case), ['a-1', 'b (size=1)', 'a-2', 'b (size=2)']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a parameterScan over several named commands is refused when planned, since hyperfine 1.15 would name one command\'s later cases after another', () => {
+  assert.match(hyperfine.paramsProblem({ commands: ['a {n}', 'b {n}'], names: ['a', 'b'], parameterScan: 'n=1..2' }), /^hyperfine: parameterScan over 2 commands with a name each would be mislabelled by hyperfine .*list the scan's values in parameterList instead \(e\.g\. n: \[1, 2, 3\]\)/);
+  assert.match(hyperfine.paramsProblem({ commands: ['${dir}/a {n}', 'b {n}'], parameterScan: 'n=1..2' }), /holding placeholders \(named as configured\)/);
+  assert.equal(hyperfine.paramsProblem({ commands: 'a {n}', names: 'a-{n}', parameterScan: 'n=1..2' }), undefined);
+  assert.equal(hyperfine.paramsProblem({ commands: ['a {n}', 'b {n}'], parameterScan: 'n=1..2' }), undefined, 'hyperfine names unnamed commands after themselves');
 });
 
 test('shell: takes any shell, not only none; ignoreFailure must be a boolean; parameterList with parameterScan is refused as hyperfine refuses it', () => {

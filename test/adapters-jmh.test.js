@@ -207,6 +207,18 @@ test('a jar that is not there, an unknown profiler and an option JMH refuses eac
     'JMH refused its command line: "Unknown time unit: nanos"; the job\'s params take JMH\'s own values (docs/config.md, JMH): timeUnit ns, us, ms, s, m; mode thrpt, avgt, sample, ss; warmup and time such as 200ms or 1s');
 });
 
+test('a benchmark that throws names the benchmark, its parameters and the exception, not an include regex that matched nothing', () => {
+  // JMH -foe true leaves the -rf json file empty, which read as "the include regex matches no benchmark"
+  const run = (name) => failedRun({ exitCode: 1, stdout: readFileSync(join(dir, `${name}.stdout`), 'utf8'), stderr: readFileSync(join(dir, `${name}.stderr`), 'utf8'), params: { jar: 'target/benchmarks.jar' } });
+  assert.equal(run('throws'),
+    'the benchmark benchline.serialization.bench.BookDepthBenchmark.sbeSerialize (depth = -1) threw "java.lang.IllegalArgumentException: Illegal Capacity: -2", so JMH stopped (failOnError is on by default) and wrote no results; its stack trace is in the trial\'s stdout in the job\'s raw folder. Fix the benchmark, or set failOnError: false to keep the results of the benchmarks that ran');
+});
+
+test('a jar compiled for a newer Java than the one running JMH says so and points at JAVA25_HOME, not at the include regex', () => {
+  const said = failedRun({ exitCode: 1, stdout: readFileSync(join(dir, 'old-java.stdout'), 'utf8'), stderr: readFileSync(join(dir, 'old-java.stderr'), 'utf8'), params: { jar: 'target/benchmarks.jar' } });
+  assert.match(said, /^the java that runs JMH is older than the JDK that compiled the jar: "java\.lang\.UnsupportedClassVersionError: .*class file version 69\.0.*up to 61\.0"; benchline runs JMH with JAVA25_HOME's java, .*point JAVA25_HOME at a JDK as new as the one that built params\.jar/);
+});
+
 test('a run that ended normally, or stopped in a way it does not know, is left to the output file', () => {
   assert.equal(failedRun({ exitCode: 0, stdout: '', stderr: '', params: {} }), undefined);
   assert.equal(failedRun({ exitCode: 1, stdout: 'No matching benchmarks. Miss-spelled regexp?\n', stderr: '', params: {} }), undefined);

@@ -137,6 +137,17 @@ test('--param may set any parameter a hyperfine job\'s command line reads, like 
   assert.throws(() => planJobs(cfg, { param: ['run=50'] }), /--param run: the selected jobs have no parameter "run"; known: args, command, commands, ignoreFailure, names, parameterList, parameterScan, prepare, runs, shell, warmup/);
 });
 
+test('--param p.NAME sets a JMH @Param, as the job\'s params write it, instead of being accepted and dropped as a job named p', () => {
+  const cfg = parseConfig('version: 1\ndefaults: { suites: [j], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  j:\n    subject: sum\n    variants: { only: {} }\n    jobs:\n      - { tool: jmh, scenario: avgt, params: { jar: b.jar, p.size: "100,1000" } }\n      - { tool: hyperfine, scenario: cli, params: { commands: "true" } }\n', 'bench.config.yaml');
+  const paramsOf = (param) => Object.fromEntries(planJobs(cfg, { param }).map((j) => [j.tool, j.params]));
+  assert.deepEqual(paramsOf(['p.size=10']).jmh, { jar: 'b.jar', 'p.size': 10 });
+  assert.deepEqual(paramsOf(['jmh.p.size=20']).jmh, { jar: 'b.jar', 'p.size': 20 });
+  assert.deepEqual(paramsOf(['avgt.p.depth=3']).jmh, { jar: 'b.jar', 'p.size': '100,1000', 'p.depth': 3 }, 'any @Param, as in the config');
+  assert.deepEqual(paramsOf(['p.depth=3']).jmh, { jar: 'b.jar', 'p.size': '100,1000', 'p.depth': 3 });
+  assert.deepEqual(paramsOf(['cli.runs=2']).jmh, { jar: 'b.jar', 'p.size': '100,1000' }, 'a scenario\'s prefix still scopes');
+  assert.throws(() => planJobs(cfg, { param: ['x.size=1'] }), /--param x\.size: the selected jobs have no parameter "x\.size"/);
+});
+
 test('--param may set a variable a k6 job\'s script reads (VUS, read by its helper) though the config does not list it, and a misspelt one is still refused', () => {
   const dir = tempDir('k6-param-');
   mkdirSync(join(dir, 'loadtests', 'lib'), { recursive: true });

@@ -555,6 +555,29 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
+test('a subject process that fails only on the base side says the base is a fresh worktree without the files git ignores, and where to make them', async () => {
+  const repo = out();
+  const g = gitIn(repo);
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'svc')]);
+  // the server needs a file an install makes and git ignores (node_modules/ in a real project)
+  writeFileSync(join(repo, 'subjects', 'svc', 'server.js'), "// svc: listens on $PORT once its installed file is there.\nrequire('./installed.js');\nrequire('node:net').createServer().listen(Number(process.env.PORT), '127.0.0.1');\n");
+  writeFileSync(join(repo, 'subjects', 'svc', 'installed.js'), '');
+  writeFileSync(join(repo, '.gitignore'), 'installed.js\nresults/\n');
+  writeFileSync(join(repo, 'subjects', 'svc', 'subject.yaml'), 'name: svc\nports: [tcp]\nprocesses:\n  server:\n    command: ["node", "server.js"]\n    env: { PORT: "${port.tcp}" }\n    health: { tcp: "127.0.0.1:${port.tcp}", timeout: 10 }\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [svc], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  svc:\n    subject: svc\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  writeFileSync(join(repo, 'README.md'), 'a change\n');
+  g('add', '-A');
+  g('commit', '-qm', 'head');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  assert.equal(run.jobs[0].status, 'failed');
+  assert.match(run.jobs[0].reason, /subject process svc\/server exited \(code 1\) before it was healthy/);
+  assert.match(run.jobs[0].reason, /base side: \S+ is a fresh git worktree of HEAD~1 holding only the files git tracks; .*node_modules\/.* make it in subjects\/svc\/subject\.yaml build: steps/);
+});
+
 /**
  * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
  * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.

@@ -15,7 +15,9 @@
 // of -x (--max-duration). Those are not the server's errors: they are left out of requests, errors and
 // throughput, and named in a note. command() passes --duration-stop=wait with either, so runs made by benchline
 // do not have them.
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { nearMiss } from '../spelling.js';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 import { wholeNumber } from './counts.js';
@@ -220,6 +222,56 @@ const COUNTS = Object.freeze({ total: 0, concurrency: 1, rps: 0, connections: 1,
 
 /** Every parameter command() reads: `--param` may set these even when the config does not. */
 export const params = Object.freeze(['call', 'proto', 'protoset', 'importPaths', 'data', 'metadata', 'countErrors', ...FLAGS.map(([key]) => key)]);
+
+const isFile = (path) => { try { return statSync(path).isFile(); } catch { return false; } };
+
+/** A file of the same folder whose name nearly spells the missing one's, as a path like the param's; undefined when none. */
+function nearFile(given, root) {
+  const abs = resolve(root, given);
+  let names = [];
+  try { names = readdirSync(dirname(abs)); } catch { return undefined; }
+  const near = nearMiss(basename(abs), names);
+  return near && (isAbsolute(given) ? join(dirname(abs), near) : relative(root, join(dirname(abs), near)));
+}
+
+/** package.Service -> its rpc names, for the services a proto file declares itself (comments left out). */
+function protoServices(text) {
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(src)?.[1];
+  const services = new Map();
+  for (const m of src.matchAll(/\bservice\s+(\w+)\s*\{/g)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; i < src.length && depth; i++) depth += src[i] === '{' ? 1 : src[i] === '}' ? -1 : 0;
+    const body = src.slice(m.index + m[0].length, i);
+    services.set(pkg ? `${pkg}.${m[1]}` : m[1], [...body.matchAll(/\brpc\s+(\w+)\s*\(/g)].map((r) => r[1]));
+  }
+  return services;
+}
+
+/**
+ * Why a job's params would make ghz stop before its first call, found when the run is planned instead of after the
+ * subject is built and started: a proto, protoset or import path that is not there (from the project root), or a call
+ * whose service the proto file declares without that method. Values holding placeholders are left to the run.
+ */
+export function filesProblem(p = {}, { root = '.' } = {}) {
+  const paths = [['proto', p.proto], ['protoset', p.protoset], ...String(p.importPaths ?? '').split(',').filter((x) => x.trim()).map((x) => ['importPaths', x.trim()])];
+  for (const [key, value] of paths) {
+    if (value === undefined || value === null || value === '' || String(value).includes('${')) continue;
+    const abs = resolve(root, String(value));
+    const there = key === 'importPaths' ? existsSync(abs) : isFile(abs);
+    if (there) continue;
+    const near = nearFile(String(value), root);
+    return `ghz: params.${key} ${value} ${existsSync(abs) ? 'is not a file' : 'does not exist'} (paths are from the project root, ${resolve(root)})${near ? `; did you mean ${near}?` : ''}`;
+  }
+  const call = /^([\w.]+)[/.](\w+)$/.exec(String(p.call ?? ''));
+  if (!call || !p.proto || String(p.proto).includes('${') || String(p.call).includes('${')) return undefined;
+  const services = protoServices(readFileSync(resolve(root, String(p.proto)), 'utf8'));
+  const methods = services.get(call[1]);
+  if (!methods || methods.includes(call[2])) return undefined;
+  const near = nearMiss(call[2], methods);
+  return `ghz: params.call ${p.call}: service ${call[1]} in ${p.proto} has no method ${call[2]}${near ? `; did you mean ${call[1]}/${near}?` : `; it has ${methods.join(', ') || 'none'}`}`;
+}
 
 /**
  * The ghz command line of one trial. params: call (package.Service/Method), proto or protoset

@@ -175,6 +175,29 @@ function parameterScan(v) {
   return m.slice(1).filter((x) => x !== undefined);
 }
 
+/** How many values a "t=0..1:0.25" scan takes (hyperfine steps exactly, in decimal, from min up to max). */
+function scanLength([, min, max, step = '1']) {
+  const decimals = Math.max(...[min, max, step].map((x) => (x.split('.')[1] || '').length));
+  const scaled = (x) => BigInt(Math.round(Number(x) * 10 ** decimals));
+  const span = scaled(max) - scaled(min);
+  const by = scaled(step);
+  return span < 0n || by <= 0n ? 0 : Number(span / by) + 1;
+}
+
+/**
+ * How many cases each command makes: the product of the parameterList's value counts, or the scan's steps; 1 without
+ * either. hyperfine runs them value by value, every command for each (the first list's values changing fastest).
+ */
+function casesPerCommand(p) {
+  const lists = parameterLists(p.parameterList);
+  if (lists.length) return lists.reduce((n, [, vals]) => n * String(vals).split(',').length, 1);
+  const scan = parameterScan(p.parameterScan);
+  return scan ? scanLength(scan) : 1;
+}
+
+/** One entry per command -> one per case, in hyperfine's order (each parameter value, every command for it). */
+const perCase = (perCommand, cases) => Array.from({ length: cases }, () => perCommand).flat();
+
 // hyperfine options a user may write as params that benchline does not pass, and what to write instead
 const UNPASSED = {
   setup: 'run it in prepare (before every run) or in the subject\'s build: steps',
@@ -216,6 +239,10 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set() } = {
   if (!commands) return 'hyperfine needs params.commands (one command or a list), or a script: to time with params.args (docs/config.md, hyperfine)';
   const names = asList(p.names).length;
   if (names && names !== commands) return `hyperfine: ${names} names for ${commands} command${commands === 1 ? '' : 's'}; give one name per command`;
+  // hyperfine 1.15 takes one name per command with --parameter-scan, but gives the later values of every command
+  // after the second the first command's name; with --parameter-list it takes one per case, which command() writes.
+  const named = names || asList(p.commands).concat(asList(p.command)).some((c) => c.includes('${'));
+  if (hasValue(p.parameterScan) && commands > 1 && named) return `hyperfine: parameterScan over ${commands} commands ${names ? 'with a name each' : 'holding placeholders (named as configured)'} would be mislabelled by hyperfine (it names later cases of one command after another); list the scan's values in parameterList instead (e.g. ${String(p.parameterScan).split('=')[0]}: [1, 2, 3]), where every command keeps its own name`;
   if (p.ignoreFailure !== undefined && typeof p.ignoreFailure !== 'boolean') return `hyperfine: param ignoreFailure must be true or false, got ${JSON.stringify(p.ignoreFailure)}${typeof p.ignoreFailure === 'string' ? ' (a string: write it without quotes)' : ''}`;
   if (hasValue(p.parameterList) && hasValue(p.parameterScan)) return 'hyperfine: parameterList and parameterScan cannot be used together (hyperfine refuses --parameter-list with --parameter-scan); list the scan\'s values in parameterList instead';
   // hyperfine takes one --prepare for all commands or one per command, in order
@@ -256,13 +283,22 @@ export function command(ctx) {
   if (p.ignoreFailure === true) argv.push('-i');
   // none: no shell (hyperfine --shell=none); any other value is the shell to run the commands with (bash, "zsh -e")
   if (hasValue(p.shell)) argv.push(`--shell=${p.shell}`);
-  for (const prep of asList(p.prepare)) argv.push('--prepare', prep);
+  // A name or prepare command per command becomes one per case: with a parameter list or scan hyperfine counts
+  // cases, not commands (a scan takes its names per command, and several of those are refused above).
+  const cases = casesPerCommand(p);
+  const prepares = asList(p.prepare);
+  for (const prep of prepares.length > 1 ? perCase(prepares, cases) : prepares) argv.push('--prepare', prep);
   for (const [k, vals] of parameterLists(p.parameterList)) argv.push('--parameter-list', k, vals);
   const scan = parameterScan(p.parameterScan);
   if (scan) argv.push('--parameter-scan', scan[0], scan[1], scan[2], ...(scan[3] ? ['--parameter-step-size', scan[3]] : []));
-  commands.forEach((c, i) => {
-    if (names[i] !== undefined) argv.push('--command-name', names[i]);
-    argv.push(c);
-  });
+  if (hasValue(p.parameterList) && names.length > 1 && cases > 1) {
+    for (const n of perCase(names, cases)) argv.push('--command-name', n);
+    argv.push(...commands);
+  } else {
+    commands.forEach((c, i) => {
+      if (names[i] !== undefined) argv.push('--command-name', names[i]);
+      argv.push(c);
+    });
+  }
   return { argv, output: 'file' };
 }

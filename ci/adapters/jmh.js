@@ -212,7 +212,20 @@ export function failedRun({ exitCode, stdout = '', stderr = '', params = {} } = 
   if (prof !== undefined) {
     return `JMH could not start a profiler of params.prof (${JSON.stringify(asList(params.prof).join(' '))}): ${JSON.stringify(prof)}; java -jar <jar> -lprof lists JMH's own (gc, stack, ...), any other is a class name on the jar's classpath`;
   }
-  return undefined;
+  // a benchmark threw (or its fork could not load it) and -foe stopped JMH, leaving the -rf json file empty
+  const failure = lines.findIndex((l) => /<failure>$/.test(l));
+  if (failure < 0 && !lines.some((l) => /^ERROR: org\.openjdk\.jmh\.runner\.RunnerException: Benchmark caught the exception/.test(l))) return undefined;
+  const exception = /^(?:Suppressed: |Caused by: )?([\w$.]+(?:Exception|Error)\b.*)$/;
+  const thrown = [...lines.slice(failure + 1), ...lines].map((l) => exception.exec(l)?.[1])
+    .find((l) => l && !/^org\.openjdk\.jmh\.runner\./.test(l));
+  const before = lines.slice(0, failure < 0 ? lines.length : failure).reverse();
+  const bench = before.find((l) => l.startsWith('# Benchmark: '))?.slice(13);
+  const values = before.find((l) => l.startsWith('# Parameters: '))?.slice(14);
+  const which = bench ? `the benchmark ${bench}${values ? ` ${values}` : ''}` : 'a benchmark';
+  if (/^java\.lang\.UnsupportedClassVersionError\b/.test(thrown || '')) {
+    return `the java that runs JMH is older than the JDK that compiled the jar: ${JSON.stringify(thrown)}; benchline runs JMH with JAVA25_HOME's java, else Temurin 25 in /usr/lib/jvm (benchline doctor shows which): point JAVA25_HOME at a JDK as new as the one that built params.jar, and rebuild the jar with it (a build that compiled nothing new keeps the old classes)`;
+  }
+  return `${which} threw ${thrown ? JSON.stringify(thrown) : 'an exception'}, so JMH stopped (failOnError is on by default) and wrote no results; its stack trace is in the trial's stdout in the job's raw folder. Fix the benchmark, or set failOnError: false to keep the results of the benchmarks that ran`;
 }
 
 /** Every parameter command() reads, and the prefix of @Param values (`p.NAME`): a near miss of one is refused with the config. */
