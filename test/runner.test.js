@@ -424,7 +424,6 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
 
 test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
   const repo = out();
-  const g = gitIn(repo);
   const step = (side) => `#!/bin/sh\n# records which checkout's binary ran, from where, with which port\necho "${side} $(pwd) $2" >> "$1"\n`;
   execFileSync('mkdir', ['-p', join(repo, 'bin'), join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nports: [http]\nprocesses: {}\n');
@@ -448,11 +447,7 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
     '',
   ].join('\n'));
   writeFileSync(join(repo, 'bin', 'step'), step('base'), { mode: 0o755 });
-  g('init', '-q');
-  g('add', '-A');
-  g('commit', '-qm', 'base');
-  writeFileSync(join(repo, 'bin', 'step'), step('head'), { mode: 0o755 });
-  g('commit', '-qam', 'head');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'bin', 'step'), step('head'), { mode: 0o755 }));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -475,13 +470,7 @@ test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, $
 
 test('under --base a hyperfine script: job whose args hold ${dir} times one case on both sides, so they are compared', async () => {
   const repo = scratchProject('{ tool: hyperfine, scenario: s, script: scripts/run.sh, trials: 2, params: { args: "${dir}", runs: 2, warmup: 0 } }', { 'scripts/run.sh': { text: '#!/bin/sh\ntest -d "$1"\n', mode: 0o755 } }, { trials: 2 });
-  const g = gitIn(repo);
-  g('init', '-q');
-  g('add', '-A');
-  g('commit', '-qm', 'base');
-  writeFileSync(join(repo, 'README.md'), 'head\n');
-  g('add', '-A');
-  g('commit', '-qm', 'head');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'head\n'));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -493,12 +482,7 @@ test('under --base a hyperfine script: job whose args hold ${dir} times one case
 
 test('under --base a hyperfine command that fails at once on head (ignoreFailure keeps its runs) is judged a regression in errors, not only a faster time', async () => {
   const repo = scratchProject('{ tool: hyperfine, scenario: s, trials: 10, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }', { 'bin/app': { text: '#!/bin/sh\nsleep 0.02\n', mode: 0o755 } }, { trials: 10 });
-  const g = gitIn(repo);
-  g('init', '-q');
-  g('add', '-A');
-  g('commit', '-qm', 'base');
-  writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
-  g('commit', '-qam', 'head fails at once');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nexit 1\n', { mode: 0o755 }));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -538,16 +522,12 @@ test('a hyperfine job beside a running subject is never called the load tool\'s 
 
 test('a --base run whose base has no such subject measures head only and records which subject and ref were missing', async () => {
   const repo = out();
-  const g = gitIn(repo);
   writeFileSync(join(repo, 'README.md'), 'before the subject\n');
-  g('init', '-q');
-  g('add', '-A');
-  g('commit', '-qm', 'base');
-  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
-  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
-  g('add', '-A');
-  g('commit', '-qm', 'adds the subject');
+  baseAndHead(repo, () => {
+    execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+    writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+    writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  });
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
@@ -557,7 +537,6 @@ test('a --base run whose base has no such subject measures head only and records
 
 test('a subject process that fails only on the base side says the base is a fresh worktree without the files git ignores, and where to make them', async () => {
   const repo = out();
-  const g = gitIn(repo);
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'svc')]);
   // the server needs a file an install makes and git ignores (node_modules/ in a real project)
   writeFileSync(join(repo, 'subjects', 'svc', 'server.js'), "// svc: listens on $PORT once its installed file is there.\nrequire('./installed.js');\nrequire('node:net').createServer().listen(Number(process.env.PORT), '127.0.0.1');\n");
@@ -565,12 +544,7 @@ test('a subject process that fails only on the base side says the base is a fres
   writeFileSync(join(repo, '.gitignore'), 'installed.js\nresults/\n');
   writeFileSync(join(repo, 'subjects', 'svc', 'subject.yaml'), 'name: svc\nports: [tcp]\nprocesses:\n  server:\n    command: ["node", "server.js"]\n    env: { PORT: "${port.tcp}" }\n    health: { tcp: "127.0.0.1:${port.tcp}", timeout: 10 }\n');
   writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [svc], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  svc:\n    subject: svc\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
-  g('init', '-q');
-  g('add', '-A');
-  g('commit', '-qm', 'base');
-  writeFileSync(join(repo, 'README.md'), 'a change\n');
-  g('add', '-A');
-  g('commit', '-qm', 'head');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'a change\n'));
   const cfg = loadConfig(join(repo, 'bench.config.yaml'));
   const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
   assert.equal(run.jobs[0].status, 'failed');
@@ -596,6 +570,16 @@ function scratchProject(job, files = {}, { trials = 1 } = {}) {
 
 /** git in a scratch project, committing as a test user. */
 const gitIn = (repo) => (...a) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: repo, stdio: 'ignore' });
+/** Makes `repo` a git repository of two commits for --base HEAD~1: "base" of what it holds, "head" of what toHead() changes. */
+function baseAndHead(repo, toHead) {
+  const g = gitIn(repo);
+  g('init', '-q');
+  g('add', '-A');
+  g('commit', '-qm', 'base');
+  toHead();
+  g('add', '-A');
+  g('commit', '-qm', 'head');
+}
 
 /** Runs scratchProject's job; returns the run (its folder as run.dir, the project as run.repo). */
 async function runScratchJob(job, files = {}) {
