@@ -44,7 +44,7 @@ test('every captured fixture normalizes to a schema-valid document or fails with
   assert.ok(valid >= 40, `at least 40 fixtures are valid outputs (got ${valid})`);
 });
 
-test('empty, truncated, foreign and missing files exit non-zero with the file, the tool and the option that produces valid output', () => {
+test('empty, truncated, foreign and missing files exit non-zero with the file, the tool and the option that produces valid output, and another tool\'s output with the tool it reads as', () => {
   const empty = join(tmp, 'empty.txt');
   writeFileSync(empty, '');
   const k6 = readFileSync('test/fixtures/k6/many.json', 'utf8');
@@ -53,10 +53,11 @@ test('empty, truncated, foreign and missing files exit non-zero with the file, t
   const cases = [
     ['wrk', empty, /empty/],
     ['k6', truncated, /truncated/],
-    ['wrk', 'test/fixtures/ab/many.txt', /./],
-    ['ghz', 'test/fixtures/k6/many.json', /./],
-    ['hyperfine', 'test/fixtures/ghz/many.json', /./],
-    ['jmh', 'test/fixtures/hyperfine/scan.json', /./],
+    // another tool's output says whose it reads as
+    ['wrk', 'test/fixtures/ab/many.txt', /It reads as ab output: pass --tool ab\. Produce/],
+    ['ghz', 'test/fixtures/k6/many.json', /It reads as k6 output: pass --tool k6\. Produce/],
+    ['hyperfine', 'test/fixtures/ghz/many.json', /It reads as ghz output: pass --tool ghz\. Produce/],
+    ['jmh', 'test/fixtures/hyperfine/scan.json', /It reads as hyperfine output: pass --tool hyperfine\. Produce/],
     ['ab', join(tmp, 'missing.txt'), /no such file/],
   ];
   for (const [tool, file, reason] of cases) {

@@ -1,7 +1,7 @@
 // `benchline normalize --tool T FILE`: one raw output -> one result document on stdout; nothing written.
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { adapterFor } from '../adapters/index.js';
+import { adapterFor, TOOL_NAMES } from '../adapters/index.js';
 import { ScriptProblem, unreadable } from '../adapters/errors.js';
 import { buildResult } from '../result.js';
 import { newRunId, runBlock, runnerInfo } from '../context.js';
@@ -47,6 +47,19 @@ export function defaultScenario(file, toolName) {
   return name;
 }
 
+/** The other tool whose adapter reads `text`, or undefined: an output given with the wrong --tool says whose it is. */
+function readsAs(text, toolName) {
+  return TOOL_NAMES.find((name) => {
+    if (name === toolName) return false;
+    try {
+      adapterFor(name).parse(text, {});
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Reads and parses one file, turning any adapter failure into a message naming file, tool and fix. */
 export function normalizeFile(file, toolName, opts = {}) {
   const adapter = adapterFor(toolName);
@@ -54,8 +67,10 @@ export function normalizeFile(file, toolName, opts = {}) {
   try {
     return adapter.parse(text, opts);
   } catch (e) {
+    const other = e instanceof ScriptProblem ? undefined : readsAs(text, toolName);
+    const whose = other ? ` It reads as ${other} output: pass --tool ${other}.` : '';
     const hint = e instanceof ScriptProblem ? '' : ` Produce valid output with: ${e.hint || adapter.produce}`;
-    throw new Error(`${file}: ${unreadable(e, toolName)}: ${e.message.replace(/\.?\s*$/, '').replace(/\n\s*/g, '; ')}.${hint}`);
+    throw new Error(`${file}: ${unreadable(e, toolName)}: ${e.message.replace(/\.?\s*$/, '').replace(/\n\s*/g, '; ')}.${whose}${hint}`);
   }
 }
 
