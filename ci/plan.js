@@ -92,6 +92,22 @@ const oneLine = (s) => String(s).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.s
 export const jobId = ({ suite, variant, tool, scenario }) => `${suite}.${variant}.${tool}.${scenario}`;
 
 /**
+ * A suite's jobs of each of its variants that `sel` selects by variant, tool and scenario ({ variant, job }, variant by
+ * variant in the config's order); `sel.job` is left to the caller.
+ */
+function* selectedIn(suite, sel) {
+  for (const variant of Object.keys(suite.variants)) {
+    if (sel.variant?.length && !sel.variant.includes(variant)) continue;
+    for (const job of suite.jobs) {
+      if (job.variants && !job.variants.includes(variant)) continue;
+      if (sel.tool?.length && !sel.tool.includes(job.tool)) continue;
+      if (sel.scenario?.length && !sel.scenario.includes(job.scenario)) continue;
+      yield { variant, job };
+    }
+  }
+}
+
+/**
  * Jobs selected by `sel` ({ suite[], variant[], tool[], scenario[], job[], profile, param[], trials }).
  * Each job carries what the runner needs; `skip` holds the reason for variants that cannot run natively;
  * `group` (suites with `interleave: variants`) names the jobs the runner runs side by side, trial by trial.
@@ -110,15 +126,9 @@ export function planJobs(config, sel = {}) {
   // reads it), else a parameter of its own name, such as JMH's p.size
   const scopes = new Set();
   for (const suiteName of suites) {
-    for (const variant of Object.keys(config.suites[suiteName].variants)) {
-      if (sel.variant?.length && !sel.variant.includes(variant)) continue;
-      for (const job of config.suites[suiteName].jobs) {
-        if (job.variants && !job.variants.includes(variant)) continue;
-        if (sel.tool?.length && !sel.tool.includes(job.tool)) continue;
-        if (sel.scenario?.length && !sel.scenario.includes(job.scenario)) continue;
-        if (sel.job?.length && !sel.job.includes(jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }))) continue;
-        scopes.add(job.tool).add(job.scenario);
-      }
+    for (const { variant, job } of selectedIn(config.suites[suiteName], sel)) {
+      if (sel.job?.length && !sel.job.includes(jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }))) continue;
+      scopes.add(job.tool).add(job.scenario);
     }
   }
   const jobs = [];
@@ -129,61 +139,55 @@ export function planJobs(config, sel = {}) {
     if (noSubject) throw new ConfigError(noSubject);
     // read once a suite, and only for a tool that checks its params when planned
     let used;
-    for (const variant of Object.keys(suite.variants)) {
-      if (sel.variant?.length && !sel.variant.includes(variant)) continue;
-      for (const job of suite.jobs) {
-        if (job.variants && !job.variants.includes(variant)) continue;
-        if (sel.tool?.length && !sel.tool.includes(job.tool)) continue;
-        if (sel.scenario?.length && !sel.scenario.includes(job.scenario)) continue;
-        const entry = {
-          id: jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }),
-          suite: suiteName,
-          subject: suite.subject,
-          variant,
-          tool: job.tool,
-          scenario: job.scenario,
-          profile,
-          trials: sel.trials || job.trials || config.profiles[profile].trials,
-          params: resolveParams({ suite, variant, job, profile, overrides, scopes }),
-        };
-        const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
-        if (noScript) throw new ConfigError(noScript);
-        // params no command line can be built from fail here, before any subject starts
-        const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
-        const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
-          || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' })
-          || ADAPTERS[job.tool]?.filesProblem?.(entry.params, { root: config.root || '.' });
-        if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
-        // the same checks for the config's own params as for --param: a config's duration: 0s fails here, not in each trial
-        const refused = commandProblem(config, job, entry.params);
-        if (refused) {
-          const configured = resolveParams({ suite, variant, job, profile });
-          if (sel.param?.length && !commandProblem(config, job, configured)) {
-            throw new ConfigError(`--param ${sel.param.map(oneLine).join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes, or drop the --param`);
-          }
-          // a value only the run fills in is checked by the run
-          if (!holdsPlaceholder(configured)) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${refused}; fix the job's params (docs/config.md)`);
+    for (const { variant, job } of selectedIn(suite, sel)) {
+      const entry = {
+        id: jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }),
+        suite: suiteName,
+        subject: suite.subject,
+        variant,
+        tool: job.tool,
+        scenario: job.scenario,
+        profile,
+        trials: sel.trials || job.trials || config.profiles[profile].trials,
+        params: resolveParams({ suite, variant, job, profile, overrides, scopes }),
+      };
+      const noScript = job.script && config.root && missingScript({ ...job, suite: suiteName }, config.root, config.file);
+      if (noScript) throw new ConfigError(noScript);
+      // params no command line can be built from fail here, before any subject starts
+      const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
+      const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
+        || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' })
+        || ADAPTERS[job.tool]?.filesProblem?.(entry.params, { root: config.root || '.' });
+      if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
+      // the same checks for the config's own params as for --param: a config's duration: 0s fails here, not in each trial
+      const refused = commandProblem(config, job, entry.params);
+      if (refused) {
+        const configured = resolveParams({ suite, variant, job, profile });
+        if (sel.param?.length && !commandProblem(config, job, configured)) {
+          throw new ConfigError(`--param ${sel.param.map(oneLine).join(' --param ')}: ${refused} (job ${entry.id}); give a value the tool takes, or drop the --param`);
         }
-        // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
-        if (sel.trials || job.trials) entry.fixedTrials = true;
-        const judge = job.judgeByVariant?.[variant] || job.judge;
-        if (judge) entry.judge = judge;
-        if (job.minEffect) entry.minEffect = job.minEffect;
-        if (job.script) entry.script = job.script;
-        if (job.timeout) entry.timeout = job.timeout;
-        if (job.warmup) entry.warmup = job.warmup;
-        if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;
-        if (typeof job.duet === 'boolean') entry.duet = job.duet;
-        else if (config.compare?.duet === 'never') entry.duet = false;
-        const v = suite.variants[variant];
-        if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
-        if (v.processes) entry.processes = v.processes;
-        if (v.skip) entry.skip = v.skip;
-        else if (job.skipIn?.[profile]?.includes(variant)) entry.skip = `left out of the ${profile} profile (skipIn); other profiles run it`;
-        else if (suite.interleave === 'variants') entry.group = `${suiteName}.${job.tool}.${job.scenario}`;
-        if (sel.job?.length && !sel.job.includes(entry.id)) continue;
-        jobs.push(entry);
+        // a value only the run fills in is checked by the run
+        if (!holdsPlaceholder(configured)) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${refused}; fix the job's params (docs/config.md)`);
       }
+      // Trials named by --trials or the job itself are kept as they are; otherwise an A/B run adds rounds as needed.
+      if (sel.trials || job.trials) entry.fixedTrials = true;
+      const judge = job.judgeByVariant?.[variant] || job.judge;
+      if (judge) entry.judge = judge;
+      if (job.minEffect) entry.minEffect = job.minEffect;
+      if (job.script) entry.script = job.script;
+      if (job.timeout) entry.timeout = job.timeout;
+      if (job.warmup) entry.warmup = job.warmup;
+      if (job.restart || config.compare?.restart) entry.restart = job.restart || config.compare.restart;
+      if (typeof job.duet === 'boolean') entry.duet = job.duet;
+      else if (config.compare?.duet === 'never') entry.duet = false;
+      const v = suite.variants[variant];
+      if (v.env) entry.env = Object.fromEntries(Object.entries(v.env).map(([k, val]) => [k, String(val)]));
+      if (v.processes) entry.processes = v.processes;
+      if (v.skip) entry.skip = v.skip;
+      else if (job.skipIn?.[profile]?.includes(variant)) entry.skip = `left out of the ${profile} profile (skipIn); other profiles run it`;
+      else if (suite.interleave === 'variants') entry.group = `${suiteName}.${job.tool}.${job.scenario}`;
+      if (sel.job?.length && !sel.job.includes(entry.id)) continue;
+      jobs.push(entry);
     }
   }
   if (!jobs.length) throw new ConfigError('the selection matches no job; check --suite/--variant/--tool/--scenario/--job against bench.config.yaml');
