@@ -67,6 +67,10 @@ export function measureSlug(name) {
  */
 export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
 
+// Every metric benchline keeps is zero or more: an interval reaching below zero (JMH's score ± error of one fork) starts
+// at 0 in every export.
+const lowerShown = (m) => Math.max(0, m.lower);
+
 // The action's range parser wants a digit followed by more characters, so small numbers keep 4 significant digits.
 const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4));
 
@@ -92,8 +96,7 @@ export function toGab(docs, better) {
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
         entry.range = `± ${rangeNumber(Math.max(m.value - m.lower, m.upper - m.value))}`;
-        // no metric is negative: JMH's score ± error of one fork reaching below 0 is shown from 0, as the bmf export has it
-        extra.push(`${Math.round((m.confidence ?? 0.95) * 1000) / 10}% interval ${Math.max(0, m.lower)}..${m.upper} ${m.unit}`);
+        extra.push(`${Math.round((m.confidence ?? 0.95) * 1000) / 10}% interval ${lowerShown(m)}..${m.upper} ${m.unit}`);
       }
       extra.push(`${d.tool.name} ${d.tool.version}`);
       if (d.run.commit) extra.push(`commit ${d.run.commit.slice(0, 12)}`);
@@ -118,7 +121,7 @@ export function toBmf(docs) {
       }
       origin.set(key, m.name);
       const measure = { value: m.value };
-      if (m.lower !== undefined && m.upper !== undefined) Object.assign(measure, { lower_value: Math.max(0, m.lower), upper_value: m.upper });
+      if (m.lower !== undefined && m.upper !== undefined) Object.assign(measure, { lower_value: lowerShown(m), upper_value: m.upper });
       (out[bench] ||= {})[slug] = measure;
     }
   }
