@@ -2,6 +2,7 @@
 import { compare } from '../../../ci/compare.js';
 import { loadRun, loadRuns } from '../data.js';
 import { h, pct, date, numCell, commitLink, table, shortSha, trendLink, columnsNote, levelPct } from '../dom.js';
+import { comparableBefore, jobKeys } from '../comparable.js';
 
 const ROLE_ORDER = ['head', 'main', 'local', 'base'];
 const iso = (t) => new Date(t).toISOString();
@@ -25,11 +26,13 @@ export async function compareView(el, { index, params: [a, b] }) {
   }
   const pos = new Map(runs.id.map((id, i) => [id, i]));
   if ((a !== undefined && !pos.has(a)) || (b !== undefined && !pos.has(b))) throw new Error(`No run ${pos.has(a) ? b : a} in the history`);
-  // #/compare/<run>: that run against the one before it, as a link to "what this run changed"
+  // #/compare/<run>: that run against the one before it that measured one of its jobs, as a link to "what this run
+  // changed"; #/compare: the newest run so
   const single = a !== undefined && b === undefined;
   if (single && pos.get(a) === 0) throw new Error(`Run ${a} is the first in the history: there is no run before it to compare with`);
-  const baseIdx = single ? pos.get(a) - 1 : a !== undefined ? pos.get(a) : n - 2;
   const headIdx = single ? pos.get(a) : b !== undefined ? pos.get(b) : n - 1;
+  const picked = a === undefined || single;
+  const baseIdx = picked ? await comparableBefore(headIdx, async (i) => jobKeys(runDocs(await loadRun(runs, i)))) : pos.get(a);
   const option = (i, selected) => h('option', { value: runs.id[i], selected: i === selected }, `${date(iso(runs.t[i]))} · ${shortSha(runs.commit[i])} · ${runs.id[i]}`);
   const picker = (selected, name) => {
     const s = h('select', { name, id: `compare-${name}` });
@@ -47,6 +50,7 @@ export async function compareView(el, { index, params: [a, b] }) {
   const result = compare(runDocs(base), runDocs(head), index.compare || {}, { seed: 1 });
   el.append(h('p', {}, 'Base ', commitLink(base.commit, index.repoUrl, base.id), ` (${date(base.startedAt)}) → head `, commitLink(head.commit, index.repoUrl, head.id), ` (${date(head.startedAt)}). `,
     'Judged metrics: ', h('span', { class: 'counts' }, Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ')), '. ',
+    picked && baseIdx !== headIdx - 1 ? h('span', { class: 'muted picked' }, ' The base is the newest earlier run that measured one of the head\'s jobs; the runs between measured none of them.') : null,
     base.archived || head.archived ? h('span', { class: 'muted' }, ' Archived runs keep one value per metric, not per trial, so their verdicts are inconclusive.') : null));
   const rows = result.comparisons.map((c) => {
     const chart = [c.suite, c.tool, c.scenario, c.case ? `${c.case}::${c.metric}` : c.metric].join('/');

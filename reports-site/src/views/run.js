@@ -27,7 +27,7 @@ export async function runView(el, { index, params: [id] }) {
     ['Stored as', run.archived ? 'archived (one value per metric; trials, samples and distributions were compacted away)' : 'full result documents'],
   ]));
   const reported = index.suites.filter((s) => s.page?.run?.id === run.id);
-  el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(runs.id[i - 1])}/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run'),
+  el.append(h('p', {}, h('a', { href: i > 0 ? `#/compare/${encodeURIComponent(run.id)}` : '#/compare' }, 'Compare with the previous run'),
     reported.length ? [' · Suite reports of this run: ', reported.flatMap((s, k) => [k ? ', ' : '', h('a', { href: `#/report/${encodeURIComponent(s.name)}`, class: 'report-link' }, s.name)])] : null));
 
   const measured = run.jobs.filter((j) => j.status === 'ok');
