@@ -77,3 +77,10 @@ test("a run page's link to compare with the previous run opens a comparison of i
   assert.deepEqual(await picked(), [gateways[0].run.id, gateways[1].run.id]);
   assert.equal(await page.locator('tr.cmp').count(), METRICS.length);
 });
+
+test('two runs of different suites say they measured nothing in common, instead of an empty table with 0 verdicts', async () => {
+  await open(`#/compare/${orders[0].run.id}/${gateways[0].run.id}`);
+  assert.match(await page.locator('#view .no-shared').innerText(), /measured no metric in common/);
+  assert.equal(await page.locator('#view table').count(), 0);
+  assert.match(await page.locator('#view details summary').innerText(), /on one side only/);
+});

@@ -84,7 +84,7 @@ test("ab's body bytes received restate the run like bytes received: never starre
 
 test('in a 390-pixel window no view is wider than the window: wide tables scroll sideways on their own', async () => {
   const id = docs.at(-1).run.id;
-  const views = ['#/', '#/runs', `#/run/${id}`, '#/compare', `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`, '#/variants/orders-api'];
+  const views = ['#/', '#/runs', `#/run/${id}`, `#/compare/${docs[0].run.id}/${id}`, `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`, '#/variants/orders-api'];
   await page.setViewportSize({ width: 390, height: 800 });
   try {
     for (const hash of views) {

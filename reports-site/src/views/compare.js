@@ -63,13 +63,17 @@ export async function compareView(el, { index, params: [a, b] }) {
       h('td', { class: 'num', title: Number.isFinite(c.level) && Number.isFinite(c.lower) ? `at ${levelPct(c.level)}` : null }, Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `${pct(c.lower)} … ${pct(c.upper)}` : '–'),
       h('td', { title: c.reason || '' }, h('span', { class: `badge ${verdict.split(' ')[0]}` }, verdict)));
   });
-  el.append(table(['Suite', 'Variant', 'Tool · scenario', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { class: 'compare-table' }));
-  el.append(columnsNote([
-    ['Base, Head', 'the median over each run\'s trials.'],
-    ['Change', 'Head / Base − 1, red or green only where the verdict is a regression or an improvement.'],
-    ['Interval', 'where the change lies: a bootstrap interval of the ratio of the medians, at the level in the cell\'s title; for "no change", the equivalence interval that decided it.'],
-    ['Verdict', 'by the rule of a pull request\'s comment for two separate runs (docs/reports.md), on the judged metrics only; "not judged" marks information-only metrics and those that restate the run\'s parameters (the reason is in the verdict\'s title).'],
-  ]));
+  if (!rows.length) {
+    el.append(h('p', { class: 'error no-shared' }, 'These two runs measured no metric in common, so there is nothing to compare: pick a base and a head that ran the same jobs (the list below says what each side measured).'));
+  } else {
+    el.append(table(['Suite', 'Variant', 'Tool · scenario', 'Metric', 'Base', 'Head', 'Change', 'Interval', 'Verdict'], rows, { class: 'compare-table' }));
+    el.append(columnsNote([
+      ['Base, Head', 'the median over each run\'s trials.'],
+      ['Change', 'Head / Base − 1, red or green only where the verdict is a regression or an improvement.'],
+      ['Interval', 'where the change lies: a bootstrap interval of the ratio of the medians, at the level in the cell\'s title; for "no change", the equivalence interval that decided it.'],
+      ['Verdict', 'by the rule of a pull request\'s comment for two separate runs (docs/reports.md), on the judged metrics only; "not judged" marks information-only metrics and those that restate the run\'s parameters (the reason is in the verdict\'s title).'],
+    ]));
+  }
   if (result.unmatched.length) {
     el.append(h('details', {}, h('summary', {}, `${result.unmatched.length} job(s) or metric(s) on one side only`), h('ul', {}, result.unmatched.map((u) => h('li', {}, `${u.side}: ${u.suite}/${u.variant}/${u.tool}/${u.scenario}${u.metric ? ` ${u.metric}` : ''}: ${u.reason}`)))));
   }
