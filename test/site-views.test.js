@@ -307,3 +307,21 @@ test("a pull request's run, which measured head and base, names each distributio
   const headers = await page.$$eval('table.percentile-table thead th', (ths) => ths.map((th) => th.textContent));
   assert.deepEqual([...headers].sort(), ['Percentile', 'cache-off · base', 'cache-off · head', 'cache-on · base', 'cache-on · head']);
 });
+
+test("each view's tab title names what it shows, so the browser's history and bookmarks tell views apart", async () => {
+  const id = docs.at(-1).run.id;
+  const titles = {
+    '#/': 'benchline history',
+    [`#/run/${id}`]: `Run ${id} · benchline history`,
+    [`#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`]: 'orders-api · ab · keepalive · throughput · benchline history',
+    '#/runs': /^Runs \(\d+\) · benchline history$/,
+    '#/variants/orders-api': /^orders-api.* · benchline history$/,
+    '#/nosuch': 'No such page · benchline history',
+    '#/run/nosuch': 'No run nosuch in the history · benchline history',
+  };
+  for (const [hash, title] of Object.entries(titles)) {
+    await open(hash);
+    if (title instanceof RegExp) assert.match(await page.title(), title, hash);
+    else assert.equal(await page.title(), title, hash);
+  }
+});

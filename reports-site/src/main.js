@@ -32,6 +32,14 @@ function decodeParams(match) {
   }
 }
 
+/** The tab's title for a drawn view: its heading, then the site's title (browser history, bookmarks and screen readers tell views apart by it). */
+function titleOf(el, site) {
+  const heading = el.querySelector('h1')?.textContent.trim();
+  const error = el.querySelector('.error')?.textContent.trim();
+  const own = heading || error;
+  return own && own !== site ? `${own} · ${site}` : site;
+}
+
 async function route() {
   const hash = location.hash || '#/';
   let found = ROUTES.map(([re, name, view]) => [re.exec(hash), name, view]).find(([m]) => m);
@@ -42,6 +50,7 @@ async function route() {
   document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', found && a.dataset.nav === found[1]));
   if (!found) {
     root.replaceChildren(h('p', { class: 'error' }, `No such page: ${hash}`), h('a', { href: '#/' }, 'Back to the overview'));
+    document.title = `No such page · ${index.title}`;
     root.dataset.ready = '1';
     return;
   }
@@ -57,6 +66,7 @@ async function route() {
   // a control that navigated (Compare's run pickers, changed with the arrow keys) keeps the keyboard's focus in the new view
   const focused = root.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
   root.replaceChildren(el);
+  document.title = titleOf(el, index.title);
   if (focused) document.getElementById(focused)?.focus();
   // views draw charts into detached elements; uPlot sizes need the element in the page, so views may finish here
   for (const fn of el.__afterMount || []) fn();
