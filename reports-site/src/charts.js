@@ -1,6 +1,7 @@
 // uPlot charts of the history page: trends of several variants with interval bands and change points, and percentile curves.
 import uPlot from 'uplot';
 import { fmt } from './dom.js';
+import { nines, ninesLabel, ninesSplits } from './nines.js';
 
 export const COLORS = ['#1849a9', '#c4320a', '#067647', '#6941c6', '#b54708', '#0e7090', '#c11574', '#4e5ba6'];
 const alpha = (hex, a) => `${hex}${Math.round(a * 255).toString(16).padStart(2, '0')}`;
@@ -111,12 +112,6 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
   return plot;
 }
 
-// percentiles plot on a "nines" axis, as HdrHistogram does: 90% -> 1, 99% -> 2, 99.9% -> 3
-const nines = (p) => -Math.log10(1 - Math.min(p, 99.9999) / 100);
-const ninesLabel = (v) => {
-  const p = 100 * (1 - 10 ** -v);
-  return `${Number(p.toPrecision(6))}%`;
-};
 
 /**
  * Labels of a log axis. Base 10: each power of ten, and its 2x and 5x while a decade has room. Base 2 (bytes):
@@ -180,10 +175,10 @@ export function percentileChart(el, { lines, unit }) {
     },
     series,
     axes: [
-      { splits: () => [0, 0.30103, 1, 2, 3, 4, 5].filter((s) => s >= xs[0] - 0.01 && s <= xs[xs.length - 1] + 0.01), values: (u, splits) => splits.map(ninesLabel) },
+      { splits: () => ninesSplits(xs[0], xs[xs.length - 1]), values: (u, splits) => splits.map(ninesLabel) },
       { size: 80, values: (u, splits) => logTickLabels(splits, (v) => fmt(v, unit), { decades, base }) },
     ],
-    hooks: { draw: [(u) => { entry.ticks = (u.axes[1]._values || []).filter(Boolean); }] },
+    hooks: { draw: [(u) => { entry.ticks = (u.axes[1]._values || []).filter(Boolean); entry.percentileTicks = (u.axes[0]._values || []).filter(Boolean); }] },
   };
   el.replaceChildren();
   const plot = new uPlot(opts, data, el);
