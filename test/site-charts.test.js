@@ -1,4 +1,4 @@
-// Charts of the history site as their readers meet them: a percentile chart names its last point the max.
+// Charts of the history site as their readers meet them: a percentile chart names its last point the max, every chart is named.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -58,4 +58,14 @@ test("a run's latency distribution labels its last point max on the percentile a
   assert.equal(ticks[0].at(-1), 'max');
   assert.ok(!ticks[0].includes('99.9999%'), ticks[0].join(' '));
   assert.deepEqual(errors, []);
+});
+
+test('every chart is an image with a name that says what it plots, for readers who cannot see the canvas', async () => {
+  await open(`#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`);
+  const trend = await page.getAttribute('#trend-chart', 'aria-label');
+  assert.equal(await page.getAttribute('#trend-chart', 'role'), 'img');
+  assert.match(trend, /^Trend of throughput \(higher is better\): cache-off, 12 points; cache-on, 12 points; 1 change point marked\./);
+  await open(`#/run/${docs.at(-1).run.id}`);
+  const labels = await page.$$eval('.chart.percentiles', (els) => els.map((e) => `${e.getAttribute('role')}: ${e.getAttribute('aria-label')}`));
+  assert.deepEqual(labels, ['img: Percentiles of ab · keepalive for cache-off, cache-on, on a log scale; the table below lists them.']);
 });

@@ -79,7 +79,7 @@ export async function runView(el, { index, params: [id] }) {
       const differs = (f) => new Set(mine.map(f)).size > 1;
       const parts = [differs(({ job }) => job.variant) && (({ job }) => job.variant), differs(({ d }) => d.case) && (({ d }) => d.case), differs(({ d }) => d.name) && (({ d }) => d.name), differs(({ job }) => job.role) && (({ job }) => job.role)].filter(Boolean);
       const label = (x) => (parts.length ? parts.map((f) => f(x)).filter(Boolean).join(' · ') : x.job.variant);
-      const holder = h('div', { class: 'chart percentiles' });
+      const holder = h('div', { class: 'chart percentiles', role: 'img', 'aria-label': `Percentiles of ${mine[0].job.tool} · ${mine[0].job.scenario} for ${mine.map(label).join(', ')}, on a log scale; the table below lists them.` });
       el.append(holder);
       (el.__afterMount ||= []).push(() => percentileChart(holder, { unit, lines: mine.map((x) => ({ label: label(x), percentiles: x.d.percentiles })) }));
       const ps = [...new Set(mine.flatMap((x) => x.d.percentiles.map((q) => q.p)))].sort((a, b) => a - b);

@@ -33,7 +33,9 @@ export async function trend(el, { index, params: [id] }) {
   const byX = new Map();
   files.forEach((f) => f.run.forEach((r) => byX.set(xOf(r), r)));
   const info = h('div', { class: 'chart-info muted' }, 'Point at a value to see its run and commit.');
-  const holder = h('div', { class: 'chart', id: 'trend-chart' });
+  // the canvas says nothing to a screen reader: the chart is named, and the tables below hold its values
+  const marked = files.reduce((k, f) => k + f.changes.length, 0);
+  const holder = h('div', { class: 'chart', id: 'trend-chart', role: 'img', 'aria-label': `Trend of ${metricLabel(chart)} (${chart.better} is better): ${files.map((f) => `${f.key.variant}, ${f.v.length} point${f.v.length === 1 ? '' : 's'}`).join('; ')}; ${marked} change point${marked === 1 ? '' : 's'} marked. The tables below list the change points and the latest values.` });
   el.append(holder, info);
   (el.__afterMount ||= []).push(() => trendChart(holder, {
     lines,
