@@ -42,3 +42,12 @@ test('the feed announces a suite\'s failed jobs, not the ones skipped in every r
   assert.match(both, /<title>Failed jobs: gateways \(1\) in run r1<\/title>/);
   assert.match(both, /<summary>gateways\.nginx\.wrk\.peak: nginx not found<\/summary>/);
 });
+
+test('the feed gives a p-value too small for a double as p ≈ 0, as the trend page does, not p=0.0', () => {
+  const run = { id: 'r9', commit: 'a'.repeat(40), startedAt: '2025-01-01T00:00:00.000Z' };
+  const change = (pvalue) => ({ chart: 'orders-api/ab/keepalive/throughput', series: 'orders-api/cache-on/ab/keepalive/throughput', suite: 'orders-api', variant: 'cache-on', unit: 'ops/s', better: 'higher', run, before: 1000, after: 800, change: -0.2, pvalue, kind: 'regression' });
+  const feed = atomFeed({ index: { title: 'history' }, changes: [change(0), change(3.2e-9)], suites: [], generatedAt: run.startedAt, basePath: './', repoUrl: null });
+  assert.match(feed, /\(-20\.0%, p ≈ 0\) from run r9/);
+  assert.match(feed, /\(-20\.0%, p=3\.2e-9\) from run r9/);
+  assert.doesNotMatch(feed, /p=0\.0/);
+});

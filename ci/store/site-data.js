@@ -302,6 +302,8 @@ export function rowOrder(name) {
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+/** A change point's p-value as the trend page gives it: 0 is a p too small for a double (≈ 0), not a p of zero. */
+const pText = (p) => (p > 0 ? `p=${p.toPrecision(2)}` : p === 0 ? 'p ≈ 0' : 'no p');
 
 /** Atom feed of change points and of suites whose latest run had failed jobs, newest first. */
 export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedAt }) {
@@ -314,7 +316,7 @@ export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedA
       title: `${c.kind === 'regression' ? 'Regression' : 'Improvement'}: ${what} ${pct(c.change)} at ${commit}`,
       updated: c.run.startedAt,
       link: siteLink(basePath, `#/trend/${encodeURIComponent(c.chart)}`),
-      summary: `${what}: ${formatValue(c.before, c.unit)} -> ${formatValue(c.after, c.unit)} (${pct(c.change)}, p=${c.pvalue.toPrecision(2)}) from run ${c.run.id}${commitUrl(repoUrl, c.run.commit) ? ` (${commitUrl(repoUrl, c.run.commit)})` : ''}`,
+      summary: `${what}: ${formatValue(c.before, c.unit)} -> ${formatValue(c.after, c.unit)} (${pct(c.change)}, ${pText(c.pvalue)}) from run ${c.run.id}${commitUrl(repoUrl, c.run.commit) ? ` (${commitUrl(repoUrl, c.run.commit)})` : ''}`,
     });
   }
   for (const s of suites) {
