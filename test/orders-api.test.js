@@ -240,6 +240,23 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     assert.ok(md.includes('**Summary.** Using caching increased throughput from 5,240.66 r/s to 5,563.02 r/s (~6% increase)'), md);
   });
 
+  test('shows counts of requests and bytes whole when the median of an even number of trials falls between two counts', () => {
+    const halfway = (variant) => {
+      const doc = abDoc(variant, ['time-limit.txt', 'time-limit-cap.txt']);
+      const set = (name, v) => Object.assign(doc.metrics.find((m) => m.name === name), { value: v });
+      set('requests', 4162.5);
+      set('bytes_received', 1256924.5);
+      set('body_bytes_received', 291340.5);
+      return doc;
+    };
+    const text = render({ suite: 'orders-api', docs: [halfway('cache-off'), halfway('cache-on')], config: CONFIG });
+    assert.match(text, /median of 2 trials per figure/);
+    assert.match(text, /\n {2}Complete requests +4,163 +4,163\n/);
+    assert.match(text, /\n {2}Total transferred +1,256,925 bytes +1,256,925 bytes\n/);
+    assert.match(text, /\n {2}HTML transferred +291,341 bytes +291,341 bytes\n/);
+    assert.doesNotMatch(text, /\.5 bytes|4,162\.5/);
+  });
+
   test('says caching made things slower when the cached run lost (WORK_US=300 on the cache-on side)', () => {
     const docs = [
       abDoc('cache-off', ['orders-api-cache-off-1.txt', 'orders-api-cache-off-2.txt', 'orders-api-cache-off-3.txt']),
