@@ -325,3 +325,17 @@ test("each view's tab title names what it shows, so the browser's history and bo
     else assert.equal(await page.title(), title, hash);
   }
 });
+
+test('a suite with no regression in its recent runs says how far back "recent" reaches and that an older regression stands', async () => {
+  const d = join(dir, 'older');
+  // a 20% drop at run 6 of 60: older than the 50 runs the overview calls recent
+  const history = [...syntheticDocs({ runs: 60, jobs: JOBS, metrics: METRICS, start: Date.UTC(2025, 1, 1), every: 86400e3, distributions: false, steps: [{ from: 6, job: 'orders-api.cache-on', metric: 'throughput', factor: 0.8 }] })];
+  await publish({ store: join(d, 'store'), docs: history });
+  await buildSite({ store: join(d, 'store'), out: join(d, 'site'), config: CONFIG });
+  await page.goto(`${pathToFileURL(join(d, 'site', 'index.html')).href}#/`);
+  await ready();
+  const card = page.locator('.suite[data-suite="orders-api"]');
+  assert.match(await card.locator('h3').innerText(), /^Recent regressions in the history \(0\)$/);
+  assert.match(await card.innerText(), /None that started in the last 50 runs\. Older: 1 regression \(see Recent change points below and the trend charts\)\./);
+  assert.match(await page.locator('details.explain').innerText(), /Recent regressions \(a suite's steps to a worse level that start in the last 50 runs of the history\)/);
+});

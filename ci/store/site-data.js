@@ -228,6 +228,8 @@ export function siteLayout(digest, options = {}) {
     compare: config?.compare || null,
     // the rule change points were found with, for the overview's explanation
     changeRule: { minSegment: changeOptions.minSegment ?? MIN_SEGMENT, maxPValue: changeOptions.maxPValue ?? CP_DEFAULTS.maxPValue },
+    // how far back a suite's "recent regressions" reach, for the overview to say
+    recentRuns,
     counts: { runs: runs.length, series: series.length, points: series.reduce((s, x) => s + x.points.v.length, 0), charts: charts.size },
     latest: latestRun ? { ...runRef(latestRun), ref: latestRun.ref } : null,
     problems: problems.map((p) => ({ path: p.path, message: p.message })),

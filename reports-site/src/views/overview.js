@@ -18,6 +18,9 @@ function statusBadge({ ok, failed, skipped = 0 }) {
   return h('span', { class: `badge ${failed ? 'failed' : skipped ? 'skipped' : 'ok'}`, dataset: { ok: String(ok), failed: String(failed), skipped: String(skipped) } }, text);
 }
 
+/** A suite without recent regressions may still stand on an older, lasting step: said, so "none" does not read as "never". */
+const olderNote = (n) => (n ? ` Older: ${n} regression${n === 1 ? '' : 's'} (see Recent change points below and the trend charts).` : '');
+
 const changeHeaders = ['When', 'Series', 'Kind', 'Before', 'After', 'Change', 'Commit'];
 
 export async function overview(el, { index }) {
@@ -28,8 +31,9 @@ export async function overview(el, { index }) {
     el.append(h('p', { class: 'muted' }, 'The history is empty: publish results with `benchline publish`.'));
   }
   const rule = index.changeRule || { minSegment: 5, maxPValue: 0.001 };
+  const recent = index.recentRuns ?? 50;
   el.append(h('details', { class: 'explain', open: true }, h('summary', {}, 'Regressions here and verdicts on pull requests'),
-    h('p', {}, h('strong', {}, 'Recent regressions'), ' and change points are found in the history, after the fact: a series of runs on main stepped to a worse (or better) level and stayed there for at least ',
+    h('p', {}, h('strong', {}, 'Recent regressions'), ` (a suite's steps to a worse level that start in the last ${recent} runs of the history) and change points are found in the history, after the fact: a series of runs on main stepped to a worse (or better) level and stayed there for at least `,
       String(rule.minSegment), ' runs (E-divisive means, p < ', String(rule.maxPValue), ', at least the metric\'s minimum effect). The commit named is where the new level starts; the step may come from that commit, from several small ones adding up, or from a change of runner.'),
     h('p', {}, 'A ', h('strong', {}, 'pull request\'s verdict'), ' is decided before merging, in its own job: base and head measured in paired rounds on one runner (one trial of each per round, at the same time in duet rounds), compared metric by metric (Wilcoxon signed-rank test of the rounds\' ratios, the Hodges-Lehmann change and its interval, two one-sided tests for "no change"), and posted as the PR\'s comment. A PR can pass and its effect still show here later, and a step here need not have been flagged on any PR. ',
       h('a', { href: '#/compare' }, 'Compare'), ' judges any two runs of this history with the same minimum effects; two runs cannot be paired, so it uses the Mann-Whitney U test and a bootstrap interval of the change.')));
@@ -48,7 +52,7 @@ export async function overview(el, { index }) {
     h('h3', { title: 'Change points of the history: a lasting step to a worse level, found across many runs' }, `Recent regressions in the history (${s.regressions.length})`),
     s.regressions.length
       ? h('ul', { class: 'regressions' }, s.regressions.map((c) => h('li', {}, trendLink(c.chart, `${c.variant} · ${c.chart.split('/').slice(1).join(' · ')}`), ' ', h('span', { class: 'worse' }, pct(c.change)), ' at ', commitLink(c.run.commit, index.repoUrl, c.run.id))))
-      : h('p', { class: 'muted' }, 'None in the recent runs.'),
+      : h('p', { class: 'muted' }, `None that started in the last ${recent} runs.`, olderNote(s.changes.filter((c) => c.kind === 'regression').length)),
     h('details', {}, h('summary', {}, `Trend charts (${s.charts.length})`), h('ul', {}, s.charts.map((id) => h('li', {}, trendLink(id, id.split('/').slice(1).join(' · ')))))),
   ))));
   el.append(h('h2', {}, 'Recent change points'));
