@@ -778,6 +778,26 @@ test("docs/config.md's minimal suite renderer tells two jobs of one variant apar
   }
 });
 
+test('a paired change that goes the other way from the medians beside it is marked and explained once, in the comment and the console', () => {
+  // medians 43.5 -> 47.0 ms (+8%), but the typical round's ratio is -1.9%: without a word this reads as a mistake
+  const opposed = judgedEntry({ metric: 'latency.p99', base: { value: 43.47e6, n: 4 }, head: { value: 46.98e6, n: 4 }, change: -0.019, lower: null, upper: null, verdict: 'inconclusive', discovery: false });
+  const info = judgedEntry({ variant: 'cache-off', metric: 'latency.max', judged: false, verdict: null, base: { value: 190e6, n: 4 }, head: { value: 195e6, n: 4 }, change: -0.019, lower: null, upper: null, p: null });
+  const agrees = judgedEntry({ variant: 'cache-off' });
+  const unpaired = judgedEntry({ variant: 'cache-off', scenario: 'u', method: 'unpaired', base: { value: 1e6, n: 5 }, head: { value: 1.1e6, n: 5 }, change: -0.05 });
+  const comparisons = (list) => ({ comparisons: list, unmatched: [], family: { size: list.length, alpha: 0.05, method: 'Benjamini-Hochberg' } });
+  const body = renderComment({ comparisons: comparisons([opposed, info, agrees, unpaired]) });
+  assert.match(body, /\| Latency p99 \| 43\.47 ms \| 46\.98 ms \| -1\.9%‡ \|/);
+  assert.match(body, /\| 190 ms \| 195 ms \| -1\.9%‡ \|/, 'information-only rows too');
+  assert.match(body, /\| Latency p99 \| 1 ms \| 1\.1 ms \| \+10\.0% \|/, 'a change that agrees with the medians has no mark');
+  assert.doesNotMatch(body, /-5\.0%‡/, 'an unpaired change is the ratio of the medians: never marked');
+  assert.equal(body.split('goes the other way from the medians').length - 1, 1);
+  assert.match(body, /<sub>‡ the change of the typical round \(the Hodges-Lehmann estimate/);
+  const out = renderConsole({ docs: [], comparisons: comparisons([opposed, info, agrees]), config: CONFIG });
+  assert.match(out, /Latency p99 .* -1\.9%‡ /);
+  assert.match(out, /^ {2}‡ the change of the typical round/m);
+  assert.doesNotMatch(renderComment({ comparisons: comparisons([agrees]) }), /‡/);
+});
+
 test('a paired change adjusted for other work on the machine is marked, in the comment and the console, and said what the mark means once; an unadjusted one is not', () => {
   // medians 13,198 -> 14,553 req/s, but the rounds' ratios less the part that followed other work: -1.3%
   const adjusted = judgedEntry({ metric: 'throughput', unit: 'req/s', better: 'higher', base: { value: 13198, n: 8 }, head: { value: 14553, n: 8 }, change: -0.013, lower: -0.05, upper: 0.03, verdict: 'inconclusive', discovery: false, otherSlope: 0.021 });

@@ -1,6 +1,6 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
-  ADJUSTED_NOTE, DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -194,6 +194,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   if (infoRows.length) details.push(infoDetails(infoRows));
   // what a marked change means, kept with the footer whatever the size limit drops
   if (all.some((c) => c.otherSlope)) tail.push(`<sub>${ADJUSTED_NOTE}.</sub>`);
+  if (all.some(opposesMedians)) tail.push(`<sub>${PAIRED_NOTE}.</sub>`);
   if (foot) tail.push(foot);
   // Findings are one part so that the size limit can cut them last; an empty list leaves no blank part.
   const build = (t, d, note, shown = findings) => `${[...parts.flatMap((p) => (p !== FINDINGS ? [p] : shown.length ? [shown.join('\n')] : [])), ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;

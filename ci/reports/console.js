@@ -1,6 +1,6 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
-  ADJUSTED_NOTE, DUET_NOTE, cellValue, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, cellValue, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -106,7 +106,7 @@ function infoLines(list, max = 20) {
   for (const c of list) {
     const key = benchmarkName({ ...c, case: undefined });
     if (!jobs.has(key)) jobs.set(key, []);
-    jobs.get(key).push(`${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)} ${formatChange(c)}`);
+    jobs.get(key).push(`${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)} ${formatChange(c, { medians: false })}`);
   }
   const lines = [...jobs].slice(0, max).map(([job, items]) => `    ${job}: ${items.join(', ')}`);
   if (jobs.size > max) lines.push(`    and ${jobs.size - max} more jobs (comparisons.json has every one)`);
@@ -141,6 +141,7 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
     '  Trials: paired rounds (-N: disturbed rounds left out), or base + head.');
   if (judged.some((c) => c.duet)) out.push(`  duet: ${DUET_NOTE}.`);
   if (list.some((c) => c.otherSlope)) out.push(`  ${ADJUSTED_NOTE}.`);
+  if (list.some(opposesMedians)) out.push(`  ${PAIRED_NOTE}.`);
   const why = sortComparisons(judged).filter((c) => c.verdict === 'regression' || c.verdict === 'improvement' || c.verdict === 'inconclusive' || c.verdict === 'below resolution');
   if (why.length) {
     out.push('', '  Why:');

@@ -41,7 +41,17 @@ export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')
  */
 export const ADJUSTED_MARK = '†';
 export const ADJUSTED_NOTE = `${ADJUSTED_MARK} adjusted for other work on the machine: each round's difference less the part that follows how much more CPU other processes used during one of its two trials than during the other, so it can differ from the medians beside it, even in sign (docs/reports.md, otherSlope)`;
-export const formatChange = (c) => `${pct(c.change)}${c.otherSlope ? ADJUSTED_MARK : ''}`;
+/**
+ * A paired change that goes the other way from the medians beside it (0.2% or more, so the sign shows): the change is
+ * the typical round's ratio (Hodges-Lehmann), which can disagree with the ratio of two medians over different rounds,
+ * and "43.5 ms → 47.0 ms: -1.9%" without a word reads as a mistake. Changes adjusted for other work carry their own mark.
+ */
+export const PAIRED_MARK = '‡';
+export const PAIRED_NOTE = `${PAIRED_MARK} the change of the typical round (the Hodges-Lehmann estimate of the rounds' head/base ratios), which here goes the other way from the medians beside it: each side's median comes from its own trials, while the change compares the two trials of each round (docs/reports.md)`;
+export const opposesMedians = (c) => c.method === 'paired' && !c.otherSlope && Number.isFinite(c.change) && Math.abs(c.change) >= 0.002
+  && Number.isFinite(c.base?.value) && Number.isFinite(c.head?.value) && c.head.value !== c.base.value && Math.sign(c.change) !== Math.sign(c.head.value - c.base.value);
+/** The change as a percentage with its mark; `medians: false` where no medians stand beside it (nothing for ‡ to oppose). */
+export const formatChange = (c, { medians = true } = {}) => `${pct(c.change)}${c.otherSlope ? ADJUSTED_MARK : medians && opposesMedians(c) ? PAIRED_MARK : ''}`;
 
 /** The interval of a comparison's change: "[-10.3%, -9.7%]", or a dash without one (or when too few rounds bound it). */
 export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `[${pct(c.lower)}, ${pct(c.upper)}]` : '–');
