@@ -339,3 +339,19 @@ test('a suite with no regression in its recent runs says how far back "recent" r
   assert.match(await card.innerText(), /None that started in the last 50 runs\. Older: 1 regression \(see Recent change points below and the trend charts\)\./);
   assert.match(await page.locator('details.explain').innerText(), /Recent regressions \(a suite's steps to a worse level that start in the last 50 runs of the history\)/);
 });
+
+test('a metric of a case whose name holds slashes (a hyperfine command) is named whole on the overview, not cut at each slash', async () => {
+  const d = join(dir, 'slashes');
+  const job = { suite: 'startup', variant: 'file', tool: 'hyperfine', scenario: 'cold', scale: 1 };
+  const history = [...syntheticDocs({ runs: 60, jobs: [job], metrics: [['time.mean', 5e7]], start: Date.UTC(2025, 1, 1), every: 86400e3, distributions: false, steps: [{ from: 54, job: 'startup.file', metric: 'time.mean', factor: 1.5 }] })]
+    .map((doc) => ({ ...doc, metrics: doc.metrics.map((m) => ({ ...m, case: 'curl http://127.0.0.1/health' })) }));
+  await publish({ store: join(d, 'store'), docs: history });
+  await buildSite({ store: join(d, 'store'), out: join(d, 'site') });
+  await page.goto(`${pathToFileURL(join(d, 'site', 'index.html')).href}#/`);
+  await ready();
+  const card = page.locator('.suite[data-suite="startup"]');
+  const name = 'hyperfine · cold · curl http://127.0.0.1/health · time.mean';
+  assert.deepEqual(await card.locator('details li a').allTextContents(), [name]);
+  assert.deepEqual(await card.locator('ul.regressions li a').first().textContent(), `file · ${name}`);
+  assert.equal(await page.locator('table.changes tr.change td:nth-child(2) a').textContent(), `startup · file · ${name}`);
+});

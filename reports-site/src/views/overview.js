@@ -4,7 +4,7 @@ import { h, pct, date, commitLink, runLink, trendLink, metricLabel, table, fmt, 
 function changeRow(c, index) {
   return h('tr', { class: `change ${c.kind}`, dataset: { series: c.series, run: c.run.id } },
     h('td', {}, date(c.run.startedAt)),
-    h('td', {}, trendLink(c.chart, `${c.suite} · ${c.variant} · ${c.chart.split('/').slice(1, 3).join(' · ')} · ${metricLabel(c)}`)),
+    h('td', {}, trendLink(c.chart, `${c.suite} · ${c.variant} · ${chartLabel(c.chart, c)}`)),
     h('td', {}, h('span', { class: `badge ${c.kind}` }, c.kind)),
     h('td', { class: 'num', dataset: { v: String(c.before) } }, fmt(c.before, c.unit)),
     h('td', { class: 'num', dataset: { v: String(c.after) } }, fmt(c.after, c.unit)),
@@ -21,9 +21,16 @@ function statusBadge({ ok, failed, skipped = 0 }) {
 /** A suite without recent regressions may still stand on an older, lasting step: said, so "none" does not read as "never". */
 const olderNote = (n) => (n ? ` Older: ${n} regression${n === 1 ? '' : 's'} (see Recent change points below and the trend charts).` : '');
 
+/**
+ * tool · scenario · metric of a chart id (suite/tool/scenario/metric). The metric is taken from `m` (its name and
+ * case), not from the id: a case such as a hyperfine command may hold slashes, and the id writes it case::name.
+ */
+const chartLabel = (id, m) => `${id.split('/').slice(1, 3).join(' · ')} · ${m ? metricLabel(m) : id.split('/').slice(3).join('/')}`;
+
 const changeHeaders = ['When', 'Series', 'Kind', 'Before', 'After', 'Change', 'Commit'];
 
 export async function overview(el, { index }) {
+  const charts = new Map(index.charts.map((c) => [c.id, c]));
   el.append(h('h1', {}, index.title));
   if (index.latest) {
     el.append(h('p', { class: 'muted' }, `${index.counts.runs} runs, ${index.counts.series} series, ${index.counts.points} points. Latest run `, runLink(index.latest.id), ` on ${date(index.latest.startedAt)}, commit `, commitLink(index.latest.commit, index.repoUrl, index.latest.id), '.'));
@@ -51,9 +58,9 @@ export async function overview(el, { index }) {
     s.page?.error ? h('p', { class: 'error report-error' }, `No report page: ${s.page.error}`) : null,
     h('h3', { title: 'Change points of the history: a lasting step to a worse level, found across many runs' }, `Recent regressions in the history (${s.regressions.length})`),
     s.regressions.length
-      ? h('ul', { class: 'regressions' }, s.regressions.map((c) => h('li', {}, trendLink(c.chart, `${c.variant} · ${c.chart.split('/').slice(1).join(' · ')}`), ' ', h('span', { class: 'worse' }, pct(c.change)), ' at ', commitLink(c.run.commit, index.repoUrl, c.run.id))))
+      ? h('ul', { class: 'regressions' }, s.regressions.map((c) => h('li', {}, trendLink(c.chart, `${c.variant} · ${chartLabel(c.chart, c)}`), ' ', h('span', { class: 'worse' }, pct(c.change)), ' at ', commitLink(c.run.commit, index.repoUrl, c.run.id))))
       : h('p', { class: 'muted' }, `None that started in the last ${recent} runs.`, olderNote(s.changes.filter((c) => c.kind === 'regression').length)),
-    h('details', {}, h('summary', {}, `Trend charts (${s.charts.length})`), h('ul', {}, s.charts.map((id) => h('li', {}, trendLink(id, id.split('/').slice(1).join(' · ')))))),
+    h('details', {}, h('summary', {}, `Trend charts (${s.charts.length})`), h('ul', {}, s.charts.map((id) => h('li', {}, trendLink(id, chartLabel(id, charts.get(id))))))),
   ))));
   el.append(h('h2', {}, 'Recent change points'));
   el.append(...(index.changes.length
