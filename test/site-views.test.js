@@ -355,3 +355,14 @@ test('a metric of a case whose name holds slashes (a hyperfine command) is named
   assert.deepEqual(await card.locator('ul.regressions li a').first().textContent(), `file · ${name}`);
   assert.equal(await page.locator('table.changes tr.change td:nth-child(2) a').textContent(), `startup · file · ${name}`);
 });
+
+test('every column of every table has a header a screen reader can name, the runs list\'s archived column too', async () => {
+  const id = docs.at(-1).run.id;
+  for (const hash of ['#/', '#/runs', `#/run/${id}`, `#/compare/${docs[0].run.id}/${id}`, `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`, '#/variants/orders-api']) {
+    await open(hash);
+    const empty = await page.$$eval('#view table th', (ths) => ths.filter((th) => !th.textContent.trim()).length);
+    assert.equal(empty, 0, `${hash}: ${empty} empty header(s)`);
+  }
+  await open('#/runs');
+  assert.equal(await page.locator('table.runs-table thead th').last().textContent(), 'Stored');
+});

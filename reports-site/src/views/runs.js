@@ -24,7 +24,7 @@ export async function runsView(el, { index, params: [page = '0'] }) {
       h('td', { class: 'muted' }, runs.archived[i] ? 'archived' : '')));
   }
   el.append(h('h1', {}, `Runs (${n})`));
-  el.append(table(['Started', 'Run', 'Commit', 'Ref', 'Role', 'Runner', 'OK', 'Failed/skipped', ''], rows, { class: 'runs-table' }));
+  el.append(table(['Started', 'Run', 'Commit', 'Ref', 'Role', 'Runner', 'OK', 'Failed/skipped', 'Stored'], rows, { class: 'runs-table' }));
   el.append(h('div', { class: 'pager' },
     p > 0 ? h('a', { href: `#/runs/${p - 1}` }, '← newer') : null,
     h('span', { class: 'muted' }, `page ${p + 1} of ${Math.max(1, pages)}`),
