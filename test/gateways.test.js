@@ -342,6 +342,14 @@ describe('the gateways report', () => {
     assert.match(render({ suite: 'gateways', docs: healthy, config }), /  Envoy: missing: no result document in this run/);
   });
 
+  test('a gateway measured alone, the others failed or missing, is named with its figure but not crowned winner of a race it ran alone', () => {
+    const run = { jobs: ['haproxy', 'bun'].map((variant) => ({ suite: 'gateways', variant, tool: 'wrk', status: 'failed', reason: 'port in use' })) };
+    const text = render({ suite: 'gateways', docs: healthy.slice(0, 1), config, run });
+    assert.match(text, /\nNginx: \d+\.\d\d RPS \(the only gateway ranked, so no winner\)\n/);
+    assert.doesNotMatch(text, /Winner|🏆/);
+    assert.match(text, /  HAProxy: failed: port in use\n/);
+  });
+
   test('a gateway whose job failed is listed with the runner\'s reason and the others are still ranked', () => {
     const run = { jobs: [{ suite: 'gateways', variant: 'nginx', tool: 'wrk', status: 'failed', reason: 'gateways/backend-2 (local) died during trial 3 (exit SIGTERM)' }] };
     const text = render({ suite: 'gateways', docs: healthy.slice(1), config, run });

@@ -237,15 +237,19 @@ const andList = (xs) => (xs.length < 3 ? xs.join(' and ') : `${xs.slice(0, -1).j
 
 /**
  * The seed's ranking lines; `esc` escapes the one part that comes from the config (the label). A winner is named only
- * when the first tier has one gateway; tied gateways share a medal and a line says why they are tied.
+ * when the first tier has one gateway and another gateway was ranked; tied gateways share a medal and a line says why
+ * they are tied.
  */
 function rankingLines(m, esc = (s) => s) {
   if (m.saturated.length) {
     return [`No ranking: ${BOTTLENECK} (${m.saturated.map((x) => `${esc(x.label)}: ${x.why}`).join('; ')}), so these figures are wrk's ceiling, not the gateways'.`];
   }
+  // a gateway ranked alone beat nobody: the others failed, were skipped, or lost their place to errors
+  const alone = m.ranking.filter((g) => g.rank !== undefined).length === 1;
   const lines = m.ranking.map((g) => {
     const rps = `${g.throughput.toFixed(2)} RPS`;
     if (g.rank === undefined) return `✗ ${esc(g.label)}: ${rps} (not ranked: ${g.errors.toLocaleString('en-US')} errors)`;
+    if (alone) return `${esc(g.label)}: ${rps} (the only gateway ranked, so no winner)`;
     const mark = g.medal || `${g.rank}.`;
     if (g.tied) return `${mark} ${esc(g.label)}: ${rps} (tied)`;
     return `${mark} ${esc(g.label)}: ${rps}${g.rank === 1 ? ' (Winner)' : ''}`;
