@@ -366,3 +366,12 @@ test('every column of every table has a header a screen reader can name, the run
   await open('#/runs');
   assert.equal(await page.locator('table.runs-table thead th').last().textContent(), 'Stored');
 });
+
+test('opening a view tells a screen reader its title only, not every row of the view', async () => {
+  await open('#/runs');
+  assert.equal(await page.getAttribute('#view', 'aria-live'), null, 'the view is no live region');
+  assert.equal(await page.getAttribute('#announce', 'aria-live'), 'polite');
+  assert.match(await page.textContent('#announce'), /^Runs \(\d+\) · benchline history$/);
+  const box = await page.$eval('#announce', (e) => { const r = e.getBoundingClientRect(); return r.width * r.height; });
+  assert.ok(box <= 1, 'not shown on the page');
+});

@@ -40,6 +40,12 @@ function titleOf(el, site) {
   return own && own !== site ? `${own} · ${site}` : site;
 }
 
+/**
+ * Tells a screen reader which view opened, by its title: the view itself is no live region, which would read out
+ * every row of a 100-run table on each navigation.
+ */
+const announce = (text) => { document.getElementById('announce').textContent = text; };
+
 async function route() {
   const hash = location.hash || '#/';
   let found = ROUTES.map(([re, name, view]) => [re.exec(hash), name, view]).find(([m]) => m);
@@ -51,6 +57,7 @@ async function route() {
   if (!found) {
     root.replaceChildren(h('p', { class: 'error' }, `No such page: ${hash}`), h('a', { href: '#/' }, 'Back to the overview'));
     document.title = `No such page · ${index.title}`;
+    announce(document.title);
     root.dataset.ready = '1';
     return;
   }
@@ -67,6 +74,7 @@ async function route() {
   const focused = root.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
   root.replaceChildren(el);
   document.title = titleOf(el, index.title);
+  announce(document.title);
   if (focused) document.getElementById(focused)?.focus();
   // views draw charts into detached elements; uPlot sizes need the element in the page, so views may finish here
   for (const fn of el.__afterMount || []) fn();
