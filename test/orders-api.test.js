@@ -308,4 +308,12 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     assert.match(text, /cache-on: ab without keep-alive: failed: health check timed out after 30 s/);
     assert.doesNotMatch(text, /Using caching/);
   });
+
+  test('completes a reason that ends in "Last lines of <log>:" with what the subject said, from a real run.json', () => {
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-cache-broken.run.json'), 'utf8'));
+    const docs = [abDoc('cache-off', ['orders-api-cache-off-1.txt'])];
+    const text = render({ suite: 'orders-api', docs, run, config: CONFIG });
+    assert.match(text, /cache-on: ab without keep-alive: failed: subject process orders-api\/api exited \(code 2\) before it was healthy\. Last lines of \S+api\.log: orders-api: CACHE=broken must be "on" or "off"\n/);
+    assert.match(markdown({ suite: 'orders-api', docs, run, config: CONFIG }), /CACHE=broken must be/);
+  });
 });

@@ -418,6 +418,19 @@ export function variantPairs(variants) {
   return pairs;
 }
 
+// ---------------------------------------------------------------- jobs that did not run
+
+/**
+ * Why a job of run.json has no result, in one line. A subject that died or never became healthy leaves a reason
+ * ending in "Last lines of <log>:" and those lines apart in logTail; the last of them is where the subject or tool
+ * says what went wrong, so it completes the reason instead of leaving it hanging on the colon.
+ */
+export function jobReason(job = {}) {
+  const reason = String(job.reason || 'no reason recorded').trim();
+  const last = String(job.logTail || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  return last && reason.endsWith(':') ? `${reason} ${last}` : reason;
+}
+
 // ---------------------------------------------------------------- load-tool saturation
 
 /** The words every report uses when a load tool ran out of cores. */

@@ -1,5 +1,5 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
 
 export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
@@ -104,7 +104,8 @@ export function failureMessage(job) {
   const k6 = msgs.reverse().find((m) => /GoError|error|fail|must|not |inverted|out of range|did not/i.test(m));
   const own = tail.split('\n').reverse().find((l) => /^catalog-api: /.test(l.trim()));
   const detail = (own || k6 || '').replace(/^(Go)?Error: /, '').trim();
-  return detail && !String(job.reason).includes(detail) ? `${job.reason}: ${detail}` : job.reason || 'no reason recorded';
+  if (!detail || String(job.reason).includes(detail)) return jobReason(job);
+  return `${String(job.reason || 'no reason recorded').trim().replace(/:$/, '')}: ${detail}`;
 }
 
 /** Why a variant has no document of a job: run.json's failed or skipped entry, else the config's skip. */

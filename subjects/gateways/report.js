@@ -1,5 +1,5 @@
 // Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
-import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
+import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, jobReason, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
 export const EVEN_TOLERANCE = 0.05;
@@ -100,7 +100,7 @@ export function gatewayFigures(doc) {
 function missingReason(run, suite, variant, variantConfig) {
   const jobs = (run?.jobs || []).filter((j) => j.suite === suite && j.variant === variant && j.status !== 'ok');
   const job = jobs.find((j) => j.tool === 'wrk') || jobs[0];
-  if (job) return { status: job.status, reason: job.reason || 'no reason recorded' };
+  if (job) return { status: job.status, reason: jobReason(job) };
   if (variantConfig?.skip) return { status: 'skipped', reason: variantConfig.skip };
   return { status: 'missing', reason: 'no result document in this run' };
 }

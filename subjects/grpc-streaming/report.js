@@ -1,5 +1,5 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
+import { comparisonList, countVerdicts, formatInterval, headline, jobReason, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
@@ -90,7 +90,7 @@ function missing(run, suite) {
       tool: j.tool,
       network: variantInfo(j.variant).network,
       status: skip ? 'skipped' : j.status,
-      reason: skip ? skip[1].trim() : j.reason || 'no reason recorded',
+      reason: skip ? skip[1].trim() : jobReason(j),
     };
   });
 }

@@ -1,5 +1,5 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
-import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
@@ -219,7 +219,7 @@ function k6Line(b, a) {
 function missingReason(run, suite, variant, scenario) {
   const j = (run?.jobs || []).find((x) => x.suite === suite && x.variant === variant && x.tool === 'ab' && x.scenario === scenario);
   if (!j) return 'no result';
-  return j.status === 'ok' ? 'no result document' : `${j.status}${j.reason ? `: ${j.reason}` : ''}`;
+  return j.status === 'ok' ? 'no result document' : `${j.status}: ${jobReason(j)}`;
 }
 
 /** Everything the text and markdown reports show, computed once. */

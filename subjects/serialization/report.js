@@ -1,5 +1,5 @@
 // Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings, latency plot and HTTP phase, from our runs.
-import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, jobReason, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The plot file the report writer puts next to the report (see plots()). */
@@ -298,7 +298,7 @@ export function percentileFindings(blocks) {
 // ---------------------------------------------------------------- model
 
 const jobFailures = (run, suite) => (run?.jobs || []).filter((j) => j.suite === suite && j.status === 'failed')
-  .map((j) => `job ${j.id} failed: ${j.reason || 'no reason recorded'}`);
+  .map((j) => `job ${j.id} failed: ${jobReason(j)}`);
 
 /** How the JMH run was configured, from the document's params and notes. */
 function runLine(doc) {
