@@ -132,6 +132,17 @@ test('reports the HTTP phase per codec: the encoded size served, every answer ro
   assert.equal(m.rows.length, 6);
 });
 
+test('the HTTP phase carries the seed\'s HDR figures per endpoint: count, min, mean, max, P50, P90, P99 and P99.9', () => {
+  const ctx = { ...CTX, docs: [...DOCS, httpDoc('sbe')] };
+  const lines = suite.render(ctx).split('\n');
+  const head = lines.find((l) => /^ {2}Codec /.test(l)).trim().split(/\s{2,}/);
+  assert.deepEqual(head, ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'Min', 'Mean', 'P50', 'P90', 'P95', 'P99', 'P99.9', 'Max', 'Errors']);
+  // k6's own figures for this run (test/fixtures/k6/serialization-http-sbe.json): min 0.546 ms, avg 2.533 ms, p(90) 4.726 ms, p(99.9) 37.25 ms
+  const row = lines.find((l) => /^ {2}SBE /.test(l)).trim().split(/\s{2,}/);
+  assert.deepEqual(row.slice(5, 13), ['545.7 µs', '2.533 ms', '1.248 ms', '4.726 ms', '7.724 ms', '18.16 ms', '37.25 ms', '40.25 ms']);
+  assert.match(suite.markdown(ctx), /\| Min \| Mean \| P50 \| P90 \| P95 \| P99 \| P99\.9 \| Max \|/);
+});
+
 test('says which codec failed its round-trip checks', () => {
   const doc = httpDoc('sbe');
   doc.metrics.find((x) => x.name === 'checks_pass_rate').value = 0.9;

@@ -109,9 +109,13 @@ export function httpRows(docs = []) {
         requests: valueOf(d, 'requests'),
         rate: d.params?.rate,
         throughput: valueOf(d, 'throughput'),
+        min: valueOf(d, 'latency.min'),
+        mean: valueOf(d, 'latency.mean'),
         p50: valueOf(d, 'latency.p50'),
+        p90: valueOf(d, 'latency.p90'),
         p95: valueOf(d, 'latency.p95'),
         p99: valueOf(d, 'latency.p99'),
+        p999: valueOf(d, 'latency.p99.9'),
         max: valueOf(d, 'latency.max'),
         errors: valueOf(d, 'errors'),
         trials: d.trials,
@@ -121,7 +125,8 @@ export function httpRows(docs = []) {
     .sort((a, b) => codecRank(a.codec) - codecRank(b.codec));
 }
 
-const HTTP_HEAD = ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'P50', 'P95', 'P99', 'Max', 'Errors'];
+// The seed's HDR block per endpoint (Count, Min, Mean, Max, P50, P90, P99, P99.9) plus k6's P95.
+export const HTTP_HEAD = ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'Min', 'Mean', 'P50', 'P90', 'P95', 'P99', 'P99.9', 'Max', 'Errors'];
 
 function httpTable(rows) {
   const t = (v) => (v === undefined ? '–' : formatValue(v, 'ns'));
@@ -131,7 +136,7 @@ function httpTable(rows) {
     r.checks === undefined ? '–' : r.checks === 1 ? 'every answer' : `${(r.checks * 100).toFixed(2)}% of checks passed`,
     r.requests === undefined ? '–' : Math.round(r.requests).toLocaleString('en-US'),
     r.throughput === undefined ? '–' : r.throughput.toFixed(0),
-    t(r.p50), t(r.p95), t(r.p99), t(r.max),
+    t(r.min), t(r.mean), t(r.p50), t(r.p90), t(r.p95), t(r.p99), t(r.p999), t(r.max),
     r.errors === undefined ? '–' : Math.round(r.errors).toLocaleString('en-US'),
   ]);
 }
@@ -358,7 +363,7 @@ function jmhTable(m) {
     r.alloc === undefined ? '–' : `${num2(r.alloc)} B/op`,
   ]);
 }
-const JMH_HEAD = ['Benchmark', 'Mode', 'Score (ns/op)', 'Error', 'Unit', 'GC Alloc'];
+export const JMH_HEAD = ['Benchmark', 'Mode', 'Score (ns/op)', 'Error', 'Unit', 'GC Alloc'];
 
 function errorNote(m) {
   const c = m.rows.find((r) => r.confidence !== undefined)?.confidence;
