@@ -57,9 +57,9 @@ const RUN = { id: 'r1', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref
 const PARAMS = { path: '/', backends: BACKENDS.join(','), threads: 2, connections: 50, duration: '3s' };
 
 /** A result document of one gateway from captured wrk outputs (test/fixtures/wrk/<name>.txt), as the runner builds it. */
-function docFrom(variant, names, run = RUN) {
+function docFrom(variant, names, run = RUN, { confidence } = {}) {
   return buildResult({
-    run, runner: RUNNER, suite: 'gateways', subject: 'gateways', variant, scenario: 'round-robin',
+    run, runner: RUNNER, suite: 'gateways', subject: 'gateways', variant, scenario: 'round-robin', confidence,
     tool: { name: 'wrk', version: 'debian/4.1.0-3+b2' }, params: PARAMS,
     trials: names.map((n) => parseWrk(readFileSync(join(FIX, `${n}.txt`), 'utf8'))),
     artifacts: names.map((n, i) => ({ path: `raw/local/gateways.${variant}.wrk.round-robin/trial-${i + 1}.stdout.txt`, kind: 'raw' })),
@@ -260,6 +260,13 @@ describe('the gateways report', () => {
     const nginx = model({ suite: 'gateways', docs: healthy, config }).gateways[0];
     assert.equal(nginx.throughput, 97006 / 3.004404);
     assert.equal(nginx.errors, 0);
+  });
+
+  test('the interval column names the confidence the run used: 90% CI under compare.confidence 0.9', () => {
+    const at90 = ['nginx', 'haproxy', 'bun'].map((v) => docFrom(v, trials(v), RUN, { confidence: 0.9 }));
+    assert.match(render({ suite: 'gateways', docs: at90, config }), /\n {2}Gateway +Requests\/sec +90% CI +Latency avg /);
+    assert.match(markdown({ suite: 'gateways', docs: at90, config }), /\| Gateway \| Requests\/sec \| 90% CI \|/);
+    assert.match(render({ suite: 'gateways', docs: healthy, config }), /\n {2}Gateway +Requests\/sec +95% CI +Latency avg /);
   });
 
   test('render() shows each gateway\'s share per backend, its max deviation and a ✓ for an even split', () => {

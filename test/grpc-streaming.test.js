@@ -318,6 +318,18 @@ describe('the grpc-streaming report', () => {
     assert.match(conclusions(single)[0], / With 1 trial a cell no difference can be significant \(run 4 or more\)\.$/);
   });
 
+  test('the throughput table\'s interval column names the confidence the run used: 90% CI (MB/s) under compare.confidence 0.9', () => {
+    const at = (confidence) => buildResult({
+      run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming', confidence,
+      variant: 'server-netty', scenario: 'netty-500kb', tool: { name: 'grpc-client', version: '1.0.0' },
+      params: { jar: 'target/grpc-streaming.jar', client: 'netty', sizeKB: 500, messages: 60, warmup: 10, inflight: 1, mode: 'stream' },
+      trials: [1, 2, 3, 4].map((i) => parse(readFileSync(join(FIX, `quick-netty-server-netty-client-500kb-${i}.json`), 'utf8'))),
+    }, 'quick-netty-server-netty-client-500kb');
+    assert.match(render({ suite: 'grpc-streaming', docs: [at(0.9)], config }), /\n {2}server +client +payloadKB +messages +duration\(s\) +MB\/s +90% CI \(MB\/s\) +errors\n/);
+    assert.match(markdown({ suite: 'grpc-streaming', docs: [at(0.9)], config }), /\| MB\/s \| 90% CI \\\(MB\/s\\\) \|/);
+    assert.match(render({ suite: 'grpc-streaming', docs: [at(0.95)], config }), / +MB\/s +95% CI \(MB\/s\) +errors\n/);
+  });
+
   test('states how many messages each trial sent and how: one stream per trial, or one call per message', () => {
     const text = render({ suite: 'grpc-streaming', docs: matrix('loopback'), config });
     assert.match(text, /^client 1\.0\.0: one bidirectional gRPC stream of 100 messages per trial on one connection, an ack per message \(the seed: 1,000 messages\), at most 1 in flight, 20 warm-up messages/m);

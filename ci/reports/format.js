@@ -52,6 +52,16 @@ export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinit
  */
 export const cellValue = (m) => formatValue(m.value, m.unit, m.value || m.resolution || 0);
 
+/**
+ * A table head whose "95% CI" cell names the confidence the intervals below it were made at (compare.confidence, kept on
+ * each metric as `confidence`): with 0.9 the cell reads "90% CI". `withIntervals` are metrics or rows carrying it.
+ */
+export function headAtConfidence(head, withIntervals = []) {
+  const c = withIntervals.find((x) => Number.isFinite(x?.confidence))?.confidence;
+  if (c === undefined) return head;
+  return head.map((h) => h.replace(/^95% CI/, `${Number((c * 100).toPrecision(3))}% CI`));
+}
+
 /** The wider side of a metric's interval relative to its value ("±1.2%"; an interval of 5 trials may reach far up and little down), or '' when the metric has none. */
 export function formatSpread(m) {
   if (m.lower === undefined || m.upper === undefined || !m.value) return '';

@@ -1,5 +1,5 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, jobReason, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
+import { comparisonList, countVerdicts, formatInterval, headAtConfidence, headline, jobReason, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
@@ -70,6 +70,7 @@ export function cell(doc) {
     mbps: sent !== undefined && seconds > 0 ? sent / seconds : rate ? rate.value / MIB : undefined,
     lower: rate?.lower !== undefined ? rate.lower / MIB : undefined,
     upper: rate?.upper !== undefined ? rate.upper / MIB : undefined,
+    confidence: rate?.confidence,
     errors: errors ? errors.samples.reduce((s, x) => s + x, 0) : undefined,
     trials: doc.trials,
     samples: rate?.samples || [],
@@ -217,7 +218,7 @@ export function model({ suite = 'grpc-streaming', docs = [], comparisons, run, c
 
 // ---------------------------------------------------------------- rows shared by text and markdown
 
-const SUMMARY_HEAD = ['server', 'client', 'payloadKB', 'messages', 'duration(s)', 'MB/s', '95% CI (MB/s)', 'errors'];
+export const SUMMARY_HEAD = ['server', 'client', 'payloadKB', 'messages', 'duration(s)', 'MB/s', '95% CI (MB/s)', 'errors'];
 /** NETTY, HELIDON+NODELAY; `where` adds " (veth)" for tables that mix loopback and the namespace. */
 const serverLabel = (x, where = false) => `${x.server.toUpperCase()}${x.tuned === 'nodelay' ? '+NODELAY' : ''}${where && x.network === 'network' ? ' (veth)' : ''}`;
 
@@ -234,7 +235,7 @@ function summaryRows(cells) {
   ]);
 }
 
-const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'Mann-Whitney p', 'seed Netty/Helidon', 'seed finding'];
+export const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'Mann-Whitney p', 'seed Netty/Helidon', 'seed finding'];
 
 /** "0.029" / "0.343 (not significant)" / "– (too few trials)". */
 const pCell = (f) => (f.untestable ? '– (too few trials)' : `${f.p.toFixed(3)}${f.p < ALPHA ? '' : ' (not significant)'}`);
@@ -244,13 +245,13 @@ function findingRows(m) {
     `${fixed(f.ratio, 2)}x`, pCell(f), f.seedRatio === undefined ? '–' : `${fixed(f.seedRatio, 2)}x`, f.verdict || '–']);
 }
 
-const EFFECT_HEAD = ['server', 'client', 'payloadKB', 'loopback MB/s', 'veth MB/s', 'change', 'seed (Docker) change'];
+export const EFFECT_HEAD = ['server', 'client', 'payloadKB', 'loopback MB/s', 'veth MB/s', 'change', 'seed (Docker) change'];
 
 function effectRows(m) {
   return m.effect.map((e) => [e.server.toUpperCase(), e.client.toUpperCase(), fixed(e.kb, 1), fixed(e.loopback, 2), fixed(e.network, 2), pct(e.change), pct(e.seedChange)]);
 }
 
-const LATENCY_HEAD = ['call', 'server', 'calls/s', 'mean', 'p50', 'p90', 'p99', 'errors'];
+export const LATENCY_HEAD = ['call', 'server', 'calls/s', 'mean', 'p50', 'p90', 'p99', 'errors'];
 
 function latencyTableRows(m) {
   return m.latency.map((r) => [r.scenario, serverLabel(r, true), r.rps === undefined ? '–' : r.rps.toFixed(1),
@@ -355,9 +356,9 @@ export function render(ctx) {
   for (const network of NETWORKS) {
     const cells = m.byNetwork[network];
     if (!cells.length) continue;
-    out.push('', rule(78), ` ${TITLES[network]}`, textTable(SUMMARY_HEAD, summaryRows(cells)), rule(78));
+    out.push('', rule(78), ` ${TITLES[network]}`, textTable(headAtConfidence(SUMMARY_HEAD, cells), summaryRows(cells)), rule(78));
   }
-  if (m.tuned.length) out.push('', rule(78), ` ${TUNED_TITLE}`, textTable(SUMMARY_HEAD, summaryRows(m.tuned)), rule(78));
+  if (m.tuned.length) out.push('', rule(78), ` ${TUNED_TITLE}`, textTable(headAtConfidence(SUMMARY_HEAD, m.tuned), summaryRows(m.tuned)), rule(78));
   if (!m.cells.length) out.push('', 'No throughput cell was measured in this run.');
   if (m.findings.length) {
     out.push('', 'Against the seed (Netty server / Helidon server, same client and payload; even = within ±10%)', textTable(FINDING_HEAD, findingRows(m)));
@@ -389,9 +390,9 @@ export function markdown(ctx) {
   if (setup) out.push('', esc(setup));
   for (const network of NETWORKS) {
     const cells = m.byNetwork[network];
-    if (cells.length) out.push('', `**${esc(TITLES[network])}**`, '', table(SUMMARY_HEAD, summaryRows(cells)));
+    if (cells.length) out.push('', `**${esc(TITLES[network])}**`, '', table(headAtConfidence(SUMMARY_HEAD, cells), summaryRows(cells)));
   }
-  if (m.tuned.length) out.push('', `**${esc(TUNED_TITLE)}**`, '', table(SUMMARY_HEAD, summaryRows(m.tuned)));
+  if (m.tuned.length) out.push('', `**${esc(TUNED_TITLE)}**`, '', table(headAtConfidence(SUMMARY_HEAD, m.tuned), summaryRows(m.tuned)));
   if (m.findings.length) out.push('', '**Against the seed**', '', table(FINDING_HEAD, findingRows(m)));
   if (m.effect.length) out.push('', '**Loopback → veth pair**', '', table(EFFECT_HEAD, effectRows(m)));
   const said = conclusions(m);
