@@ -46,28 +46,34 @@ export function latencyFigures(doc) {
   };
 }
 
-/** A k6 counter summed over a trial's walks (TRAVERSALS, one by default), per walk. */
+/** A trial's walks of the range (TRAVERSALS, one by default): k6's iterations of the traversal script. */
+const walksOf = (doc) => (valueOf(doc, 'iterations') > 0 ? valueOf(doc, 'iterations') : 1);
+
+/** A k6 counter summed over a trial's walks, per walk. */
 const perWalk = (doc, name) => {
   const total = valueOf(doc, name);
-  const walks = valueOf(doc, 'iterations');
-  return total === undefined ? undefined : total / (walks > 0 ? walks : 1);
+  return total === undefined ? undefined : total / walksOf(doc);
 };
 
-/** One variant's figures from its k6 traversal document; items and pages must agree across trials to be shown as one number. */
+/**
+ * One variant's figures from its k6 traversal document, per walk like its time (items and pages are counters summed
+ * over a trial's walks); items and pages must agree across trials to be shown as one number.
+ */
 export function traversalFigures(doc) {
   if (!doc) return undefined;
-  const same = (name) => {
+  const walks = walksOf(doc);
+  const same = (name, per = 1) => {
     const m = metricOf(doc, name);
     if (!m) return undefined;
-    return m.samples.every((s) => s === m.samples[0]) ? m.samples[0] : m.value;
+    return (m.samples.every((s) => s === m.samples[0]) ? m.samples[0] : m.value) / per;
   };
   const varying = ['items', 'pages', 'stream_items'].filter((n) => {
     const m = metricOf(doc, n);
     return m && !m.samples.every((s) => s === m.samples[0]);
   });
   return {
-    items: same('items'),
-    pages: same('pages'),
+    items: same('items', walks),
+    pages: same('pages', walks),
     time: perWalk(doc, 'traversal_time'),
     pageMean: valueOf(doc, 'latency.mean'),
     pageP50: valueOf(doc, 'latency.p50'),
