@@ -287,7 +287,7 @@ function connectionRows(f) {
     return [`${row}:`, n(c.min), n(c.mean), n(c.sd), n(c.median), n(c.max)];
   });
 }
-const CONNECTION_HEAD = ['', 'min', 'mean', '[+/-sd]', 'median', 'max'];
+export const CONNECTION_HEAD = ['', 'min', 'mean', '[+/-sd]', 'median', 'max'];
 
 /** The seed's percentile table: whole ms as ab prints them, fractions where trials were merged. */
 function percentileRows(m) {
