@@ -60,11 +60,11 @@ const IMPLS = ['netty', 'helidon'];
 const matrix = (network) => (network === 'nodelay' ? ['helidon'] : IMPLS).flatMap((s) => IMPLS.flatMap((c) => ['500kb', '1mb'].map((z) => cellDoc(network, s, c, z))));
 
 /** A ghz result document from test/fixtures/grpc-streaming/ghz-<label>-server-<scenario>.json. */
-function ghzDoc(label, scenario) {
-  const file = join(ROOT, 'test', 'fixtures', 'grpc-streaming', `ghz-${label}-server-${scenario}.json`);
+function ghzDoc(label, scenario, { concurrency = 4, suffix = '' } = {}) {
+  const file = join(ROOT, 'test', 'fixtures', 'grpc-streaming', `ghz-${label}-server-${scenario}${suffix}.json`);
   return buildResult({
     run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming', variant: `server-${label}`, scenario,
-    tool: { name: 'ghz', version: '0.93.0' }, params: { total: scenario === 'send-1kb' ? 400 : 100, concurrency: 4 },
+    tool: { name: 'ghz', version: '0.93.0' }, params: { total: scenario === 'send-1kb' ? 400 : 100, concurrency },
     trials: [parseGhz(readFileSync(file, 'utf8'))],
   }, file);
 }
@@ -403,6 +403,13 @@ describe('the grpc-streaming report', () => {
     const busy = m.latency.map((r) => (r.server === 'netty' ? { ...r, p50: 10.25e6 } : r));
     assert.deepEqual(Object.values(nagleStall(busy)).map((v) => (typeof v === 'number' ? (v / 1e6).toFixed(2) : v)), ['send-1kb', '10.25', '43.89', '3.29']);
     assert.equal(nagleStall(busy.filter((r) => r.tuned !== 'nodelay')), undefined, 'no fast reference, no claim');
+  });
+
+  test('the per-call latency heading gives the concurrency ghz ran at: 8 under --param ghz.concurrency=8', () => {
+    const docs = ['netty', 'helidon'].map((s) => ghzDoc(s, 'send-1kb', { concurrency: 8, suffix: '-c8' }));
+    assert.match(render({ suite: 'grpc-streaming', docs, config }), /\nPer-call latency \(ghz, unary calls, 8 concurrent\)\n/);
+    assert.match(markdown({ suite: 'grpc-streaming', docs, config }), /\*\*Per-call latency \(ghz, unary calls, 8 concurrent\)\*\*/);
+    assert.match(render({ suite: 'grpc-streaming', docs: ghzDocs(), config }), /\nPer-call latency \(ghz, unary calls, 4 concurrent\)\n/);
   });
 
   test('lists the network variants as skipped with the namespace notice when the machine refused them', () => {

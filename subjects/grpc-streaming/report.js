@@ -171,6 +171,7 @@ export function latencyRows(docs) {
     return {
       ...variantInfo(d.variant),
       scenario: d.scenario,
+      concurrency: d.params?.concurrency,
       rps: v('throughput'),
       mean: v('latency.mean'),
       p50: v('latency.p50'),
@@ -261,6 +262,12 @@ function latencyTableRows(m) {
   return m.latency.map((r) => [r.scenario, serverLabel(r, true), r.rps === undefined ? '–' : r.rps.toFixed(1),
     formatValue(r.mean, 'ns'), formatValue(r.p50, 'ns'), formatValue(r.p90, 'ns'), formatValue(r.p99, 'ns'),
     r.errors === undefined ? '–' : `${r.errors}${r.requests ? ` of ${r.requests}` : ''}`]);
+}
+
+/** "ghz, unary calls, 4 concurrent": the concurrency the ghz jobs ran with (their params), as many as there were. */
+function latencySetup(m) {
+  const levels = [...new Set(m.latency.map((r) => r.concurrency).filter((c) => c !== undefined && c !== null))];
+  return `ghz, unary calls${levels.length ? `, ${levels.join(' or ')} concurrent` : ''}`;
 }
 
 /** Delayed-ACK stalls sit at 40 ms on Linux; a p50 between these bounds, 10x Netty's, is that stall. */
@@ -370,7 +377,7 @@ export function render(ctx) {
   if (m.effect.length) out.push('', 'Loopback -> veth pair', textTable(EFFECT_HEAD, effectRows(m)));
   const said = conclusions(m);
   if (said.length) out.push('', ...said);
-  if (m.latency.length) out.push('', 'Per-call latency (ghz, unary calls, 4 concurrent)', textTable(LATENCY_HEAD, latencyTableRows(m)));
+  if (m.latency.length) out.push('', `Per-call latency (${latencySetup(m)})`, textTable(LATENCY_HEAD, latencyTableRows(m)));
   if (m.notes.length) out.push('', 'Notes', ...m.notes.map((n) => `  ${n}`));
   if (m.missing.length) {
     out.push('', 'Not measured');
@@ -401,7 +408,7 @@ export function markdown(ctx) {
   if (m.effect.length) out.push('', '**Loopback → veth pair**', '', table(EFFECT_HEAD, effectRows(m)));
   const said = conclusions(m);
   if (said.length) out.push('', ...said.map((l) => `- ${esc(l)}`));
-  if (m.latency.length) out.push('', '**Per-call latency (ghz)**', '', table(LATENCY_HEAD, latencyTableRows(m)));
+  if (m.latency.length) out.push('', `**Per-call latency (${esc(latencySetup(m))})**`, '', table(LATENCY_HEAD, latencyTableRows(m)));
   if (m.missing.length) out.push('', ...m.missing.map((x) => `- ${esc(`${x.variant} / ${x.scenario} (${x.tool})`)}: ${esc(x.status)}: ${esc(x.reason)}`));
   if (m.comparisons.length) {
     out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`, '');
