@@ -349,6 +349,13 @@ describe('the gateways report', () => {
     assert.match(render({ suite: 'gateways', docs: healthy, config }), /  Envoy: missing: no result document in this run/);
   });
 
+  test('a gateway the run did not select is "not selected", not "missing", beside the failed ones (a real run.json of nginx and bun)', () => {
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'gateways-wrk-timeout', 'run.json'), 'utf8'));
+    const text = render({ suite: 'gateways', docs: [], config, run });
+    assert.match(text, /\nNot measured\n {2}Nginx: failed: wrk did not finish within 1 s \(trial 1, local\); it was stopped\n {2}HAProxy: not selected: this run did not include it \(--variant or --job\)\n {2}Bun gateway: failed: .*\n {2}Envoy: not selected: /);
+    assert.doesNotMatch(text, /missing/);
+  });
+
   test('a gateway whose job failed is listed with the runner\'s reason and the others are still ranked', () => {
     const run = { jobs: [{ suite: 'gateways', variant: 'nginx', tool: 'wrk', status: 'failed', reason: 'gateways/backend-2 (local) died during trial 3 (exit SIGTERM)' }] };
     const text = render({ suite: 'gateways', docs: healthy.slice(1), config, run });

@@ -102,6 +102,10 @@ function missingReason(run, suite, variant, variantConfig) {
   const job = jobs.find((j) => j.tool === 'wrk') || jobs[0];
   if (job) return { status: job.status, reason: jobReason(job) };
   if (variantConfig?.skip) return { status: 'skipped', reason: variantConfig.skip };
+  // a run that has jobs but none of this gateway left it out (--variant, --job): nothing went missing
+  if (Array.isArray(run?.jobs) && run.jobs.some((j) => j.suite === suite) && !run.jobs.some((j) => j.suite === suite && j.variant === variant)) {
+    return { status: 'not selected', reason: 'this run did not include it (--variant or --job)' };
+  }
   return { status: 'missing', reason: 'no result document in this run' };
 }
 
