@@ -161,6 +161,21 @@ describe('catalog-api report (subjects/catalog-api/report.js)', () => {
     assert.deepEqual([row('Total Items'), row('Pages'), row('Total Time'), row('Items/s')], [['100,000'], ['1,000'], ['7.34s'], ['13,620']]);
   });
 
+  test('variants a run did not select are "not selected in this run", not skipped (the real run.json of a rest-stream-only run)', () => {
+    const file = join(K6FIX, 'catalog-rest-stream-traversal-2-walks.json');
+    const trial = parseK6(readFileSync(file, 'utf8'));
+    const doc = buildResult({
+      run: RUN, runner: RUNNER, suite: 'catalog-api', subject: 'catalog-api', variant: 'rest-stream', scenario: 'traversal',
+      tool: { name: 'k6', version: '1.8.1' }, params: { ...DEFAULTS, api: 'rest-stream', traversals: 2 }, trials: [trial],
+    }, file);
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'catalog-rest-stream-2-walks', 'run.json'), 'utf8'));
+    const text = render({ suite: 'catalog-api', docs: [doc], run, config: CONFIG });
+    assert.match(text, /\n! HATEOAS not selected in this run \(--variant or --job\); comparing REST\/Stream only\.\n! gRPC not selected in this run/);
+    assert.doesNotMatch(text, /skipped/);
+    // without run.json (the site's older runs) nothing says why, as before
+    assert.match(render({ suite: 'catalog-api', docs: [doc], config: CONFIG }), /! HATEOAS skipped \(no result document in this run\)/);
+  });
+
   test('prints the three improvement blocks with the seed\'s percentages, marking what got worse', () => {
     const lines = render({ suite: 'catalog-api', docs: ALL(), config: CONFIG }).split('\n');
     const block = (title) => lines.slice(lines.indexOf(title) + 1, lines.indexOf(title) + 5);

@@ -263,9 +263,12 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
   // Like the seed without grpcurl: when gRPC produced nothing, say why and compare the other two.
   const measured = names.filter((n) => v[n].latency || v[n].traversal);
   const skipped = names.filter((n) => !measured.includes(n));
+  // a run that has jobs of this suite but none of a variant did not select it (--variant, --job): it was not skipped
+  const selected = (n) => !Array.isArray(run?.jobs) || !run.jobs.some((j) => j.suite === suite) || run.jobs.some((j) => j.suite === suite && j.variant === n);
   for (const n of skipped) {
     const why = v[n].missing.map((x) => `${x.scenario} ${x.status}: ${x.reason}`).join('; ') || 'no result document in this run';
-    notices.push(`${v[n].label} skipped (${why}); comparing ${measured.map((m) => v[m].label).join(' and ') || 'nothing'} only.`);
+    const what = selected(n) ? `skipped (${why})` : 'not selected in this run (--variant or --job)';
+    notices.push(`${v[n].label} ${what}; comparing ${measured.map((m) => v[m].label).join(' and ') || 'nothing'} only.`);
   }
   for (const n of measured) {
     for (const x of v[n].missing) notices.push(`${v[n].label} ${x.scenario} ${x.status}: ${x.reason}`);
