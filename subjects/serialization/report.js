@@ -237,22 +237,22 @@ export function findings(rows) {
 export function summaryRows(rows) {
   const codecs = byCodec(rows);
   const props = [
-    ['Serialization speed', (c) => c.ops.Serialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
-    ['Deserialization speed', (c) => c.ops.Deserialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
+    ['Serialization speed', (c) => c.ops.Serialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster', (c) => c.ops.Serialize],
+    ['Deserialization speed', (c) => c.ops.Deserialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster', (c) => c.ops.Deserialize],
     ['Serialization memory', (c) => c.ops.Serialize?.alloc, bytesPerOp, 'less'],
     ['Deserialization memory', (c) => c.ops.Deserialize?.alloc, bytesPerOp, 'less'],
     ['Encoded size', (c) => c.bytes, (v) => `${v} bytes`, 'smaller'],
   ];
   const out = [];
-  for (const [name, get, fmt, word] of props) {
-    const vals = codecs.map((c) => ({ label: c.label, v: get(c) })).filter((x) => x.v !== undefined);
+  for (const [name, get, fmt, word, row] of props) {
+    const vals = codecs.map((c) => ({ label: c.label, v: get(c), row: row?.(c) })).filter((x) => x.v !== undefined);
     if (vals.length < 2) continue;
     const sorted = [...vals].sort((a, b) => a.v - b.v);
     const [best, next] = sorted;
     let winner;
     if (word === 'less' && best.v < NO_ALLOC) winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
     else if (next.v / best.v - 1 < EVEN) winner = `tie (${best.label}, ${next.label})`;
-    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word})`;
+    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${best.row && next.row && overlap(best.row, next.row) ? '; intervals overlap, not settled' : ''})`;
     out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner });
   }
   return { head: codecs.map((c) => c.label), rows: out };
