@@ -219,6 +219,11 @@ test('a jar compiled for a newer Java than the one running JMH says so and point
   assert.match(said, /^the java that runs JMH is older than the JDK that compiled the jar: "java\.lang\.UnsupportedClassVersionError: .*class file version 69\.0.*up to 61\.0"; benchline runs JMH with JAVA25_HOME's java, .*point JAVA25_HOME at a JDK as new as the one that built params\.jar/);
 });
 
+test('a JMH that another JMH on the machine kept out (its lock) says so, not "wrote no output file"', () => {
+  const said = failedRun({ exitCode: 1, stdout: readFileSync(join(dir, 'locked.stdout'), 'utf8'), stderr: readFileSync(join(dir, 'locked.stderr'), 'utf8'), params: { jar: 'target/benchmarks.jar', include: 'NoSuchBenchmark' } });
+  assert.equal(said, 'another JMH is running on this machine (JMH\'s lock /tmp/jmh.lock is held), so JMH exited before benchmarking: run the job again when it is done; javaOptions: -Djmh.ignoreLock=true would measure beside it, which JMH\'s lock is there to prevent');
+});
+
 test('a run that ended normally, or stopped in a way it does not know, is left to the output file', () => {
   assert.equal(failedRun({ exitCode: 0, stdout: '', stderr: '', params: {} }), undefined);
   assert.equal(failedRun({ exitCode: 1, stdout: 'No matching benchmarks. Miss-spelled regexp?\n', stderr: '', params: {} }), undefined);

@@ -11,7 +11,7 @@ import { parse as parseK6, command as k6Command } from '../ci/adapters/k6.js';
 import { parse as parseGhz } from '../ci/adapters/ghz.js';
 import { buildResult } from '../ci/result.js';
 import { readParams, positions, pageAt, cursorAt, parseInstant } from '../loadtests/k6/catalog-params.js';
-import { render, markdown, model, findings, failureMessage, improvement } from '../subjects/catalog-api/report.js';
+import { render, markdown, model, findings, failureMessage, improvement, traversalFigures } from '../subjects/catalog-api/report.js';
 
 const SUBJECT = join(ROOT, 'subjects', 'catalog-api');
 const JAR = join(SUBJECT, 'target', 'catalog-api.jar');
@@ -144,6 +144,36 @@ describe('catalog-api report (subjects/catalog-api/report.js)', () => {
     assert.match(text, /gRPC ListEvents from ghz 0\.93\.0 \(native client, 200 calls, concurrency 1\): avg 1\.81 ms, p50 1\.21 ms, p95 4\.72 ms/);
     assert.match(text, /gRPC StreamEvents from ghz 0\.93\.0 \(native client, 2 calls per trial\): 0\.83s per whole-range stream/);
     assert.match(text, /Configuration: Page Size: 100 items \| Requests: 20 \| Range: 2024-01-01T00:00:00\.\.2024-12-31T23:59:59 \| Warm-up: 5 requests after an unmeasured run of 300 \| Trials: 1/);
+  });
+
+  test('a trial of two walks (TRAVERSALS=2) shows one walk\'s items, pages and time, so Items/s is not doubled', () => {
+    const file = join(K6FIX, 'catalog-rest-stream-traversal-2-walks.json');
+    const trial = parseK6(readFileSync(file, 'utf8'));
+    const doc = buildResult({
+      run: RUN, runner: RUNNER, suite: 'catalog-api', subject: 'catalog-api', variant: 'rest-stream', scenario: 'traversal',
+      tool: { name: 'k6', version: trial.toolVersion || '1.8.1' }, params: { ...DEFAULTS, api: 'rest-stream', traversals: 2 }, trials: [trial],
+    }, file);
+    // k6 counted 200,000 items and 2,000 pages in 14.684 s over the trial's 2 iterations
+    const t = traversalFigures(doc);
+    assert.deepEqual([t.items, t.pages, t.time / 1e9], [100000, 1000, 7.342]);
+    const lines = render({ suite: 'catalog-api', docs: [fixtureDoc('rest-stream', 'latency'), doc], config: CONFIG }).split('\n');
+    const row = (name) => lines.find((l) => l.trim().startsWith(name)).trim().split(/\s{2,}/).slice(1);
+    assert.deepEqual([row('Total Items'), row('Pages'), row('Total Time'), row('Items/s')], [['100,000'], ['1,000'], ['7.34s'], ['13,620']]);
+  });
+
+  test('variants a run did not select are "not selected in this run", not skipped (the real run.json of a rest-stream-only run)', () => {
+    const file = join(K6FIX, 'catalog-rest-stream-traversal-2-walks.json');
+    const trial = parseK6(readFileSync(file, 'utf8'));
+    const doc = buildResult({
+      run: RUN, runner: RUNNER, suite: 'catalog-api', subject: 'catalog-api', variant: 'rest-stream', scenario: 'traversal',
+      tool: { name: 'k6', version: '1.8.1' }, params: { ...DEFAULTS, api: 'rest-stream', traversals: 2 }, trials: [trial],
+    }, file);
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'catalog-rest-stream-2-walks', 'run.json'), 'utf8'));
+    const text = render({ suite: 'catalog-api', docs: [doc], run, config: CONFIG });
+    assert.match(text, /\n! HATEOAS not selected in this run \(--variant or --job\); comparing REST\/Stream only\.\n! gRPC not selected in this run/);
+    assert.doesNotMatch(text, /skipped/);
+    // without run.json (the site's older runs) nothing says why, as before
+    assert.match(render({ suite: 'catalog-api', docs: [doc], config: CONFIG }), /! HATEOAS skipped \(no result document in this run\)/);
   });
 
   test('prints the three improvement blocks with the seed\'s percentages, marking what got worse', () => {

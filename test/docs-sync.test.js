@@ -305,3 +305,21 @@ test('docs/config.md\'s table of the store.json policy has every key of it with 
   assert.deepEqual([...rows.keys()], Object.keys(DEFAULT_POLICY));
   for (const [key, value] of Object.entries(DEFAULT_POLICY)) assert.equal(rows.get(key).def, `\`${value}\``, key);
 });
+
+test('every column of the suites\' own report tables is named in docs/reports.md, "The suites\' own reports"', async () => {
+  const text = section(read('docs', 'reports.md'), '## The suites\' own reports').replace(/\s+/g, ' ');
+  const orders = await import('../subjects/orders-api/report.js');
+  const gateways = await import('../subjects/gateways/report.js');
+  const serialization = await import('../subjects/serialization/report.js');
+  const grpc = await import('../subjects/grpc-streaming/report.js');
+  const heads = {
+    'orders-api': orders.CONNECTION_HEAD,
+    gateways: gateways.COMPARISON_HEAD,
+    serialization: [...serialization.JMH_HEAD, ...serialization.HTTP_HEAD],
+    'grpc-streaming': [...grpc.SUMMARY_HEAD, ...grpc.FINDING_HEAD, ...grpc.EFFECT_HEAD, ...grpc.LATENCY_HEAD],
+  };
+  for (const [suite, head] of Object.entries(heads)) {
+    assert.ok(text.includes(`**${suite}**`), `no paragraph for ${suite}`);
+    assert.deepEqual(head.filter((c) => c && !text.includes(`\`${c}\``)), [], `${suite}: columns missing from docs/reports.md`);
+  }
+});

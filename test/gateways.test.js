@@ -57,9 +57,9 @@ const RUN = { id: 'r1', startedAt: '2026-11-22T00:00:00.000Z', commit: null, ref
 const PARAMS = { path: '/', backends: BACKENDS.join(','), threads: 2, connections: 50, duration: '3s' };
 
 /** A result document of one gateway from captured wrk outputs (test/fixtures/wrk/<name>.txt), as the runner builds it. */
-function docFrom(variant, names, run = RUN) {
+function docFrom(variant, names, run = RUN, { confidence } = {}) {
   return buildResult({
-    run, runner: RUNNER, suite: 'gateways', subject: 'gateways', variant, scenario: 'round-robin',
+    run, runner: RUNNER, suite: 'gateways', subject: 'gateways', variant, scenario: 'round-robin', confidence,
     tool: { name: 'wrk', version: 'debian/4.1.0-3+b2' }, params: PARAMS,
     trials: names.map((n) => parseWrk(readFileSync(join(FIX, `${n}.txt`), 'utf8'))),
     artifacts: names.map((n, i) => ({ path: `raw/local/gateways.${variant}.wrk.round-robin/trial-${i + 1}.stdout.txt`, kind: 'raw' })),
@@ -262,6 +262,13 @@ describe('the gateways report', () => {
     assert.equal(nginx.errors, 0);
   });
 
+  test('the interval column names the confidence the run used: 90% CI under compare.confidence 0.9', () => {
+    const at90 = ['nginx', 'haproxy', 'bun'].map((v) => docFrom(v, trials(v), RUN, { confidence: 0.9 }));
+    assert.match(render({ suite: 'gateways', docs: at90, config }), /\n {2}Gateway +Requests\/sec +90% CI +Latency avg /);
+    assert.match(markdown({ suite: 'gateways', docs: at90, config }), /\| Gateway \| Requests\/sec \| 90% CI \|/);
+    assert.match(render({ suite: 'gateways', docs: healthy, config }), /\n {2}Gateway +Requests\/sec +95% CI +Latency avg /);
+  });
+
   test('render() shows each gateway\'s share per backend, its max deviation and a ✓ for an even split', () => {
     const text = render({ suite: 'gateways', docs: healthy, config });
     assert.match(text, /\n  Nginx {8}33\.33% \(95,849\)  33\.33% \(95,857\)  33\.33% \(95,853\) {10}0\.00% {11}✓\n/);
@@ -348,6 +355,13 @@ describe('the gateways report', () => {
     assert.match(text, /\nNginx: \d+\.\d\d RPS \(the only gateway ranked, so no winner\)\n/);
     assert.doesNotMatch(text, /Winner|🏆/);
     assert.match(text, /  HAProxy: failed: port in use\n/);
+  });
+
+  test('a gateway the run did not select is "not selected", not "missing", beside the failed ones (a real run.json of nginx and bun)', () => {
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'gateways-wrk-timeout', 'run.json'), 'utf8'));
+    const text = render({ suite: 'gateways', docs: [], config, run });
+    assert.match(text, /\nNot measured\n {2}Nginx: failed: wrk did not finish within 1 s \(trial 1, local\); it was stopped\n {2}HAProxy: not selected: this run did not include it \(--variant or --job\)\n {2}Bun gateway: failed: .*\n {2}Envoy: not selected: /);
+    assert.doesNotMatch(text, /missing/);
   });
 
   test('a gateway whose job failed is listed with the runner\'s reason and the others are still ranked', () => {

@@ -60,11 +60,11 @@ const IMPLS = ['netty', 'helidon'];
 const matrix = (network) => (network === 'nodelay' ? ['helidon'] : IMPLS).flatMap((s) => IMPLS.flatMap((c) => ['500kb', '1mb'].map((z) => cellDoc(network, s, c, z))));
 
 /** A ghz result document from test/fixtures/grpc-streaming/ghz-<label>-server-<scenario>.json. */
-function ghzDoc(label, scenario) {
-  const file = join(ROOT, 'test', 'fixtures', 'grpc-streaming', `ghz-${label}-server-${scenario}.json`);
+function ghzDoc(label, scenario, { concurrency = 4, suffix = '' } = {}) {
+  const file = join(ROOT, 'test', 'fixtures', 'grpc-streaming', `ghz-${label}-server-${scenario}${suffix}.json`);
   return buildResult({
     run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming', variant: `server-${label}`, scenario,
-    tool: { name: 'ghz', version: '0.93.0' }, params: { total: scenario === 'send-1kb' ? 400 : 100, concurrency: 4 },
+    tool: { name: 'ghz', version: '0.93.0' }, params: { total: scenario === 'send-1kb' ? 400 : 100, concurrency },
     trials: [parseGhz(readFileSync(file, 'utf8'))],
   }, file);
 }
@@ -318,6 +318,18 @@ describe('the grpc-streaming report', () => {
     assert.match(conclusions(single)[0], / With 1 trial a cell no difference can be significant \(run 4 or more\)\.$/);
   });
 
+  test('the throughput table\'s interval column names the confidence the run used: 90% CI (MB/s) under compare.confidence 0.9', () => {
+    const at = (confidence) => buildResult({
+      run: RUN, runner: RUNNER, suite: 'grpc-streaming', subject: 'grpc-streaming', confidence,
+      variant: 'server-netty', scenario: 'netty-500kb', tool: { name: 'grpc-client', version: '1.0.0' },
+      params: { jar: 'target/grpc-streaming.jar', client: 'netty', sizeKB: 500, messages: 60, warmup: 10, inflight: 1, mode: 'stream' },
+      trials: [1, 2, 3, 4].map((i) => parse(readFileSync(join(FIX, `quick-netty-server-netty-client-500kb-${i}.json`), 'utf8'))),
+    }, 'quick-netty-server-netty-client-500kb');
+    assert.match(render({ suite: 'grpc-streaming', docs: [at(0.9)], config }), /\n {2}server +client +payloadKB +messages +duration\(s\) +MB\/s +90% CI \(MB\/s\) +errors\n/);
+    assert.match(markdown({ suite: 'grpc-streaming', docs: [at(0.9)], config }), /\| MB\/s \| 90% CI \\\(MB\/s\\\) \|/);
+    assert.match(render({ suite: 'grpc-streaming', docs: [at(0.95)], config }), / +MB\/s +95% CI \(MB\/s\) +errors\n/);
+  });
+
   test('states how many messages each trial sent and how: one stream per trial, or one call per message', () => {
     const text = render({ suite: 'grpc-streaming', docs: matrix('loopback'), config });
     assert.match(text, /^client 1\.0\.0: one bidirectional gRPC stream of 100 messages per trial on one connection, an ack per message \(the seed: 1,000 messages\), at most 1 in flight, 20 warm-up messages/m);
@@ -332,7 +344,8 @@ describe('the grpc-streaming report', () => {
     assert.deepEqual(loop, [
       ['netty', 500, '4.45', 'same direction'],
       ['netty', 1024, '1.63', 'same direction'],
-      ['helidon', 500, '2.21', 'does not reproduce (opposite)'],
+      // one trial a cell: the reversal is seen, but the trials cannot tell it from noise, so it refutes nothing
+      ['helidon', 500, '2.21', 'opposite, not significant'],
       ['helidon', 1024, '2.73', 'same direction'],
     ]);
     const net = m.findings.filter((f) => f.network === 'network').map((f) => [f.client, f.kb, (f.helidon / f.netty).toFixed(2), f.verdict]);
@@ -344,6 +357,8 @@ describe('the grpc-streaming report', () => {
     ]);
     const said = conclusions(m);
     assert.match(said[0], /^Loopback: the seed's ordering \(Netty server ahead, except Helidon client at 500 KB\) holds in 3 of 4 pairings here: netty client 500 KB: 36\.6 vs 8\.2 MB\/s \(4\.45x; seed 1\.46x\)/);
+    assert.match(render({ suite: 'grpc-streaming', docs: [...matrix('loopback'), ...matrix('network')], config }),
+      /\n {2}loopback +HELIDON +500\.0 +[\d.]+ +[\d.]+ +2\.21x +– \(too few trials\) +0\.90x +opposite, not significant\n/);
     assert.match(said[1], /^Over the veth pair the seed's Docker finding does not reproduce: the Helidon server keeps 38% or more of the Netty server's rate .*the seed saw 4-9 MB\/s/);
   });
 
@@ -388,6 +403,13 @@ describe('the grpc-streaming report', () => {
     const busy = m.latency.map((r) => (r.server === 'netty' ? { ...r, p50: 10.25e6 } : r));
     assert.deepEqual(Object.values(nagleStall(busy)).map((v) => (typeof v === 'number' ? (v / 1e6).toFixed(2) : v)), ['send-1kb', '10.25', '43.89', '3.29']);
     assert.equal(nagleStall(busy.filter((r) => r.tuned !== 'nodelay')), undefined, 'no fast reference, no claim');
+  });
+
+  test('the per-call latency heading gives the concurrency ghz ran at: 8 under --param ghz.concurrency=8', () => {
+    const docs = ['netty', 'helidon'].map((s) => ghzDoc(s, 'send-1kb', { concurrency: 8, suffix: '-c8' }));
+    assert.match(render({ suite: 'grpc-streaming', docs, config }), /\nPer-call latency \(ghz, unary calls, 8 concurrent\)\n/);
+    assert.match(markdown({ suite: 'grpc-streaming', docs, config }), /\*\*Per-call latency \(ghz, unary calls, 8 concurrent\)\*\*/);
+    assert.match(render({ suite: 'grpc-streaming', docs: ghzDocs(), config }), /\nPer-call latency \(ghz, unary calls, 4 concurrent\)\n/);
   });
 
   test('lists the network variants as skipped with the namespace notice when the machine refused them', () => {

@@ -325,4 +325,21 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     assert.match(text, /cache-on: ab without keep-alive: failed: health check timed out after 30 s/);
     assert.doesNotMatch(text, /Using caching/);
   });
+
+  test('completes a reason that ends in "Last lines of <log>:" with what the subject said, from a real run.json', () => {
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-cache-broken.run.json'), 'utf8'));
+    const docs = [abDoc('cache-off', ['orders-api-cache-off-1.txt'])];
+    const text = render({ suite: 'orders-api', docs, run, config: CONFIG });
+    assert.match(text, /cache-on: ab without keep-alive: failed: subject process orders-api\/api exited \(code 2\) before it was healthy\. Last lines of \S+api\.log: orders-api: CACHE=broken must be "on" or "off"\n/);
+    assert.match(markdown({ suite: 'orders-api', docs, run, config: CONFIG }), /CACHE=broken must be/);
+  });
+
+  test('says why another tool is not compared when one side of it failed, instead of leaving its line out', () => {
+    const run = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-cache-broken.run.json'), 'utf8'));
+    const docs = [abDoc('cache-off', ['orders-api-cache-off-1.txt']), abDoc('cache-off', ['keepalive.txt'], { scenario: 'keepalive', keepalive: true })];
+    const text = render({ suite: 'orders-api', docs, run, config: CONFIG });
+    assert.match(text, /\n {2}ab with keep-alive: not compared \(cache-on: failed: subject process orders-api\/api exited \(code 2\) before it was healthy\. .*CACHE=broken must be "on" or "off"\)\n/);
+    // wrk and k6 measured neither side in these documents: nothing to compare, nothing said about them
+    assert.doesNotMatch(text, /wrk peak throughput: not compared/);
+  });
 });

@@ -815,3 +815,17 @@ test('a paired change adjusted for other work on the machine is marked, in the c
   assert.doesNotMatch(none, /†|adjusted for other work/);
   assert.doesNotMatch(renderConsole({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);
 });
+
+test('the suite report of a run whose every job of a suite failed is that suite\'s own report saying what failed, not nothing', async () => {
+  const { reportData } = await import('../ci/commands/report.js');
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(join(ROOT, 'test', 'fixtures', 'runs', 'serialization-jmh-locked'), loadConfig(join(ROOT, 'bench.config.yaml')));
+  assert.equal(data.docs.length, 0);
+  const text = await renderReport('suite', data);
+  assert.match(text, /^serialization: SBE vs Protobuf vs JSON for one market-data message \(seed 002\)\n/);
+  assert.match(text, /\njob serialization\.default\.jmh\.avgt-gc failed: jmh wrote no output file \(trial 1, exit 1\)\n/);
+  assert.match(text, /\nNo JMH SampleTime results in this run/);
+  assert.doesNotMatch(text, /No result documents/);
+  // bench's terminal print (own renderers only) shows it too
+  assert.match(await renderReport('suite', data, { generic: false }), /job serialization\.default\.jmh\.sample failed/);
+});

@@ -68,9 +68,22 @@ test('turns the direction words around when the data goes the other way', () => 
 test('names the winner of each property in the performance summary, Protobuf for size', () => {
   const { head, rows } = suite.model(CTX).summary;
   assert.deepEqual(head, ['SBE', 'Protobuf', 'JSON']);
+  // three iterations give JMH 99.9% intervals wide enough to overlap, as the key findings say of the same rows
   assert.deepEqual(rows.map((r) => [r.name, r.winner]), [
-    ['Serialization speed', 'SBE (9.7x faster)'],
-    ['Deserialization speed', 'SBE (7.5x faster)'],
+    ['Serialization speed', 'SBE (9.7x faster; intervals overlap, not settled)'],
+    ['Deserialization speed', 'SBE (7.5x faster; intervals overlap, not settled)'],
+    ['Serialization memory', 'SBE (allocates nothing)'],
+    ['Deserialization memory', 'SBE (4x less)'],
+    ['Encoded size', 'Protobuf (1.2x smaller)'],
+  ]);
+});
+
+test('the performance summary names no settled speed winner where the 99.9% intervals overlap (a run on a busy machine)', () => {
+  const busy = docOf(parse(fixture('avgt-gc-busy')), 'avgt-gc', { mode: 'avgt', forks: 1, warmupIterations: 2, iterations: 3, warmup: '300ms', time: '300ms' });
+  const { rows } = suite.model({ ...CTX, docs: [busy] }).summary;
+  assert.deepEqual(rows.map((r) => [r.name, r.winner]), [
+    ['Serialization speed', 'SBE (11.1x faster; intervals overlap, not settled)'],
+    ['Deserialization speed', 'SBE (20.1x faster; intervals overlap, not settled)'],
     ['Serialization memory', 'SBE (allocates nothing)'],
     ['Deserialization memory', 'SBE (4x less)'],
     ['Encoded size', 'Protobuf (1.2x smaller)'],
@@ -130,6 +143,17 @@ test('reports the HTTP phase per codec: the encoded size served, every answer ro
   assert.match(suite.markdown(ctx), /\*\*HTTP phase\*\*/);
   // The JMH table still comes from the JMH documents, not from k6's.
   assert.equal(m.rows.length, 6);
+});
+
+test('the HTTP phase carries the seed\'s HDR figures per endpoint: count, min, mean, max, P50, P90, P99 and P99.9', () => {
+  const ctx = { ...CTX, docs: [...DOCS, httpDoc('sbe')] };
+  const lines = suite.render(ctx).split('\n');
+  const head = lines.find((l) => /^ {2}Codec /.test(l)).trim().split(/\s{2,}/);
+  assert.deepEqual(head, ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'Min', 'Mean', 'P50', 'P90', 'P95', 'P99', 'P99.9', 'Max', 'Errors']);
+  // k6's own figures for this run (test/fixtures/k6/serialization-http-sbe.json): min 0.546 ms, avg 2.533 ms, p(90) 4.726 ms, p(99.9) 37.25 ms
+  const row = lines.find((l) => /^ {2}SBE /.test(l)).trim().split(/\s{2,}/);
+  assert.deepEqual(row.slice(5, 13), ['545.7 µs', '2.533 ms', '1.248 ms', '4.726 ms', '7.724 ms', '18.16 ms', '37.25 ms', '40.25 ms']);
+  assert.match(suite.markdown(ctx), /\| Min \| Mean \| P50 \| P90 \| P95 \| P99 \| P99\.9 \| Max \|/);
 });
 
 test('says which codec failed its round-trip checks', () => {

@@ -208,6 +208,12 @@ export function failedRun({ exitCode, stdout = '', stderr = '', params = {} } = 
   if (cli !== undefined) {
     return `JMH refused its command line: ${JSON.stringify(cli)}; the job's params take JMH's own values (docs/config.md, JMH): timeUnit ns, us, ms, s, m; mode thrpt, avgt, sample, ss; warmup and time such as 200ms or 1s`;
   }
+  // JMH takes a machine-wide lock so that two runs never measure beside each other
+  const lock = lines.find((l) => /Unable to acquire the JMH lock/.test(l));
+  if (lock) {
+    const file = /lock \(([^)]+)\)/.exec(lock)?.[1] || '/tmp/jmh.lock';
+    return `another JMH is running on this machine (JMH's lock ${file} is held), so JMH exited before benchmarking: run the job again when it is done; javaOptions: -Djmh.ignoreLock=true would measure beside it, which JMH's lock is there to prevent`;
+  }
   const prof = after(/^Profilers failed to initialize/);
   if (prof !== undefined) {
     return `JMH could not start a profiler of params.prof (${JSON.stringify(asList(params.prof).join(' '))}): ${JSON.stringify(prof)}; java -jar <jar> -lprof lists JMH's own (gc, stack, ...), any other is a class name on the jar's classpath`;

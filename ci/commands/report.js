@@ -109,6 +109,13 @@ export async function loadSuiteRenderer(config, suite) {
   return mod;
 }
 
+/** Suites of the run whose jobs all failed or were skipped (no document), in run.json's order. */
+export function unmeasuredSuites(data) {
+  const measured = new Set(data.docs.map((d) => d.suite));
+  const jobs = Array.isArray(data.run?.jobs) ? data.run.jobs : [];
+  return [...new Set(jobs.map((j) => j?.suite).filter((s) => typeof s === 'string' && !measured.has(s)))];
+}
+
 /** What a suite renderer receives: only its suite's documents and comparisons. */
 export function suiteInput(data, suite) {
   const docs = data.docs.filter((d) => d.suite === suite);
@@ -149,6 +156,11 @@ export async function renderReport(format, given, { color = false, generic = tru
           const duets = duetSuiteNote(data.docs.filter((d) => d.suite === s.suite));
           parts.push(`${mod.render(suiteInput(data, s.suite)).trimEnd()}${duets ? `\n\n${duets}` : ''}`);
         } else if (generic) parts.push(`${consoleReport.renderSuite(s, { alpha: data.config.compare?.alpha, compare: data.config.compare })}\n  (suite ${s.suite} has no \`report:\` renderer; this is the generic table)`);
+      }
+      // A suite none of whose jobs left a document still gets its own report: it says what failed and why.
+      for (const suite of unmeasuredSuites(data)) {
+        const mod = await loadSuiteRenderer(data.config, suite);
+        if (mod) parts.push(mod.render(suiteInput(data, suite)).trimEnd());
       }
       if (!generic) return parts.length ? `${parts.join('\n\n')}\n` : '';
       if (!parts.length) parts.push('No result documents: every job failed or was skipped.');

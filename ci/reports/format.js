@@ -62,6 +62,16 @@ export const formatInterval = (c) => (Number.isFinite(c.lower) && Number.isFinit
  */
 export const cellValue = (m) => formatValue(m.value, m.unit, m.value || m.resolution || 0);
 
+/**
+ * A table head whose "95% CI" cell names the confidence the intervals below it were made at (compare.confidence, kept on
+ * each metric as `confidence`): with 0.9 the cell reads "90% CI". `withIntervals` are metrics or rows carrying it.
+ */
+export function headAtConfidence(head, withIntervals = []) {
+  const c = withIntervals.find((x) => Number.isFinite(x?.confidence))?.confidence;
+  if (c === undefined) return head;
+  return head.map((h) => h.replace(/^95% CI/, `${Number((c * 100).toPrecision(3))}% CI`));
+}
+
 /** The wider side of a metric's interval relative to its value ("±1.2%"; an interval of 5 trials may reach far up and little down), or '' when the metric has none. */
 export function formatSpread(m) {
   if (m.lower === undefined || m.upper === undefined || !m.value) return '';
@@ -426,6 +436,19 @@ export function variantPairs(variants) {
   const pairs = [];
   for (let i = 0; i < variants.length; i += 1) for (let j = i + 1; j < variants.length; j += 1) pairs.push([variants[i], variants[j]]);
   return pairs;
+}
+
+// ---------------------------------------------------------------- jobs that did not run
+
+/**
+ * Why a job of run.json has no result, in one line. A subject that died or never became healthy leaves a reason
+ * ending in "Last lines of <log>:" and those lines apart in logTail; the last of them is where the subject or tool
+ * says what went wrong, so it completes the reason instead of leaving it hanging on the colon.
+ */
+export function jobReason(job = {}) {
+  const reason = String(job.reason || 'no reason recorded').trim();
+  const last = String(job.logTail || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  return last && reason.endsWith(':') ? `${reason} ${last}` : reason;
 }
 
 // ---------------------------------------------------------------- load-tool saturation

@@ -1,5 +1,5 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
-import { againstBaseLines, comparisonList, countVerdicts, headline, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
 
 export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
@@ -46,28 +46,34 @@ export function latencyFigures(doc) {
   };
 }
 
-/** A k6 counter summed over a trial's walks (TRAVERSALS, one by default), per walk. */
+/** A trial's walks of the range (TRAVERSALS, one by default): k6's iterations of the traversal script. */
+const walksOf = (doc) => (valueOf(doc, 'iterations') > 0 ? valueOf(doc, 'iterations') : 1);
+
+/** A k6 counter summed over a trial's walks, per walk. */
 const perWalk = (doc, name) => {
   const total = valueOf(doc, name);
-  const walks = valueOf(doc, 'iterations');
-  return total === undefined ? undefined : total / (walks > 0 ? walks : 1);
+  return total === undefined ? undefined : total / walksOf(doc);
 };
 
-/** One variant's figures from its k6 traversal document; items and pages must agree across trials to be shown as one number. */
+/**
+ * One variant's figures from its k6 traversal document, per walk like its time (items and pages are counters summed
+ * over a trial's walks); items and pages must agree across trials to be shown as one number.
+ */
 export function traversalFigures(doc) {
   if (!doc) return undefined;
-  const same = (name) => {
+  const walks = walksOf(doc);
+  const same = (name, per = 1) => {
     const m = metricOf(doc, name);
     if (!m) return undefined;
-    return m.samples.every((s) => s === m.samples[0]) ? m.samples[0] : m.value;
+    return (m.samples.every((s) => s === m.samples[0]) ? m.samples[0] : m.value) / per;
   };
   const varying = ['items', 'pages', 'stream_items'].filter((n) => {
     const m = metricOf(doc, n);
     return m && !m.samples.every((s) => s === m.samples[0]);
   });
   return {
-    items: same('items'),
-    pages: same('pages'),
+    items: same('items', walks),
+    pages: same('pages', walks),
     time: perWalk(doc, 'traversal_time'),
     pageMean: valueOf(doc, 'latency.mean'),
     pageP50: valueOf(doc, 'latency.p50'),
@@ -104,7 +110,8 @@ export function failureMessage(job) {
   const k6 = msgs.reverse().find((m) => /GoError|error|fail|must|not |inverted|out of range|did not/i.test(m));
   const own = tail.split('\n').reverse().find((l) => /^catalog-api: /.test(l.trim()));
   const detail = (own || k6 || '').replace(/^(Go)?Error: /, '').trim();
-  return detail && !String(job.reason).includes(detail) ? `${job.reason}: ${detail}` : job.reason || 'no reason recorded';
+  if (!detail || String(job.reason).includes(detail)) return jobReason(job);
+  return `${String(job.reason || 'no reason recorded').trim().replace(/:$/, '')}: ${detail}`;
 }
 
 /** Why a variant has no document of a job: run.json's failed or skipped entry, else the config's skip. */
@@ -256,9 +263,12 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
   // Like the seed without grpcurl: when gRPC produced nothing, say why and compare the other two.
   const measured = names.filter((n) => v[n].latency || v[n].traversal);
   const skipped = names.filter((n) => !measured.includes(n));
+  // a run that has jobs of this suite but none of a variant did not select it (--variant, --job): it was not skipped
+  const selected = (n) => !Array.isArray(run?.jobs) || !run.jobs.some((j) => j.suite === suite) || run.jobs.some((j) => j.suite === suite && j.variant === n);
   for (const n of skipped) {
     const why = v[n].missing.map((x) => `${x.scenario} ${x.status}: ${x.reason}`).join('; ') || 'no result document in this run';
-    notices.push(`${v[n].label} skipped (${why}); comparing ${measured.map((m) => v[m].label).join(' and ') || 'nothing'} only.`);
+    const what = selected(n) ? `skipped (${why})` : 'not selected in this run (--variant or --job)';
+    notices.push(`${v[n].label} ${what}; comparing ${measured.map((m) => v[m].label).join(' and ') || 'nothing'} only.`);
   }
   for (const n of measured) {
     for (const x of v[n].missing) notices.push(`${v[n].label} ${x.scenario} ${x.status}: ${x.reason}`);

@@ -1,5 +1,5 @@
 // Suite renderer for gateways: seed 001's wrk report (comparison, round-robin spread, ranking) from our own runs.
-import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headline, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
+import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headAtConfidence, headline, jobReason, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
 export const EVEN_TOLERANCE = 0.05;
@@ -100,8 +100,12 @@ export function gatewayFigures(doc) {
 function missingReason(run, suite, variant, variantConfig) {
   const jobs = (run?.jobs || []).filter((j) => j.suite === suite && j.variant === variant && j.status !== 'ok');
   const job = jobs.find((j) => j.tool === 'wrk') || jobs[0];
-  if (job) return { status: job.status, reason: job.reason || 'no reason recorded' };
+  if (job) return { status: job.status, reason: jobReason(job) };
   if (variantConfig?.skip) return { status: 'skipped', reason: variantConfig.skip };
+  // a run that has jobs but none of this gateway left it out (--variant, --job): nothing went missing
+  if (Array.isArray(run?.jobs) && run.jobs.some((j) => j.suite === suite) && !run.jobs.some((j) => j.suite === suite && j.variant === variant)) {
+    return { status: 'not selected', reason: 'this run did not include it (--variant or --job)' };
+  }
   return { status: 'missing', reason: 'no result document in this run' };
 }
 
@@ -219,7 +223,8 @@ function comparisonRows(m) {
   });
 }
 
-const COMPARISON_HEAD = ['Gateway', 'Requests/sec', '95% CI', 'Latency avg', 'Latency p99', 'Errors (all trials)', 'Failed responses'];
+export const COMPARISON_HEAD = ['Gateway', 'Requests/sec', '95% CI', 'Latency avg', 'Latency p99', 'Errors (all trials)', 'Failed responses'];
+const comparisonHead = (m) => headAtConfidence(COMPARISON_HEAD, m.measured.map((g) => g.throughputMetric));
 
 function distributionTable(m) {
   const names = [...new Set([...(m.setup?.backends || []), ...m.measured.flatMap((g) => g.distribution.names)])];
@@ -293,7 +298,7 @@ export function render(ctx) {
   const setup = setupLine(m);
   if (setup) out.push(setup);
   if (m.measured.length) {
-    out.push('', 'Performance comparison', textTable(COMPARISON_HEAD, comparisonRows(m)));
+    out.push('', 'Performance comparison', textTable(comparisonHead(m), comparisonRows(m)));
     const { head, rows } = distributionTable(m);
     out.push('', `Load balancing: share of responses per backend (X-Backend); even split within ±${EVEN_TOLERANCE * 100}% of 1/n`, textTable(head, rows));
     out.push('', 'Performance Results Summary:', '', ...rankingLines(m));
@@ -355,7 +360,7 @@ export function markdown(ctx) {
   const setup = setupLine(m, esc);
   if (setup) out.push('', setup);
   if (m.measured.length) {
-    out.push('', mdTable(COMPARISON_HEAD, comparisonRows(m).map((r) => r.map((c) => esc(c)))));
+    out.push('', mdTable(comparisonHead(m), comparisonRows(m).map((r) => r.map((c) => esc(c)))));
     const { head, rows } = distributionTable(m);
     out.push('', `**Load balancing** (share per backend; even within ±${EVEN_TOLERANCE * 100}%)`, '', mdTable(head.map(esc), rows.map((r) => r.map((c) => esc(c)))));
     out.push('', '**Performance Results Summary**', '', ...rankingLines(m, esc).map((l) => `- ${l}`));

@@ -1,5 +1,5 @@
 // Suite renderer for grpc-streaming: seed 003's throughput summary (server x client x payload) on loopback and over a veth pair, and how it compares with the seed.
-import { comparisonList, countVerdicts, formatInterval, headline, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
+import { comparisonList, countVerdicts, formatInterval, headAtConfidence, headline, jobReason, mdEscape, mdTable, pct, rule, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The seed's MB/s (MiB per second, 1000 messages) from its README, for the "does it reproduce" lines. */
@@ -70,6 +70,7 @@ export function cell(doc) {
     mbps: sent !== undefined && seconds > 0 ? sent / seconds : rate ? rate.value / MIB : undefined,
     lower: rate?.lower !== undefined ? rate.lower / MIB : undefined,
     upper: rate?.upper !== undefined ? rate.upper / MIB : undefined,
+    confidence: rate?.confidence,
     errors: errors ? errors.samples.reduce((s, x) => s + x, 0) : undefined,
     trials: doc.trials,
     samples: rate?.samples || [],
@@ -90,7 +91,7 @@ function missing(run, suite) {
       tool: j.tool,
       network: variantInfo(j.variant).network,
       status: skip ? 'skipped' : j.status,
-      reason: skip ? skip[1].trim() : j.reason || 'no reason recorded',
+      reason: skip ? skip[1].trim() : jobReason(j),
     };
   });
 }
@@ -130,15 +131,19 @@ export function findings(cells) {
         const seedN = SEED[network][cellKey('netty', client, kb)];
         const seedH = SEED[network][cellKey('helidon', client, kb)];
         const seed = ratio(seedN, seedH);
+        const sig = significance(n.samples, h.samples);
         let verdict;
         if (network === 'network' && seed !== undefined) {
           // The seed's claim here is the collapse, not just the direction.
           verdict = h.mbps < COLLAPSE * n.mbps ? 'reproduces (Helidon server collapses)' : 'does not reproduce (no collapse)';
         } else if (seed !== undefined) {
           const a = leader(ours);
-          verdict = a === leader(seed) ? 'same direction' : a === 'even' ? 'does not reproduce (even here)' : 'does not reproduce (opposite)';
+          // Only a significant reversal refutes the seed's ordering: one the trials cannot tell from noise is only seen.
+          const settled = !sig.untestable && sig.p < ALPHA;
+          verdict = a === leader(seed) ? 'same direction' : a === 'even' ? 'does not reproduce (even here)'
+            : settled ? 'does not reproduce (opposite)' : 'opposite, not significant';
         }
-        out.push({ network, client, kb, netty: n.mbps, helidon: h.mbps, ratio: ours, seedNetty: seedN, seedHelidon: seedH, seedRatio: seed, verdict, ...significance(n.samples, h.samples) });
+        out.push({ network, client, kb, netty: n.mbps, helidon: h.mbps, ratio: ours, seedNetty: seedN, seedHelidon: seedH, seedRatio: seed, verdict, ...sig });
       }
     }
   }
@@ -166,6 +171,7 @@ export function latencyRows(docs) {
     return {
       ...variantInfo(d.variant),
       scenario: d.scenario,
+      concurrency: d.params?.concurrency,
       rps: v('throughput'),
       mean: v('latency.mean'),
       p50: v('latency.p50'),
@@ -217,7 +223,7 @@ export function model({ suite = 'grpc-streaming', docs = [], comparisons, run, c
 
 // ---------------------------------------------------------------- rows shared by text and markdown
 
-const SUMMARY_HEAD = ['server', 'client', 'payloadKB', 'messages', 'duration(s)', 'MB/s', '95% CI (MB/s)', 'errors'];
+export const SUMMARY_HEAD = ['server', 'client', 'payloadKB', 'messages', 'duration(s)', 'MB/s', '95% CI (MB/s)', 'errors'];
 /** NETTY, HELIDON+NODELAY; `where` adds " (veth)" for tables that mix loopback and the namespace. */
 const serverLabel = (x, where = false) => `${x.server.toUpperCase()}${x.tuned === 'nodelay' ? '+NODELAY' : ''}${where && x.network === 'network' ? ' (veth)' : ''}`;
 
@@ -234,7 +240,7 @@ function summaryRows(cells) {
   ]);
 }
 
-const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'Mann-Whitney p', 'seed Netty/Helidon', 'seed finding'];
+export const FINDING_HEAD = ['where', 'client', 'payloadKB', 'Netty srv MB/s', 'Helidon srv MB/s', 'Netty/Helidon', 'Mann-Whitney p', 'seed Netty/Helidon', 'seed finding'];
 
 /** "0.029" / "0.343 (not significant)" / "– (too few trials)". */
 const pCell = (f) => (f.untestable ? '– (too few trials)' : `${f.p.toFixed(3)}${f.p < ALPHA ? '' : ' (not significant)'}`);
@@ -244,18 +250,24 @@ function findingRows(m) {
     `${fixed(f.ratio, 2)}x`, pCell(f), f.seedRatio === undefined ? '–' : `${fixed(f.seedRatio, 2)}x`, f.verdict || '–']);
 }
 
-const EFFECT_HEAD = ['server', 'client', 'payloadKB', 'loopback MB/s', 'veth MB/s', 'change', 'seed (Docker) change'];
+export const EFFECT_HEAD = ['server', 'client', 'payloadKB', 'loopback MB/s', 'veth MB/s', 'change', 'seed (Docker) change'];
 
 function effectRows(m) {
   return m.effect.map((e) => [e.server.toUpperCase(), e.client.toUpperCase(), fixed(e.kb, 1), fixed(e.loopback, 2), fixed(e.network, 2), pct(e.change), pct(e.seedChange)]);
 }
 
-const LATENCY_HEAD = ['call', 'server', 'calls/s', 'mean', 'p50', 'p90', 'p99', 'errors'];
+export const LATENCY_HEAD = ['call', 'server', 'calls/s', 'mean', 'p50', 'p90', 'p99', 'errors'];
 
 function latencyTableRows(m) {
   return m.latency.map((r) => [r.scenario, serverLabel(r, true), r.rps === undefined ? '–' : r.rps.toFixed(1),
     formatValue(r.mean, 'ns'), formatValue(r.p50, 'ns'), formatValue(r.p90, 'ns'), formatValue(r.p99, 'ns'),
     r.errors === undefined ? '–' : `${r.errors}${r.requests ? ` of ${r.requests}` : ''}`]);
+}
+
+/** "ghz, unary calls, 4 concurrent": the concurrency the ghz jobs ran with (their params), as many as there were. */
+function latencySetup(m) {
+  const levels = [...new Set(m.latency.map((r) => r.concurrency).filter((c) => c !== undefined && c !== null))];
+  return `ghz, unary calls${levels.length ? `, ${levels.join(' or ')} concurrent` : ''}`;
 }
 
 /** Delayed-ACK stalls sit at 40 ms on Linux; a p50 between these bounds, 10x Netty's, is that stall. */
@@ -355,9 +367,9 @@ export function render(ctx) {
   for (const network of NETWORKS) {
     const cells = m.byNetwork[network];
     if (!cells.length) continue;
-    out.push('', rule(78), ` ${TITLES[network]}`, textTable(SUMMARY_HEAD, summaryRows(cells)), rule(78));
+    out.push('', rule(78), ` ${TITLES[network]}`, textTable(headAtConfidence(SUMMARY_HEAD, cells), summaryRows(cells)), rule(78));
   }
-  if (m.tuned.length) out.push('', rule(78), ` ${TUNED_TITLE}`, textTable(SUMMARY_HEAD, summaryRows(m.tuned)), rule(78));
+  if (m.tuned.length) out.push('', rule(78), ` ${TUNED_TITLE}`, textTable(headAtConfidence(SUMMARY_HEAD, m.tuned), summaryRows(m.tuned)), rule(78));
   if (!m.cells.length) out.push('', 'No throughput cell was measured in this run.');
   if (m.findings.length) {
     out.push('', 'Against the seed (Netty server / Helidon server, same client and payload; even = within ±10%)', textTable(FINDING_HEAD, findingRows(m)));
@@ -365,7 +377,7 @@ export function render(ctx) {
   if (m.effect.length) out.push('', 'Loopback -> veth pair', textTable(EFFECT_HEAD, effectRows(m)));
   const said = conclusions(m);
   if (said.length) out.push('', ...said);
-  if (m.latency.length) out.push('', 'Per-call latency (ghz, unary calls, 4 concurrent)', textTable(LATENCY_HEAD, latencyTableRows(m)));
+  if (m.latency.length) out.push('', `Per-call latency (${latencySetup(m)})`, textTable(LATENCY_HEAD, latencyTableRows(m)));
   if (m.notes.length) out.push('', 'Notes', ...m.notes.map((n) => `  ${n}`));
   if (m.missing.length) {
     out.push('', 'Not measured');
@@ -389,14 +401,14 @@ export function markdown(ctx) {
   if (setup) out.push('', esc(setup));
   for (const network of NETWORKS) {
     const cells = m.byNetwork[network];
-    if (cells.length) out.push('', `**${esc(TITLES[network])}**`, '', table(SUMMARY_HEAD, summaryRows(cells)));
+    if (cells.length) out.push('', `**${esc(TITLES[network])}**`, '', table(headAtConfidence(SUMMARY_HEAD, cells), summaryRows(cells)));
   }
-  if (m.tuned.length) out.push('', `**${esc(TUNED_TITLE)}**`, '', table(SUMMARY_HEAD, summaryRows(m.tuned)));
+  if (m.tuned.length) out.push('', `**${esc(TUNED_TITLE)}**`, '', table(headAtConfidence(SUMMARY_HEAD, m.tuned), summaryRows(m.tuned)));
   if (m.findings.length) out.push('', '**Against the seed**', '', table(FINDING_HEAD, findingRows(m)));
   if (m.effect.length) out.push('', '**Loopback → veth pair**', '', table(EFFECT_HEAD, effectRows(m)));
   const said = conclusions(m);
   if (said.length) out.push('', ...said.map((l) => `- ${esc(l)}`));
-  if (m.latency.length) out.push('', '**Per-call latency (ghz)**', '', table(LATENCY_HEAD, latencyTableRows(m)));
+  if (m.latency.length) out.push('', `**Per-call latency (${esc(latencySetup(m))})**`, '', table(LATENCY_HEAD, latencyTableRows(m)));
   if (m.missing.length) out.push('', ...m.missing.map((x) => `- ${esc(`${x.variant} / ${x.scenario} (${x.tool})`)}: ${esc(x.status)}: ${esc(x.reason)}`));
   if (m.comparisons.length) {
     out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`, '');

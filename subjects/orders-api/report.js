@@ -1,5 +1,5 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
-import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
@@ -216,10 +216,10 @@ function k6Line(b, a) {
 // ---------------------------------------------------------------- the model both renderers share
 
 /** Why a job of this suite has no document, from run.json (failed or skipped jobs). */
-function missingReason(run, suite, variant, scenario) {
-  const j = (run?.jobs || []).find((x) => x.suite === suite && x.variant === variant && x.tool === 'ab' && x.scenario === scenario);
+function missingReason(run, suite, variant, scenario, tool = 'ab') {
+  const j = (run?.jobs || []).find((x) => x.suite === suite && x.variant === variant && x.tool === tool && x.scenario === scenario);
   if (!j) return 'no result';
-  return j.status === 'ok' ? 'no result document' : `${j.status}${j.reason ? `: ${j.reason}` : ''}`;
+  return j.status === 'ok' ? 'no result document' : `${j.status}: ${jobReason(j)}`;
 }
 
 /** Everything the text and markdown reports show, computed once. */
@@ -238,13 +238,19 @@ export function model({ suite = 'orders-api', docs = [], comparisons, run, confi
   for (const v of [before, after]) if (!ab[v]) missing.push(`${v}: ab without keep-alive: ${missingReason(run, suite, v, 'no-keepalive')}`);
   const lines = [];
   // A tool that ran out of cores measured itself: its line says so instead of comparing the variants.
-  const other = (docsOf, name, line) => {
-    if (!docsOf[before] || !docsOf[after]) return;
+  // A tool with one side missing says why, when the run has that side's job (not selected: nothing to say).
+  const other = (docsOf, name, line, tool, scenario) => {
+    if (!docsOf[before] && !docsOf[after]) return;
+    if (!docsOf[before] || !docsOf[after]) {
+      const gone = [before, after].filter((v) => !docsOf[v] && (run?.jobs || []).some((j) => j.suite === suite && j.variant === v && j.tool === tool && j.scenario === scenario));
+      if (gone.length) lines.push(`${name}: not compared (${gone.map((v) => `${v}: ${missingReason(run, suite, v, scenario, tool)}`).join('; ')})`);
+      return;
+    }
     lines.push(bottleneckLine([docsOf[before], docsOf[after]]) ? `${name}: ${bottleneckLine([docsOf[before], docsOf[after]])}` : line(docsOf[before], docsOf[after]));
   };
-  other(abK, 'ab with keep-alive', abKeepAliveLine);
-  other(wrk, 'wrk peak throughput', wrkLine);
-  other(k6, 'k6 at a fixed rate', k6Line);
+  other(abK, 'ab with keep-alive', abKeepAliveLine, 'ab', 'keepalive');
+  other(wrk, 'wrk peak throughput', wrkLine, 'wrk', 'peak');
+  other(k6, 'k6 at a fixed rate', k6Line, 'k6', 'fixed-rate');
   const mine = comparisonList(comparisons).filter((c) => c.suite === suite);
   return { suite, description: suiteConfig.description, before, after, ab, figures, sentence, finding, missing, lines, comparisons: mine };
 }
@@ -287,7 +293,7 @@ function connectionRows(f) {
     return [`${row}:`, n(c.min), n(c.mean), n(c.sd), n(c.median), n(c.max)];
   });
 }
-const CONNECTION_HEAD = ['', 'min', 'mean', '[+/-sd]', 'median', 'max'];
+export const CONNECTION_HEAD = ['', 'min', 'mean', '[+/-sd]', 'median', 'max'];
 
 /** The seed's percentile table: whole ms as ab prints them, fractions where trials were merged. */
 function percentileRows(m) {

@@ -1,5 +1,5 @@
 // Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings, latency plot and HTTP phase, from our runs.
-import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, jobReason, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The plot file the report writer puts next to the report (see plots()). */
@@ -109,9 +109,13 @@ export function httpRows(docs = []) {
         requests: valueOf(d, 'requests'),
         rate: d.params?.rate,
         throughput: valueOf(d, 'throughput'),
+        min: valueOf(d, 'latency.min'),
+        mean: valueOf(d, 'latency.mean'),
         p50: valueOf(d, 'latency.p50'),
+        p90: valueOf(d, 'latency.p90'),
         p95: valueOf(d, 'latency.p95'),
         p99: valueOf(d, 'latency.p99'),
+        p999: valueOf(d, 'latency.p99.9'),
         max: valueOf(d, 'latency.max'),
         errors: valueOf(d, 'errors'),
         trials: d.trials,
@@ -121,7 +125,8 @@ export function httpRows(docs = []) {
     .sort((a, b) => codecRank(a.codec) - codecRank(b.codec));
 }
 
-const HTTP_HEAD = ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'P50', 'P95', 'P99', 'Max', 'Errors'];
+// The seed's HDR block per endpoint (Count, Min, Mean, Max, P50, P90, P99, P99.9) plus k6's P95.
+export const HTTP_HEAD = ['Codec', 'Encoded size', 'Round trip (match)', 'Requests', 'Rate (req/s)', 'Min', 'Mean', 'P50', 'P90', 'P95', 'P99', 'P99.9', 'Max', 'Errors'];
 
 function httpTable(rows) {
   const t = (v) => (v === undefined ? '–' : formatValue(v, 'ns'));
@@ -131,7 +136,7 @@ function httpTable(rows) {
     r.checks === undefined ? '–' : r.checks === 1 ? 'every answer' : `${(r.checks * 100).toFixed(2)}% of checks passed`,
     r.requests === undefined ? '–' : Math.round(r.requests).toLocaleString('en-US'),
     r.throughput === undefined ? '–' : r.throughput.toFixed(0),
-    t(r.p50), t(r.p95), t(r.p99), t(r.max),
+    t(r.min), t(r.mean), t(r.p50), t(r.p90), t(r.p95), t(r.p99), t(r.p999), t(r.max),
     r.errors === undefined ? '–' : Math.round(r.errors).toLocaleString('en-US'),
   ]);
 }
@@ -232,22 +237,22 @@ export function findings(rows) {
 export function summaryRows(rows) {
   const codecs = byCodec(rows);
   const props = [
-    ['Serialization speed', (c) => c.ops.Serialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
-    ['Deserialization speed', (c) => c.ops.Deserialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster'],
+    ['Serialization speed', (c) => c.ops.Serialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster', (c) => c.ops.Serialize],
+    ['Deserialization speed', (c) => c.ops.Deserialize?.score, (v) => `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ns`, 'faster', (c) => c.ops.Deserialize],
     ['Serialization memory', (c) => c.ops.Serialize?.alloc, bytesPerOp, 'less'],
     ['Deserialization memory', (c) => c.ops.Deserialize?.alloc, bytesPerOp, 'less'],
     ['Encoded size', (c) => c.bytes, (v) => `${v} bytes`, 'smaller'],
   ];
   const out = [];
-  for (const [name, get, fmt, word] of props) {
-    const vals = codecs.map((c) => ({ label: c.label, v: get(c) })).filter((x) => x.v !== undefined);
+  for (const [name, get, fmt, word, row] of props) {
+    const vals = codecs.map((c) => ({ label: c.label, v: get(c), row: row?.(c) })).filter((x) => x.v !== undefined);
     if (vals.length < 2) continue;
     const sorted = [...vals].sort((a, b) => a.v - b.v);
     const [best, next] = sorted;
     let winner;
     if (word === 'less' && best.v < NO_ALLOC) winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
     else if (next.v / best.v - 1 < EVEN) winner = `tie (${best.label}, ${next.label})`;
-    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word})`;
+    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${best.row && next.row && overlap(best.row, next.row) ? '; intervals overlap, not settled' : ''})`;
     out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner });
   }
   return { head: codecs.map((c) => c.label), rows: out };
@@ -298,7 +303,7 @@ export function percentileFindings(blocks) {
 // ---------------------------------------------------------------- model
 
 const jobFailures = (run, suite) => (run?.jobs || []).filter((j) => j.suite === suite && j.status === 'failed')
-  .map((j) => `job ${j.id} failed: ${j.reason || 'no reason recorded'}`);
+  .map((j) => `job ${j.id} failed: ${jobReason(j)}`);
 
 /** How the JMH run was configured, from the document's params and notes. */
 function runLine(doc) {
@@ -358,7 +363,7 @@ function jmhTable(m) {
     r.alloc === undefined ? '–' : `${num2(r.alloc)} B/op`,
   ]);
 }
-const JMH_HEAD = ['Benchmark', 'Mode', 'Score (ns/op)', 'Error', 'Unit', 'GC Alloc'];
+export const JMH_HEAD = ['Benchmark', 'Mode', 'Score (ns/op)', 'Error', 'Unit', 'GC Alloc'];
 
 function errorNote(m) {
   const c = m.rows.find((r) => r.confidence !== undefined)?.confidence;
