@@ -8,6 +8,7 @@ import { TOOL_NAMES } from '../ci/adapters/index.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './support/temp.js';
+const ROOT = new URL('..', import.meta.url).pathname;
 
 const yaml = `
 version: 1
@@ -161,6 +162,32 @@ test('--param may set a variable a k6 job\'s script reads (VUS, read by its help
   assert.deepEqual(job.params, { duration: '2s', vus: 10, maxVus: 20 });
   assert.throws(() => planJobs(cfg, { param: ['k6.vsu=10'] }), /--param k6\.vsu: the selected k6 jobs have no parameter "vsu"; known: duration, maxVus, vus /);
   assert.throws(() => planJobs(cfg, { param: ['k6.benchlineSummary=x'] }), /k6: param benchlineSummary would set BENCHLINE_SUMMARY, the path of the summary benchline reads, which benchline sets itself/, 'what benchline sets itself is no param');
+});
+
+test('--param may set a variable a k6 script reads through a name bound to __ENV or by destructuring it, as the shipped catalog-api traversal reads TRAVERSALS', () => {
+  const dir = tempDir('k6-param-alias-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  writeFileSync(join(dir, 'loadtests', 'shop.js'), [
+    "import http from 'k6/http';",
+    "const env = typeof __ENV === 'undefined' ? {} : __ENV;",
+    'const vars = () => __ENV;',
+    "const { RATE, PAGE_SIZE: size = '20' } = __ENV;",
+    'const base = __ENV.BASE_URL || "http://localhost";',
+    "export const options = { vus: Number(env.VUS || 2), iterations: Number(env['WALKS'] || 1), duration: vars().DURATION || '5s' };",
+    'export default function () { http.get(`${base}/?rate=${RATE}&size=${size}&n=${base.length}`); }',
+    '',
+  ].join('\n'));
+  writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: browse, script: loadtests/shop.js }\n');
+  const cfg = loadConfig(join(dir, 'bench.config.yaml'));
+  const [job] = planJobs(cfg, { param: ['vus=3', 'walks=2', 'duration=1s', 'rate=5', 'pageSize=10'] });
+  assert.deepEqual(job.params, { vus: 3, walks: 2, duration: '1s', rate: 5, pageSize: 10 });
+  // `base` holds a value read from __ENV, not __ENV itself: what it has is no variable
+  assert.throws(() => planJobs(cfg, { param: ['length=1'] }), /--param length: the selected jobs have no parameter "length"; known: duration, pageSize, rate, vus, walks /);
+  const shipped = loadConfig(join(ROOT, 'bench.config.yaml'));
+  const traversal = planJobs(shipped, { suite: ['catalog-api'], param: ['traversal.traversals=2'] }).filter((j) => j.scenario === 'traversal');
+  assert.ok(traversal.length > 0 && traversal.every((j) => j.params.traversals === 2), 'catalog-traversal.js reads env.TRAVERSALS');
 });
 
 test('a k6 param that would replace a variable benchline sets for the script (BASE_URL, GRPC_TARGET) is refused when the run is planned, from --param or the config, naming the param and what it overrides', () => {

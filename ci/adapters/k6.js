@@ -642,8 +642,33 @@ function scriptTexts(file) {
  */
 export function envRead(file, reads = ENV_READS) {
   const read = new Set();
-  for (const text of scriptTexts(file)) for (const re of reads) for (const m of text.matchAll(re)) read.add(m[1]);
+  for (const text of scriptTexts(file)) {
+    for (const re of [...reads, ...aliasReads(text)]) for (const m of text.matchAll(re)) read.add(m[1]);
+    for (const name of destructuredReads(text)) read.add(name);
+  }
   return read;
+}
+
+// a name bound to __ENV (`const env = __ENV`, `const env = typeof __ENV === 'undefined' ? {} : __ENV`) or to a function
+// returning it (`const vars = () => __ENV`), on one line
+const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]*\b__ENV\b(?!\s*[.[])/g;
+// `const { RATE, DURATION: d = '5s' } = __ENV`
+const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*__ENV\b/g;
+
+/** Reads by name through a name the script binds to __ENV: env.NAME, env['NAME'], vars().NAME. Pure. */
+export function aliasReads(text) {
+  const names = new Set([...text.matchAll(ENV_ALIAS)].map((m) => m[1]));
+  return [...names].flatMap((n) => {
+    const at = `\\b${n.replace(/\$/g, '\\$')}(?:\\(\\s*\\))?`;
+    return [new RegExp(`${at}\\.([A-Za-z_]\\w*)`, 'g'), new RegExp(`${at}\\[\\s*['"]([^'"]+)['"]\\s*\\]`, 'g')];
+  });
+}
+
+/** The names a script takes out of __ENV by destructuring it. Pure. */
+export function destructuredReads(text) {
+  return [...text.matchAll(ENV_DESTRUCTURED)].flatMap((m) => m[1].split(',')
+    .map((part) => /^\s*['"]?([A-Za-z_]\w*)['"]?\s*(?:[:=]|$)/.exec(part)?.[1])
+    .filter(Boolean));
 }
 
 // what parse keeps k6's built-in metrics as in a run that makes HTTP requests: a custom metric kept under one of these
