@@ -545,8 +545,23 @@ export function withinTrials(baseDoc, headDoc, bm, hm) {
   return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; for a verdict, leave trials: out of the job so an A/B run adds rounds until they decide`;
 }
 
-/** Judged metrics that count failures: when one regresses, the job's improvements may be failures answering fast. */
+/** Metrics that count failures: when one rises, the job's improvements may be failures answering fast. */
 const FAILURE_METRICS = Object.freeze(['errors', 'error_rate', 'checks_pass_rate']);
+
+/**
+ * How a comparison shows that failures rose, or undefined: a failure metric judged a regression, or one that failed on
+ * head where base never did (every base trial at none: no errors, every check passing) and is not decided as no change,
+ * judged or not (errors in 4 of 12 head rounds are not yet a discovery, and a job may judge no failure metric at all).
+ */
+export function failuresRose(c, base = [], head = []) {
+  if (!FAILURE_METRICS.includes(c.metric)) return undefined;
+  if (c.judged && c.verdict === 'regression') return `its ${c.metric} regressed`;
+  if (c.verdict === 'no change' || c.verdict === 'improvement') return undefined;
+  const clean = c.better === 'higher' ? 1 : 0;
+  const failed = head.filter((x) => x !== clean).length;
+  if (!base.length || base.some((x) => x !== clean) || !failed) return undefined;
+  return `its ${c.metric} went from ${formatValue(clean, c.unit)} in every base trial to ${clean ? 'less' : 'more'} in ${failed} of ${head.length} head trials${c.judged ? '' : ', though it is not judged'}`;
+}
 const failureScope = (c) => `${c.suite}/${c.variant}/${c.tool}/${c.scenario}::${c.case ?? ''}`;
 
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
@@ -563,6 +578,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   const heads = indexDocs(headDocs, 'head');
   const comparisons = [];
   const unmatched = [];
+  // each comparison's trial values, for the failure check below (not kept in the comparisons)
+  const baseSamples = new Map();
+  const headSamples = new Map();
   for (const [key, headDoc] of heads) {
     const baseDoc = bases.get(key);
     if (!baseDoc) {
@@ -606,6 +624,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
+      baseSamples.set(entry, bm.samples);
+      headSamples.set(entry, hm.samples);
     }
     for (const [mk, bm] of baseMetrics) {
       // a judged metric head lost (every request of a trial failed, so its latencies were left out) is said as such
@@ -626,10 +646,13 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   }
   // A job (or case) whose failures rose: its "faster" or "higher" figures may be failed requests or runs answering at
   // once (an error page, a command that exits at start), so no improvement of it stands; its regressions do.
-  const failing = new Map(comparisons.filter((c) => c.judged && FAILURE_METRICS.includes(c.metric) && c.verdict === 'regression').map((c) => [failureScope(c), c.metric]));
+  const failing = new Map();
+  // a failure metric judged a regression names the rise first, then one whose failures appeared on head
+  const rises = comparisons.map((c) => ({ c, why: failuresRose(c, baseSamples.get(c), headSamples.get(c)) })).filter((x) => x.why);
+  for (const { c, why } of [...rises.filter((x) => x.c.verdict === 'regression'), ...rises]) if (!failing.has(failureScope(c))) failing.set(failureScope(c), why);
   for (const c of comparisons) {
     const rose = failing.get(failureScope(c)) ?? failing.get(failureScope({ ...c, case: undefined }));
-    if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (its ${rose} regressed), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
+    if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (${rose}), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;

@@ -759,3 +759,35 @@ test('a job whose errors rose gets no improvement: 5% of requests failing fast m
   const verdict = (name, c) => hr.find((x) => x.metric === name && x.case === c).verdict;
   assert.deepEqual([verdict('errors', 'app'), verdict('time.mean', 'app'), verdict('time.mean', 'other')], ['regression', 'inconclusive', 'improvement']);
 });
+
+test('failures that appear on head where base had none take away its improvements, also when the failure metric is not judged or not yet a discovery', () => {
+  const faster = BASE.map((b, i) => b * 0.7 * Math.exp(EPS[i]));
+  const clean = BASE.map(() => 0);
+  const base = { throughput: BASE, 'latency.p50': BASE, error_rate: clean, checks_pass_rate: BASE.map(() => 1) };
+  const head = (errorRate, checks = BASE.map(() => 1)) => ({ throughput: BASE.map((x, i) => x * 1.3 * Math.exp(EPS[i])), 'latency.p50': faster, error_rate: errorRate, checks_pass_rate: checks });
+  const verdicts = (r) => Object.fromEntries(r.comparisons.map((c) => [c.metric, c.verdict]));
+  // errors in 3 of 8 head rounds: too few for a discovery, yet p50 30% lower may be those failures answering at once
+  const some = BASE.map((_, i) => (i % 3 === 0 ? 0.2 : 0));
+  const [b, h] = pair({ base, head: head(some) }, { sequential: ONE_LOOK(8) });
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  assert.equal(by.error_rate.verdict, 'inconclusive');
+  for (const name of ['throughput', 'latency.p50']) {
+    assert.equal(by[name].verdict, 'inconclusive', name);
+    assert.match(by[name].reason, /^failures rose in this job \(its error_rate went from 0 % in every base trial to more in 3 of 8 head trials\), so this better figure may come from failed requests .*; not an improvement \(p=/);
+  }
+  // a regressed failure metric is named before one that only appeared (errors counts the same failures, unjudged)
+  const [eb, eh] = pair({ base: { errors: clean, ...base }, head: { errors: BASE.map(() => 50), ...head(BASE.map(() => 0.05)) } }, { sequential: ONE_LOOK(8) });
+  assert.match(compare([eb], [eh], CFG).comparisons.find((c) => c.metric === 'throughput').reason, /^failures rose in this job \(its error_rate regressed\)/);
+  // a job that judges only its speed: half the requests failing still takes its improvements away, and says so
+  const [jb, jh] = pair({ base, head: head(BASE.map(() => 0.5)) }, { sequential: ONE_LOOK(8), judge: ['throughput', 'latency.p50'] });
+  const j = compare([jb], [jh], CFG);
+  assert.deepEqual(verdicts(j), { throughput: 'inconclusive', 'latency.p50': 'inconclusive', error_rate: null, checks_pass_rate: null });
+  assert.match(j.comparisons[0].reason, /its error_rate went from 0 % in every base trial to more in 8 of 8 head trials, though it is not judged/);
+  // checks that stop passing count as failures too (higher is better there)
+  const [cb, ch] = pair({ base, head: head(clean, BASE.map((_, i) => (i < 2 ? 0.9 : 1))) }, { sequential: ONE_LOOK(8) });
+  assert.match(compare([cb], [ch], CFG).comparisons.find((c) => c.metric === 'latency.p50').reason, /its checks_pass_rate went from 100 % in every base trial to less in 2 of 8 head trials, though it is not judged/);
+  // sporadic failures on both sides are no sign of a rise: the improvements stand
+  const [sb, sh] = pair({ base: { ...base, error_rate: some }, head: head(some) }, { sequential: ONE_LOOK(8) });
+  assert.deepEqual(verdicts(compare([sb], [sh], CFG)), { throughput: 'improvement', 'latency.p50': 'improvement', error_rate: 'inconclusive', checks_pass_rate: null });
+});
