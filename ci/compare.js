@@ -615,13 +615,15 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, disagrees: true, reason: `base and head disagree on the metric (base: ${side(bm)}; head: ${side(hm)}), so it is not compared; measure both sides with the same benchline version` });
         continue;
       }
-      const judged = isJudged(headDoc, hm.name);
+      // a value the load set (ghz paced at --rps) says nothing of the subject, whatever the judge list says
+      const setBy = hm.setBy || bm.setBy;
+      const judged = !setBy && isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
       baseSamples.set(entry, bm.samples);
@@ -675,7 +677,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
     const map = new Map();
     trials.forEach((t, i) => {
       for (const m of t.metrics) {
-        if (!isJudged(job, m.name)) continue;
+        if (m.setBy || !isJudged(job, m.name)) continue;
         const key = metricKey(m);
         if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
         map.get(key).samples[i] = m.value;

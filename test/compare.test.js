@@ -791,3 +791,24 @@ test('failures that appear on head where base had none take away its improvement
   const [sb, sh] = pair({ base: { ...base, error_rate: some }, head: head(some) }, { sequential: ONE_LOOK(8) });
   assert.deepEqual(verdicts(compare([sb], [sh], CFG)), { throughput: 'improvement', 'latency.p50': 'improvement', error_rate: 'inconclusive', checks_pass_rate: null });
 });
+
+test('the throughput of a load that paced itself (ghz --rps) is shown and never judged, even when the judge list names it: the rate was the one asked for', () => {
+  const [b, h] = pair({ base: { throughput: BASE.map(() => 200), 'latency.p50': BASE }, head: { throughput: BASE.map((_, i) => 197 - (i % 2)), 'latency.p50': BASE } }, { tool: 'ghz', sequential: ONE_LOOK(8), judge: ['throughput', 'latency.p50'] });
+  const paced = (d) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'throughput' ? { ...m, setBy: 'ghz paced its calls at --rps=200' } : m)) });
+  // as measured, 1.5% under the rate asked for in every round is a real change, which "no change" would claim of the subject
+  assert.notEqual(compare([b], [h], CFG).comparisons.find((c) => c.metric === 'throughput').verdict, null);
+  for (const [base, head] of [[paced(b), paced(h)], [paced(b), h], [b, paced(h)]]) {
+    const r = compare([base], [head], CFG);
+    const t = r.comparisons.find((c) => c.metric === 'throughput');
+    assert.equal(t.judged, false);
+    assert.equal(t.verdict, null);
+    assert.equal(t.reason, 'set by the load, not the subject (ghz paced its calls at --rps=200): shown, never judged; a slower subject shows in its latency');
+    assert.equal(r.family.size, 1, 'only latency.p50 is in the family');
+  }
+  const body = renderComment({ docs: [{ ...paced(h), runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: compare([paced(b)], [paced(h)], CFG) });
+  assert.match(body, /\| Throughput \| 200 \/s \| 196\.5 \/s \| -1\.8% \| set by the load, not the subject .*ghz paced its calls at --rps=200/);
+  // the runner does not wait for it to decide either
+  const trials = (d) => d.metrics[0].samples.map((_, i) => ({ metrics: d.metrics.map((m) => ({ ...m, value: m.samples[i] })) }));
+  const open = undecided(trials(paced(b)), trials(paced(h)), { tool: 'ghz', judge: ['throughput'], cfg: CFG, sequential: ONE_LOOK(8) });
+  assert.deepEqual(open, []);
+});
