@@ -94,9 +94,15 @@ export function judgedNames(doc) {
   return doc.judge || ADAPTERS[doc.tool?.name ?? doc.tool]?.judged || [];
 }
 
-/** True when a metric of this document gets a verdict: listed as judged, and not a restated run parameter. */
+/**
+ * True for a trial's slowest or fastest value (latency.max, time.min, a k6 trend's .max): one request, call or run of the
+ * trial, which a single pause or outlier sets, so it says nothing of the rest. Shown, never judged.
+ */
+export const isExtreme = (name) => /\.(max|min)$/.test(name);
+
+/** True when a metric of this document gets a verdict: listed as judged, not a restated run parameter, not an extreme. */
 export function isJudged(doc, name) {
-  return !RESTATED.includes(name) && judgedNames(doc).some((p) => matches(p, name));
+  return !RESTATED.includes(name) && !isExtreme(name) && judgedNames(doc).some((p) => matches(p, name));
 }
 
 /**
@@ -113,10 +119,15 @@ export function judgeMissNote(list, names) {
     + `its metrics: ${judgeable.slice(0, 12).join(', ')}${judgeable.length > 12 ? `, ... (${judgeable.length - 12} more in the result document)` : ''}`;
 }
 
-/** Config check: a `judge` list may not name a metric that restates a run parameter. Returns an error text or null. */
+/**
+ * Config check: a `judge` list may not name a metric that restates a run parameter, nor a trial's extreme (a name ending
+ * in .max or .min; a glob such as latency.* just passes them by). Returns an error text or null.
+ */
 export function judgeListProblem(list) {
   const bad = (list || []).filter((p) => RESTATED.some((r) => matches(p, r)));
-  return bad.length ? `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead` : null;
+  if (bad.length) return `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead`;
+  const extremes = (list || []).filter(isExtreme);
+  return extremes.length ? `judge lists ${extremes.join(', ')}, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency.p99 instead` : null;
 }
 
 // an unbounded end of an interval (a bootstrap whose base resamples reach 0) reads ∞, not "Infinity%"
@@ -623,7 +634,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
       baseSamples.set(entry, bm.samples);

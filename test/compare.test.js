@@ -812,3 +812,20 @@ test('the throughput of a load that paced itself (ghz --rps) is shown and never 
   const open = undecided(trials(paced(b)), trials(paced(h)), { tool: 'ghz', judge: ['throughput'], cfg: CFG, sequential: ONE_LOOK(8) });
   assert.deepEqual(open, []);
 });
+
+test('a trial\'s slowest or fastest value (latency.max, time.min) is shown and never judged, even when a judge glob covers it, and a judge list naming one is refused', () => {
+  const [b, h] = pair({ base: { 'latency.max': BASE, 'latency.min': BASE, 'latency.p99': BASE }, head: { 'latency.max': BASE.map((x) => x * 1.5), 'latency.min': BASE.map((x) => x * 0.5), 'latency.p99': BASE } }, { sequential: ONE_LOOK(8), judge: ['latency.*'] });
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  for (const name of ['latency.max', 'latency.min']) {
+    assert.equal(by[name].judged, false, name);
+    assert.equal(by[name].verdict, null, `${name}: one stalled request is no regression of the code`);
+    assert.equal(by[name].reason, 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged');
+  }
+  assert.equal(by['latency.p99'].verdict, 'no change');
+  assert.equal(r.family.size, 1);
+  assert.equal(isJudged({ tool: 'hyperfine', judge: ['time.*'] }, 'time.min'), false);
+  assert.equal(isJudged({ tool: 'hyperfine', judge: ['time.*'] }, 'time.median'), true);
+  assert.match(judgeListProblem(['latency.p50', 'latency.max']), /^judge lists latency\.max, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency\.p99 instead$/);
+  assert.equal(judgeListProblem(['latency.*', 'time.mean']), null, 'a glob passes them by');
+});
