@@ -95,6 +95,14 @@ export function judgedNames(doc) {
 }
 
 /**
+ * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark that
+ * allocates the same bytes per operation shows more of them (test/fixtures/jmh/avgt-gc.json: sbeDeserialize allocates
+ * 8.6x fewer bytes per operation than jsonDeserialize and has 6.8x its alloc_rate), so more is neither better nor
+ * worse; alloc_per_op says whether allocation grew. Shown, never judged.
+ */
+export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
+
+/**
  * True for a trial's slowest or fastest value (latency.max, time.min, a k6 trend's .max): one request, call or run of the
  * trial, which a single pause or outlier sets, so it says nothing of the rest. Shown, never judged.
  */
@@ -102,7 +110,7 @@ export const isExtreme = (name) => /\.(max|min)$/.test(name);
 
 /** True when a metric of this document gets a verdict: listed as judged, not a restated run parameter, not an extreme. */
 export function isJudged(doc, name) {
-  return !RESTATED.includes(name) && !isExtreme(name) && judgedNames(doc).some((p) => matches(p, name));
+  return !RESTATED.includes(name) && !PER_MEASUREMENT_TIME.includes(name) && !isExtreme(name) && judgedNames(doc).some((p) => matches(p, name));
 }
 
 /**
@@ -126,6 +134,8 @@ export function judgeMissNote(list, names) {
 export function judgeListProblem(list) {
   const bad = (list || []).filter((p) => RESTATED.some((r) => matches(p, r)));
   if (bad.length) return `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead`;
+  const perTime = (list || []).filter((p) => PER_MEASUREMENT_TIME.includes(p));
+  if (perTime.length) return `judge lists ${perTime.join(', ')}, which JMH sums over its measurement time, so a faster benchmark shows more of ${perTime.length === 1 ? 'it' : 'them'} for the same allocation and more is neither better nor worse; judge alloc_per_op instead`;
   const extremes = (list || []).filter(isExtreme);
   return extremes.length ? `judge lists ${extremes.join(', ')}, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency.p99 instead` : null;
 }
@@ -634,7 +644,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : PER_MEASUREMENT_TIME.includes(hm.name) ? 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
       baseSamples.set(entry, bm.samples);

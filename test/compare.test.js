@@ -829,3 +829,20 @@ test('a trial\'s slowest or fastest value (latency.max, time.min) is shown and n
   assert.match(judgeListProblem(['latency.p50', 'latency.max']), /^judge lists latency\.max, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency\.p99 instead$/);
   assert.equal(judgeListProblem(['latency.*', 'time.mean']), null, 'a glob passes them by');
 });
+
+test('JMH\'s GC figures summed over the measurement time (alloc_rate, gc_count, gc_time) are never judged: a 20% faster benchmark allocating the same bytes per operation is no allocation regression', () => {
+  const faster = BASE.map((b, i) => b * 0.8 * Math.exp(EPS[i]));
+  const perOp = BASE.map(() => 96);
+  const [b, h] = pair({
+    base: { 'time.mean@decode': BASE, 'alloc_per_op@decode': perOp, 'alloc_rate@decode': BASE.map((t) => 96e9 / t), 'gc_count@decode': BASE.map(() => 4) },
+    head: { 'time.mean@decode': faster, 'alloc_per_op@decode': perOp, 'alloc_rate@decode': faster.map((t) => 96e9 / t), 'gc_count@decode': BASE.map(() => 5) },
+  }, { tool: 'jmh', sequential: ONE_LOOK(8), judge: ['time.mean', 'alloc_*', 'gc_*'] });
+  const by = Object.fromEntries(compare([b], [h], CFG).comparisons.map((c) => [c.metric, c]));
+  assert.equal(by['time.mean'].verdict, 'improvement');
+  assert.equal(by.alloc_per_op.verdict, 'no change', 'the allocation per operation is the figure judged');
+  for (const name of ['alloc_rate', 'gc_count']) {
+    assert.equal(by[name].verdict, null, `${name}: +25% of it follows from the speed-up`);
+    assert.match(by[name].reason, /^summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged/);
+  }
+  assert.match(judgeListProblem(['time.mean', 'alloc_rate']), /^judge lists alloc_rate, which JMH sums over its measurement time, .* judge alloc_per_op instead$/);
+});

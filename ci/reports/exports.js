@@ -21,7 +21,9 @@
 import { createHash } from 'node:crypto';
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
-import { RESTATED } from '../compare.js';
+import { PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
+
+export { PER_MEASUREMENT_TIME };
 
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
@@ -60,12 +62,6 @@ export function measureSlug(name) {
   return fitBencher(slug, name, '-').replace(/-+/g, '-');
 }
 
-/**
- * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark
- * allocating the same bytes per operation shows more of them, so the action would call a speed-up a regression of
- * `alloc_rate`; `alloc_per_op` is the figure that says whether allocation grew.
- */
-export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
 
 // Every metric benchline keeps is zero or more: an interval reaching below zero (JMH's score ± error of one fork) starts
 // at 0 in every export.
