@@ -807,6 +807,8 @@ test('the throughput of a load that paced itself (ghz --rps) is shown and never 
   }
   const body = renderComment({ docs: [{ ...paced(h), runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: compare([paced(b)], [paced(h)], CFG) });
   assert.match(body, /\| Throughput \| 200 \/s \| 196\.5 \/s \| -1\.8% \| set by the load, not the subject .*ghz paced its calls at --rps=200/);
+  // the console names why beside the metric
+  assert.match(renderConsole({ docs: [], comparisons: compare([paced(b)], [paced(h)], CFG) }), /orders-api\/cache-on\/ghz\/peak: Throughput -1\.8% \(set by the load, not the subject \(ghz paced its calls at --rps=200\): never judged\)/);
   // the runner does not wait for it to decide either
   const trials = (d) => d.metrics[0].samples.map((_, i) => ({ metrics: d.metrics.map((m) => ({ ...m, value: m.samples[i] })) }));
   const open = undecided(trials(paced(b)), trials(paced(h)), { tool: 'ghz', judge: ['throughput'], cfg: CFG, sequential: ONE_LOOK(8) });
