@@ -638,13 +638,15 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       }
       // a value the load set (ghz paced at --rps) says nothing of the subject, whatever the judge list says
       const setBy = hm.setBy || bm.setBy;
-      const judged = !setBy && isJudged(headDoc, hm.name);
+      // a direction taken by a rule, not known from what the metric counts, cannot tell a regression from an improvement
+      const guessed = hm.guessed || bm.guessed;
+      const judged = !setBy && !guessed && isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : PER_MEASUREMENT_TIME.includes(hm.name) ? 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : guessed && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${hm.name.split('.')[0]}=lower") says it` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : PER_MEASUREMENT_TIME.includes(hm.name) ? 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
       baseSamples.set(entry, bm.samples);
@@ -698,7 +700,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
     const map = new Map();
     trials.forEach((t, i) => {
       for (const m of t.metrics) {
-        if (m.setBy || !isJudged(job, m.name)) continue;
+        if (m.setBy || m.guessed || !isJudged(job, m.name)) continue;
         const key = metricKey(m);
         if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
         map.get(key).samples[i] = m.value;

@@ -848,3 +848,19 @@ test('JMH\'s GC figures summed over the measurement time (alloc_rate, gc_count, 
   }
   assert.match(judgeListProblem(['time.mean', 'alloc_rate']), /^judge lists alloc_rate, which JMH sums over its measurement time, .* judge alloc_per_op instead$/);
 });
+
+test('a k6 script\'s own count whose direction is only a guess (higher, by the rule for Counters) is never judged, even when the judge list names it: more retries would read as an improvement', () => {
+  const guess = 'k6 Counter bl_retries is higher-is-better only by benchline\'s rule for a Counter of plain numbers, not by what it counts';
+  // a script's own name is unknown to the registry: the k6 adapter gives its unit and direction
+  const retries = (samples) => metric('retries', samples[0], { unit: 'count', better: 'higher', samples });
+  const [b, h] = pair({ base: { 'latency.p50': BASE }, head: { 'latency.p50': BASE } }, { tool: 'k6', sequential: ONE_LOOK(8), judge: ['retries', 'latency.p50'] });
+  b.metrics.unshift(retries(BASE));
+  h.metrics.unshift(retries(BASE.map((x) => x * 1.5)));
+  assert.equal(compare([b], [h], CFG).comparisons[0].verdict, 'improvement', 'as read, 50% more retries is an improvement');
+  const marked = (d) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'retries' ? { ...m, guessed: guess } : m)) });
+  const r = compare([marked(b)], [marked(h)], CFG);
+  assert.equal(r.comparisons[0].verdict, null);
+  assert.equal(r.comparisons[0].judged, false);
+  assert.equal(r.comparisons[0].reason, `which way is better is not known (${guess}): shown, never judged; the job's better param (such as better: "retries=lower") says it`);
+  assert.equal(r.family.size, 1);
+});

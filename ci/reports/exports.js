@@ -87,7 +87,7 @@ export function toGab(docs, better) {
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name) || m.setBy) continue;
+      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name) || m.setBy || m.guessed) continue;
       if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
