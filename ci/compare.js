@@ -94,9 +94,23 @@ export function judgedNames(doc) {
   return doc.judge || ADAPTERS[doc.tool?.name ?? doc.tool]?.judged || [];
 }
 
-/** True when a metric of this document gets a verdict: listed as judged, and not a restated run parameter. */
+/**
+ * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark that
+ * allocates the same bytes per operation shows more of them (test/fixtures/jmh/avgt-gc.json: sbeDeserialize allocates
+ * 8.6x fewer bytes per operation than jsonDeserialize and has 6.8x its alloc_rate), so more is neither better nor
+ * worse; alloc_per_op says whether allocation grew. Shown, never judged.
+ */
+export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
+
+/**
+ * True for a trial's slowest or fastest value (latency.max, time.min, a k6 trend's .max): one request, call or run of the
+ * trial, which a single pause or outlier sets, so it says nothing of the rest. Shown, never judged.
+ */
+export const isExtreme = (name) => /\.(max|min)$/.test(name);
+
+/** True when a metric of this document gets a verdict: listed as judged, not a restated run parameter, not an extreme. */
 export function isJudged(doc, name) {
-  return !RESTATED.includes(name) && judgedNames(doc).some((p) => matches(p, name));
+  return !RESTATED.includes(name) && !PER_MEASUREMENT_TIME.includes(name) && !isExtreme(name) && judgedNames(doc).some((p) => matches(p, name));
 }
 
 /**
@@ -113,10 +127,17 @@ export function judgeMissNote(list, names) {
     + `its metrics: ${judgeable.slice(0, 12).join(', ')}${judgeable.length > 12 ? `, ... (${judgeable.length - 12} more in the result document)` : ''}`;
 }
 
-/** Config check: a `judge` list may not name a metric that restates a run parameter. Returns an error text or null. */
+/**
+ * Config check: a `judge` list may not name a metric that restates a run parameter, nor a trial's extreme (a name ending
+ * in .max or .min; a glob such as latency.* just passes them by). Returns an error text or null.
+ */
 export function judgeListProblem(list) {
   const bad = (list || []).filter((p) => RESTATED.some((r) => matches(p, r)));
-  return bad.length ? `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead` : null;
+  if (bad.length) return `judge lists ${bad.join(', ')}, which restate${bad.length === 1 ? 's' : ''} a run parameter (${RESTATED.join(', ')} follow from the run's duration or count, so more or fewer of them is neither better nor worse); judge throughput or latency instead`;
+  const perTime = (list || []).filter((p) => PER_MEASUREMENT_TIME.includes(p));
+  if (perTime.length) return `judge lists ${perTime.join(', ')}, which JMH sums over its measurement time, so a faster benchmark shows more of ${perTime.length === 1 ? 'it' : 'them'} for the same allocation and more is neither better nor worse; judge alloc_per_op instead`;
+  const extremes = (list || []).filter(isExtreme);
+  return extremes.length ? `judge lists ${extremes.join(', ')}, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency.p99 instead` : null;
 }
 
 // an unbounded end of an interval (a bootstrap whose base resamples reach 0) reads ∞, not "Infinity%"
@@ -545,8 +566,23 @@ export function withinTrials(baseDoc, headDoc, bm, hm) {
   return `too few trials: ${trials === 1 ? 'one trial' : `${trials} trials`} a side, whose ${bm.samples.length} and ${hm.samples.length} values are ${tool}'s own iterations or runs within ${trials === 1 ? 'it' : 'them'}, sharing one process and one moment on the machine, so they cannot tell a change from that trial's luck or the machine's drift; for a verdict, leave trials: out of the job so an A/B run adds rounds until they decide`;
 }
 
-/** Judged metrics that count failures: when one regresses, the job's improvements may be failures answering fast. */
+/** Metrics that count failures: when one rises, the job's improvements may be failures answering fast. */
 const FAILURE_METRICS = Object.freeze(['errors', 'error_rate', 'checks_pass_rate']);
+
+/**
+ * How a comparison shows that failures rose, or undefined: a failure metric judged a regression, or one that failed on
+ * head where base never did (every base trial at none: no errors, every check passing) and is not decided as no change,
+ * judged or not (errors in 4 of 12 head rounds are not yet a discovery, and a job may judge no failure metric at all).
+ */
+export function failuresRose(c, base = [], head = []) {
+  if (!FAILURE_METRICS.includes(c.metric)) return undefined;
+  if (c.judged && c.verdict === 'regression') return `its ${c.metric} regressed`;
+  if (c.verdict === 'no change' || c.verdict === 'improvement') return undefined;
+  const clean = c.better === 'higher' ? 1 : 0;
+  const failed = head.filter((x) => x !== clean).length;
+  if (!base.length || base.some((x) => x !== clean) || !failed) return undefined;
+  return `its ${c.metric} went from ${formatValue(clean, c.unit)} in every base trial to ${clean ? 'less' : 'more'} in ${failed} of ${head.length} head trials${c.judged ? '' : ', though it is not judged'}`;
+}
 const failureScope = (c) => `${c.suite}/${c.variant}/${c.tool}/${c.scenario}::${c.case ?? ''}`;
 
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
@@ -563,6 +599,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   const heads = indexDocs(headDocs, 'head');
   const comparisons = [];
   const unmatched = [];
+  // each comparison's trial values, for the failure check below (not kept in the comparisons)
+  const baseSamples = new Map();
+  const headSamples = new Map();
   for (const [key, headDoc] of heads) {
     const baseDoc = bases.get(key);
     if (!baseDoc) {
@@ -597,15 +636,21 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
         unmatched.push({ side: 'head', ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, disagrees: true, reason: `base and head disagree on the metric (base: ${side(bm)}; head: ${side(hm)}), so it is not compared; measure both sides with the same benchline version` });
         continue;
       }
-      const judged = isJudged(headDoc, hm.name);
+      // a value the load set (ghz paced at --rps) says nothing of the subject, whatever the judge list says
+      const setBy = hm.setBy || bm.setBy;
+      // a direction taken by a rule, not known from what the metric counts, cannot tell a regression from an improvement
+      const guessed = hm.guessed || bm.guessed;
+      const judged = !setBy && !guessed && isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : guessed && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${hm.name.split('.')[0]}=lower") says it` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : PER_MEASUREMENT_TIME.includes(hm.name) ? 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
+      baseSamples.set(entry, bm.samples);
+      headSamples.set(entry, hm.samples);
     }
     for (const [mk, bm] of baseMetrics) {
       // a judged metric head lost (every request of a trial failed, so its latencies were left out) is said as such
@@ -626,10 +671,13 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   }
   // A job (or case) whose failures rose: its "faster" or "higher" figures may be failed requests or runs answering at
   // once (an error page, a command that exits at start), so no improvement of it stands; its regressions do.
-  const failing = new Map(comparisons.filter((c) => c.judged && FAILURE_METRICS.includes(c.metric) && c.verdict === 'regression').map((c) => [failureScope(c), c.metric]));
+  const failing = new Map();
+  // a failure metric judged a regression names the rise first, then one whose failures appeared on head
+  const rises = comparisons.map((c) => ({ c, why: failuresRose(c, baseSamples.get(c), headSamples.get(c)) })).filter((x) => x.why);
+  for (const { c, why } of [...rises.filter((x) => x.c.verdict === 'regression'), ...rises]) if (!failing.has(failureScope(c))) failing.set(failureScope(c), why);
   for (const c of comparisons) {
     const rose = failing.get(failureScope(c)) ?? failing.get(failureScope({ ...c, case: undefined }));
-    if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (its ${rose} regressed), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
+    if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (${rose}), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;
@@ -652,7 +700,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
     const map = new Map();
     trials.forEach((t, i) => {
       for (const m of t.metrics) {
-        if (!isJudged(job, m.name)) continue;
+        if (m.setBy || m.guessed || !isJudged(job, m.name)) continue;
         const key = metricKey(m);
         if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
         map.get(key).samples[i] = m.value;

@@ -48,7 +48,7 @@ export function metric(name, value, extra = {}) {
   }
   if (!Number.isFinite(value)) throw new Error(`metric ${name}: value ${value === undefined ? 'missing' : typeof value === 'number' ? value : JSON.stringify(value)} is not a finite number`);
   const m = { name, unit, better, value, samples: [value] };
-  for (const k of ['case', 'lower', 'upper', 'confidence', 'resolution']) if (extra[k] !== undefined) m[k] = extra[k];
+  for (const k of ['case', 'lower', 'upper', 'confidence', 'resolution', 'setBy', 'guessed']) if (extra[k] !== undefined) m[k] = extra[k];
   if (extra.samples) m.samples = extra.samples;
   return m;
 }

@@ -22,15 +22,18 @@ export function mergeTrials(trials, { confidence = 0.95, seed = 1 } = {}) {
       entry.values[i] = m.value;
       // the coarsest step any trial was printed at (wrk picks its unit per value: "999.99us" in one trial, "1.00ms" in another)
       if (m.resolution > entry.resolution) entry.resolution = m.resolution;
+      // a value the load set in any trial (ghz paced by --rps) is not the subject's in any of them; so with a guessed direction
+      if (m.setBy && !entry.setBy) entry.setBy = m.setBy;
+      if (m.guessed && !entry.guessed) entry.guessed = m.guessed;
     }
   });
   const metrics = [];
-  for (const [key, { first, values, resolution }] of byKey) {
+  for (const [key, { first, values, resolution, setBy, guessed }] of byKey) {
     if (values.some((v) => v === undefined)) {
       notes.push(`metric ${key} is missing from some trials and was left out`);
       continue;
     }
-    const m = { ...first, samples: values, ...(resolution ? { resolution } : {}) };
+    const m = { ...first, samples: values, ...(resolution ? { resolution } : {}), ...(setBy ? { setBy } : {}), ...(guessed ? { guessed } : {}) };
     if (trials.length === 1) {
       if (first.samples?.length > 1) m.samples = first.samples;
     } else {

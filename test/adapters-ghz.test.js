@@ -105,6 +105,16 @@ describe('ghz adapter: reports', () => {
     assert.equal(byName(r, 'latency.p99').value, 7814880);
   });
 
+  test('the throughput of a run paced at --rps is marked as set by the load, so it is never judged; an unlimited run\'s is not', () => {
+    assert.equal(byName(parse('latency.json'), 'throughput').setBy, 'ghz paced its calls at --rps=200');
+    assert.equal(byName(parse('throughput.json'), 'throughput').setBy, undefined);
+    assert.equal(byName(parse('latency.json'), 'latency.p99').setBy, undefined, 'its latency is the subject\'s');
+    const paced = doc([parse('latency.json'), parse('latency.json'), parse('latency.json')], 'paced');
+    assert.equal(paced.metrics.find((m) => m.name === 'throughput').setBy, 'ghz paced its calls at --rps=200', 'kept in the result document');
+    const step = JSON.stringify({ ...json('latency.json'), options: { ...json('latency.json').options, rps: 0, 'load-schedule': 'step' } });
+    assert.equal(byName(ghz.parse(step), 'throughput').setBy, 'ghz paced its calls by --load-schedule=step');
+  });
+
   test('an unlimited run over two connections reports its peak throughput', () => {
     const r = parse('throughput.json');
     assert.equal(byName(r, 'requests').value, 2000);

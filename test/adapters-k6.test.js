@@ -302,6 +302,21 @@ describe('k6 adapter: custom metrics', () => {
     assert.equal(json('custom-trends.json').metrics.bl_page_errors, undefined);
   });
 
+  test('a script\'s own Counter, Gauge or Rate whose direction only the rule gives is marked as guessed, unless the job\'s better param names it or its name says failures', () => {
+    const guessed = (r) => r.metrics.filter((m) => m.guessed).map((m) => [m.name, m.guessed]);
+    assert.deepEqual(guessed(parse('custom-metrics.json')), [
+      ['items_read', 'k6 Counter items_read is higher-is-better only by benchline\'s rule for a Counter of plain numbers, not by what it counts'],
+      ['parsed_ok', 'k6 Rate parsed_ok is higher-is-better only by benchline\'s rule for a Rate of plain numbers, not by what it counts'],
+      ['last_item_count', 'k6 Gauge last_item_count is higher-is-better only by benchline\'s rule for a Gauge of plain numbers, not by what it counts'],
+    ], 'parse_errors is lower-is-better by its name; a time or a size is lower-is-better');
+    assert.deepEqual(guessed(parse('custom-metrics.json', { better: 'items_read=higher,parsed_ok=higher,last_item_count=lower' })), []);
+    // the catalog traversal's counts of items and pages read from a stream: registered names (items, pages) are known
+    assert.deepEqual(guessed(parse('catalog-grpc-traversal.json')).map(([n]) => n), ['stream_items', 'stream_pages']);
+    const d = doc([parse('custom-metrics.json'), parse('custom-metrics.json')]);
+    assert.match(d.metrics.find((m) => m.name === 'items_read').guessed, /^k6 Counter items_read/, 'kept in the result document');
+    assert.equal(toGab([d], 'higher').some((e) => e.name.endsWith('/items_read')), false, 'and left out of the github-action-benchmark files');
+  });
+
   test('keeps one custom metric of each k6 type under the name k6 gives it, with its unit and direction', () => {
     const r = parse('custom-metrics.json');
     const custom = r.metrics.filter((m) => /^(json_parse_ms|body_bytes|items_read|parse_errors|parsed_ok|last_item_count)\b/.test(m.name));

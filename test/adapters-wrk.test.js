@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as wrk from '../ci/adapters/wrk.js';
 import { ParseError } from '../ci/adapters/errors.js';
 import { buildResult, mergeTrials } from '../ci/result.js';
+import { compare } from '../ci/compare.js';
 import { locate } from '../ci/tools.js';
 
 const FIX = fileURLToPath(new URL('./fixtures/wrk/', import.meta.url));
@@ -128,14 +129,27 @@ test('parses wrk\'s --latency text into mean, stdev, max and p50..p99 in ns', ()
 test('wrk\'s text rounds each time to two decimals of the unit it picks, so each latency carries that step as its resolution, and merged trials keep the coarsest', () => {
   const fine = parseCase('latency');
   const steps = Object.fromEntries(fine.metrics.filter((m) => m.resolution).map((m) => [m.name, m.resolution]));
-  assert.deepEqual(steps, { 'latency.mean': 10, 'latency.stdev': 10, 'latency.max': 10000, 'latency.p50': 10, 'latency.p75': 10, 'latency.p90': 10, 'latency.p99': 10000 },
-    '"215.01us" is known to 10 ns, "5.20ms" and "2.66ms" to 10 µs');
+  assert.deepEqual(steps, { 'latency.mean': 10, 'latency.stdev': 10, 'latency.max': 10000, 'latency.p50': 1000, 'latency.p75': 1000, 'latency.p90': 1000, 'latency.p99': 10000 },
+    'the mean "215.01us" is known to 10 ns, "5.20ms" and "2.66ms" to 10 µs; a percentile printed as "197.00us" is a whole microsecond, as wrk times requests');
   assert.equal(fine.metrics.find((m) => m.name === 'throughput').resolution, undefined, 'Requests/sec has two decimals of a request: no step worth keeping');
   // one trial printed its mean as "215.01us", the other as "1.11ms": the merged metric is known to 10 µs, not 10 ns
   const merged = mergeTrials([fine, parseCase('throughput')]).metrics.find((m) => m.name === 'latency.mean');
   assert.deepEqual(merged.samples, [215010, 1110000]);
   assert.equal(merged.resolution, 10000);
-  assert.equal(parseCase('lua-many').metrics.find((m) => m.name === 'latency.p50').resolution, undefined, 'json.lua\'s whole microseconds are exact enough: no step');
+});
+
+test('wrk times requests in whole microseconds, so json.lua\'s percentiles, minimum and maximum carry a step of 1 µs, and a one-step change at 30 µs on loopback is no verdict', () => {
+  // lua-one-connection: one connection to a Node.js server on loopback, p1 25 µs, p20 30 µs
+  const r = parseCase('lua-one-connection');
+  const steps = Object.fromEntries(r.metrics.filter((m) => m.name.startsWith('latency.')).map((m) => [m.name, m.resolution]));
+  assert.deepEqual(steps, { 'latency.mean': undefined, 'latency.stdev': undefined, 'latency.min': 1000, 'latency.max': 1000, 'latency.p50': 1000, 'latency.p75': 1000, 'latency.p90': 1000, 'latency.p99': 1000, 'latency.p99.9': 1000 });
+  assert.equal(r.metrics.find((m) => m.name === 'latency.min').value, 23000);
+  // a p50 of 30 µs in every base round and 31 µs in every head round: +3.3% that a 0.1 µs shift across a step can make
+  const trial = (p50) => ({ ...r, metrics: r.metrics.map((m) => (m.name === 'latency.p50' ? { ...m, value: p50 } : m)) });
+  const side = (role, p50) => buildResult({ run: { ...RUN, role }, runner: RUNNER, suite: 's', subject: 's', variant: 'v', scenario: 'c1', tool: { name: 'wrk', version: '4.1.0' }, params: {}, trials: Array.from({ length: 8 }, () => trial(p50)), sequential: { looks: [8], weights: [1] } }, role);
+  const c = compare([side('base', 30000)], [side('head', 31000)]).comparisons.find((x) => x.metric === 'latency.p50');
+  assert.equal(c.verdict, 'below resolution');
+  assert.match(c.reason, /no larger than the tool's resolution \(1 µs\)/);
 });
 
 test('parses wrk\'s text without --latency into throughput and mean latency, without percentiles', () => {

@@ -759,3 +759,108 @@ test('a job whose errors rose gets no improvement: 5% of requests failing fast m
   const verdict = (name, c) => hr.find((x) => x.metric === name && x.case === c).verdict;
   assert.deepEqual([verdict('errors', 'app'), verdict('time.mean', 'app'), verdict('time.mean', 'other')], ['regression', 'inconclusive', 'improvement']);
 });
+
+test('failures that appear on head where base had none take away its improvements, also when the failure metric is not judged or not yet a discovery', () => {
+  const faster = BASE.map((b, i) => b * 0.7 * Math.exp(EPS[i]));
+  const clean = BASE.map(() => 0);
+  const base = { throughput: BASE, 'latency.p50': BASE, error_rate: clean, checks_pass_rate: BASE.map(() => 1) };
+  const head = (errorRate, checks = BASE.map(() => 1)) => ({ throughput: BASE.map((x, i) => x * 1.3 * Math.exp(EPS[i])), 'latency.p50': faster, error_rate: errorRate, checks_pass_rate: checks });
+  const verdicts = (r) => Object.fromEntries(r.comparisons.map((c) => [c.metric, c.verdict]));
+  // errors in 3 of 8 head rounds: too few for a discovery, yet p50 30% lower may be those failures answering at once
+  const some = BASE.map((_, i) => (i % 3 === 0 ? 0.2 : 0));
+  const [b, h] = pair({ base, head: head(some) }, { sequential: ONE_LOOK(8) });
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  assert.equal(by.error_rate.verdict, 'inconclusive');
+  for (const name of ['throughput', 'latency.p50']) {
+    assert.equal(by[name].verdict, 'inconclusive', name);
+    assert.match(by[name].reason, /^failures rose in this job \(its error_rate went from 0 % in every base trial to more in 3 of 8 head trials\), so this better figure may come from failed requests .*; not an improvement \(p=/);
+  }
+  // a regressed failure metric is named before one that only appeared (errors counts the same failures, unjudged)
+  const [eb, eh] = pair({ base: { errors: clean, ...base }, head: { errors: BASE.map(() => 50), ...head(BASE.map(() => 0.05)) } }, { sequential: ONE_LOOK(8) });
+  assert.match(compare([eb], [eh], CFG).comparisons.find((c) => c.metric === 'throughput').reason, /^failures rose in this job \(its error_rate regressed\)/);
+  // a job that judges only its speed: half the requests failing still takes its improvements away, and says so
+  const [jb, jh] = pair({ base, head: head(BASE.map(() => 0.5)) }, { sequential: ONE_LOOK(8), judge: ['throughput', 'latency.p50'] });
+  const j = compare([jb], [jh], CFG);
+  assert.deepEqual(verdicts(j), { throughput: 'inconclusive', 'latency.p50': 'inconclusive', error_rate: null, checks_pass_rate: null });
+  assert.match(j.comparisons[0].reason, /its error_rate went from 0 % in every base trial to more in 8 of 8 head trials, though it is not judged/);
+  // checks that stop passing count as failures too (higher is better there)
+  const [cb, ch] = pair({ base, head: head(clean, BASE.map((_, i) => (i < 2 ? 0.9 : 1))) }, { sequential: ONE_LOOK(8) });
+  assert.match(compare([cb], [ch], CFG).comparisons.find((c) => c.metric === 'latency.p50').reason, /its checks_pass_rate went from 100 % in every base trial to less in 2 of 8 head trials, though it is not judged/);
+  // sporadic failures on both sides are no sign of a rise: the improvements stand
+  const [sb, sh] = pair({ base: { ...base, error_rate: some }, head: head(some) }, { sequential: ONE_LOOK(8) });
+  assert.deepEqual(verdicts(compare([sb], [sh], CFG)), { throughput: 'improvement', 'latency.p50': 'improvement', error_rate: 'inconclusive', checks_pass_rate: null });
+});
+
+test('the throughput of a load that paced itself (ghz --rps) is shown and never judged, even when the judge list names it: the rate was the one asked for', () => {
+  const [b, h] = pair({ base: { throughput: BASE.map(() => 200), 'latency.p50': BASE }, head: { throughput: BASE.map((_, i) => 197 - (i % 2)), 'latency.p50': BASE } }, { tool: 'ghz', sequential: ONE_LOOK(8), judge: ['throughput', 'latency.p50'] });
+  const paced = (d) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'throughput' ? { ...m, setBy: 'ghz paced its calls at --rps=200' } : m)) });
+  // as measured, 1.5% under the rate asked for in every round is a real change, which "no change" would claim of the subject
+  assert.notEqual(compare([b], [h], CFG).comparisons.find((c) => c.metric === 'throughput').verdict, null);
+  for (const [base, head] of [[paced(b), paced(h)], [paced(b), h], [b, paced(h)]]) {
+    const r = compare([base], [head], CFG);
+    const t = r.comparisons.find((c) => c.metric === 'throughput');
+    assert.equal(t.judged, false);
+    assert.equal(t.verdict, null);
+    assert.equal(t.reason, 'set by the load, not the subject (ghz paced its calls at --rps=200): shown, never judged; a slower subject shows in its latency');
+    assert.equal(r.family.size, 1, 'only latency.p50 is in the family');
+  }
+  const body = renderComment({ docs: [{ ...paced(h), runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: compare([paced(b)], [paced(h)], CFG) });
+  assert.match(body, /\| Throughput \| 200 \/s \| 196\.5 \/s \| -1\.8% \| set by the load, not the subject .*ghz paced its calls at --rps=200/);
+  // the console names why beside the metric
+  assert.match(renderConsole({ docs: [], comparisons: compare([paced(b)], [paced(h)], CFG) }), /orders-api\/cache-on\/ghz\/peak: Throughput -1\.8% \(set by the load, not the subject \(ghz paced its calls at --rps=200\): never judged\)/);
+  // the runner does not wait for it to decide either
+  const trials = (d) => d.metrics[0].samples.map((_, i) => ({ metrics: d.metrics.map((m) => ({ ...m, value: m.samples[i] })) }));
+  const open = undecided(trials(paced(b)), trials(paced(h)), { tool: 'ghz', judge: ['throughput'], cfg: CFG, sequential: ONE_LOOK(8) });
+  assert.deepEqual(open, []);
+});
+
+test('a trial\'s slowest or fastest value (latency.max, time.min) is shown and never judged, even when a judge glob covers it, and a judge list naming one is refused', () => {
+  const [b, h] = pair({ base: { 'latency.max': BASE, 'latency.min': BASE, 'latency.p99': BASE }, head: { 'latency.max': BASE.map((x) => x * 1.5), 'latency.min': BASE.map((x) => x * 0.5), 'latency.p99': BASE } }, { sequential: ONE_LOOK(8), judge: ['latency.*'] });
+  const r = compare([b], [h], CFG);
+  const by = Object.fromEntries(r.comparisons.map((c) => [c.metric, c]));
+  for (const name of ['latency.max', 'latency.min']) {
+    assert.equal(by[name].judged, false, name);
+    assert.equal(by[name].verdict, null, `${name}: one stalled request is no regression of the code`);
+    assert.equal(by[name].reason, 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged');
+  }
+  assert.equal(by['latency.p99'].verdict, 'no change');
+  assert.equal(r.family.size, 1);
+  assert.equal(isJudged({ tool: 'hyperfine', judge: ['time.*'] }, 'time.min'), false);
+  assert.equal(isJudged({ tool: 'hyperfine', judge: ['time.*'] }, 'time.median'), true);
+  assert.match(judgeListProblem(['latency.p50', 'latency.max']), /^judge lists latency\.max, a trial's single slowest or fastest value, which one pause or outlier sets and which is never judged; judge a percentile such as latency\.p99 instead$/);
+  assert.equal(judgeListProblem(['latency.*', 'time.mean']), null, 'a glob passes them by');
+});
+
+test('JMH\'s GC figures summed over the measurement time (alloc_rate, gc_count, gc_time) are never judged: a 20% faster benchmark allocating the same bytes per operation is no allocation regression', () => {
+  const faster = BASE.map((b, i) => b * 0.8 * Math.exp(EPS[i]));
+  const perOp = BASE.map(() => 96);
+  const [b, h] = pair({
+    base: { 'time.mean@decode': BASE, 'alloc_per_op@decode': perOp, 'alloc_rate@decode': BASE.map((t) => 96e9 / t), 'gc_count@decode': BASE.map(() => 4) },
+    head: { 'time.mean@decode': faster, 'alloc_per_op@decode': perOp, 'alloc_rate@decode': faster.map((t) => 96e9 / t), 'gc_count@decode': BASE.map(() => 5) },
+  }, { tool: 'jmh', sequential: ONE_LOOK(8), judge: ['time.mean', 'alloc_*', 'gc_*'] });
+  const by = Object.fromEntries(compare([b], [h], CFG).comparisons.map((c) => [c.metric, c]));
+  assert.equal(by['time.mean'].verdict, 'improvement');
+  assert.equal(by.alloc_per_op.verdict, 'no change', 'the allocation per operation is the figure judged');
+  for (const name of ['alloc_rate', 'gc_count']) {
+    assert.equal(by[name].verdict, null, `${name}: +25% of it follows from the speed-up`);
+    assert.match(by[name].reason, /^summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged/);
+  }
+  assert.match(judgeListProblem(['time.mean', 'alloc_rate']), /^judge lists alloc_rate, which JMH sums over its measurement time, .* judge alloc_per_op instead$/);
+});
+
+test('a k6 script\'s own count whose direction is only a guess (higher, by the rule for Counters) is never judged, even when the judge list names it: more retries would read as an improvement', () => {
+  const guess = 'k6 Counter bl_retries is higher-is-better only by benchline\'s rule for a Counter of plain numbers, not by what it counts';
+  // a script's own name is unknown to the registry: the k6 adapter gives its unit and direction
+  const retries = (samples) => metric('retries', samples[0], { unit: 'count', better: 'higher', samples });
+  const [b, h] = pair({ base: { 'latency.p50': BASE }, head: { 'latency.p50': BASE } }, { tool: 'k6', sequential: ONE_LOOK(8), judge: ['retries', 'latency.p50'] });
+  b.metrics.unshift(retries(BASE));
+  h.metrics.unshift(retries(BASE.map((x) => x * 1.5)));
+  assert.equal(compare([b], [h], CFG).comparisons[0].verdict, 'improvement', 'as read, 50% more retries is an improvement');
+  const marked = (d) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'retries' ? { ...m, guessed: guess } : m)) });
+  const r = compare([marked(b)], [marked(h)], CFG);
+  assert.equal(r.comparisons[0].verdict, null);
+  assert.equal(r.comparisons[0].judged, false);
+  assert.equal(r.comparisons[0].reason, `which way is better is not known (${guess}): shown, never judged; the job's better param (such as better: "retries=lower") says it`);
+  assert.equal(r.family.size, 1);
+});

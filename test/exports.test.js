@@ -345,3 +345,13 @@ test('a run folder\'s document copied in from another run is refused by name, no
   assert.equal(r.status, 2);
   assert.match(r.stderr, /j\.json: holds job gateways\.nginx\.wrk\.peak of run other-run \(side local\), but .*run\.json lists it as job gateways\.nginx\.wrk\.peak of run r1 \(side local\), so it is not read as this run's; the file was replaced or edited: put the run's own document back or re-run the benchmark/);
 });
+
+test('leaves the throughput of a ghz run paced at --rps out of the bigger-is-better file: the rate was the one asked for, so an alert on it would be about the load', () => {
+  // test/fixtures/ghz/latency.json: ghz v0.93.0 at --rps=200 on loopback
+  const paced = fixtureDoc('test/fixtures/ghz/latency.json', { suite: 'grpc', variant: 'default', scenario: 'paced', tool: { name: 'ghz', version: '0.93.0' } });
+  assert.equal(paced.metrics.find((m) => m.name === 'throughput').setBy, 'ghz paced its calls at --rps=200');
+  assert.deepEqual(toGab([paced], 'higher').map((e) => e.name), []);
+  assert.ok(toGab([paced], 'lower').some((e) => e.name === 'grpc/default/ghz/paced/latency.p99'), 'its latency is exported');
+  const open = fixtureDoc('test/fixtures/ghz/throughput.json', { suite: 'grpc', variant: 'default', scenario: 'open', tool: { name: 'ghz', version: '0.93.0' } });
+  assert.deepEqual(toGab([open], 'higher').map((e) => e.name), ['grpc/default/ghz/open/throughput']);
+});

@@ -158,6 +158,15 @@ test('summarizes cache-on against cache-off in the seed wording, naming the late
   assert.equal(pairItems(k6('a', [40, 41, 42, 43]), k6('b', [10, 11, 12, 13]))[0].text, '✓ Latency avg: 72.3% faster', 'without p50 the mean is used and named');
 });
 
+test('a throughput the load set (ghz paced at --rps) is no headline of a variant against another: both ran at the rate asked for', () => {
+  const paced = (variant, rps) => {
+    const d = doc({ suite: 'grpc', variant, tool: 'ghz', version: '0.93.0', scenario: 'paced', metrics: { 'latency.p50': ms([2, 2.1, 2.05, 2.02, 2.03].map((x) => x * (variant === 'b' ? 0.5 : 1))), throughput: rps } });
+    return { ...d, metrics: d.metrics.map((m) => (m.name === 'throughput' ? { ...m, setBy: 'ghz paced its calls at --rps=200' } : m)) };
+  };
+  const items = pairItems(paced('a', [199, 199.2, 199.1, 199.3, 199.2]), paced('b', [199.9, 199.8, 199.9, 200, 199.9]));
+  assert.deepEqual(items.map((i) => i.metric), ['latency.p50'], 'not "✓ Throughput: 0.4% higher"');
+});
+
 test('compares three variants pairwise in the seed order (b vs a, c vs a, c vs b) and marks a worse one with ✗, an unproven one with ≈', () => {
   const a = doc({ suite: 'catalog', variant: 'hateoas', tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.p50': ms([43.11, 43, 44, 43.2, 42.9]), response_bytes: [15234, 15234, 15234, 15234, 15234] } });
   const b = doc({ suite: 'catalog', variant: 'stream', tool: 'k6', version: 'v1.8.1', scenario: 'page', metrics: { 'latency.p50': ms([11.89, 11.8, 12, 11.9, 11.7]), response_bytes: [3456, 3456, 3456, 3456, 3456] } });

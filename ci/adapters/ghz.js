@@ -98,6 +98,17 @@ function validate(doc) {
   }
 }
 
+/**
+ * { setBy } for throughput when ghz paced its calls (--rps, or a --load-schedule of step or line, as its report's options
+ * say): the rate is then the one asked for, not what the subject can do, and a slower subject shows in its latency.
+ */
+function paced(options) {
+  const schedule = options?.['load-schedule'];
+  if (schedule === 'step' || schedule === 'line') return { setBy: `ghz paced its calls by --load-schedule=${schedule}` };
+  if (isNum(options?.rps) && options.rps > 0) return { setBy: `ghz paced its calls at --rps=${options.rps}` };
+  return {};
+}
+
 /** One ghz JSON report -> { metrics, distributions?, notes }. */
 export function parse(text) {
   if (typeof text !== 'string' || !text.trim()) {
@@ -121,7 +132,7 @@ export function parse(text) {
 
   const out = [
     metric('requests', requests),
-    metric('throughput', cutoff && seconds > 0 ? requests / seconds : doc.rps),
+    metric('throughput', cutoff && seconds > 0 ? requests / seconds : doc.rps, paced(doc.options)),
     metric('errors', errors),
     metric('duration', doc.total),
   ];

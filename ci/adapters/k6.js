@@ -240,9 +240,9 @@ function percentiles(values, unit) {
  * Metrics `<prefix>.mean/.min/.max/.p50/.pN` from one trend. resolution: the step its values move in (ns), given to
  * its order statistics (min, max, percentiles); the mean of many values moves in finer steps.
  */
-function trendMetrics(prefix, values, unit, better, resolution) {
+function trendMetrics(prefix, values, unit, better, resolution, guessed) {
   const out = [];
-  const add = (suffix, v, step = resolution) => { if (v !== undefined) out.push(metric(`${prefix}.${suffix}`, convert(v, unit), { unit, better, ...(step ? { resolution: step } : {}) })); };
+  const add = (suffix, v, step = resolution) => { if (v !== undefined) out.push(metric(`${prefix}.${suffix}`, convert(v, unit), { unit, better, ...(step ? { resolution: step } : {}), ...(guessed ? { guessed } : {}) })); };
   add('mean', values.avg, 0);
   add('min', values.min);
   add('max', values.max);
@@ -255,6 +255,13 @@ function trendMetrics(prefix, values, unit, better, resolution) {
 // errors, failures or failed, as the whole name or its last word, also before a _total, _count or _rate (a Prometheus
 // counter's http_errors_total, error_count, login_failure_rate): these count what went wrong, so fewer is better
 const badName = /(^|_)(errors?|failures?|failed)(_(total|count|rate))?$/;
+
+/**
+ * Why a script's own metric has its direction by a rule and not by what it counts (a Counter of retries, a Gauge of a
+ * queue's depth: more is worse, yet counts are taken as higher-is-better): it is shown, and judged only once the job's
+ * better param says which way is better.
+ */
+const guessed = (k6Name, type, dir) => `k6 ${type} ${k6Name} is ${dir}-is-better only by benchline's rule for a ${type} of plain numbers, not by what it counts`;
 
 /**
  * The metrics (and distribution) of one custom k6 metric, or a note saying why it was skipped; `better` overrides the
@@ -282,7 +289,9 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     // with Date.now(), a server's own "took" field): its minimum can read 0 in one run and 1 ms in the next by the
     // clock's step alone, so its order statistics carry a resolution of 1 ms (below it no verdict; exports.js)
     const wholeMs = unit === 'ns' && Number.isInteger(m.values.min) && Number.isInteger(m.values.max);
-    const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower', wholeMs ? msToNs(1) : undefined) };
+    // a Trend of plain numbers (not a time or a size) is lower-is-better only by the rule for Trends: a guess
+    const guess = !better && unit === 'count' && !badName.test(metricName) ? guessed(k6Name, 'Trend', 'lower') : undefined;
+    const r = { metrics: trendMetrics(metricName, m.values, unit, better ?? 'lower', wholeMs ? msToNs(1) : undefined, guess) };
     // Times and sizes get a distribution for the site's percentile charts; plain counts do not.
     if (unit !== 'count') {
       // a summary of some other summaryTrendStats may hold no rank (avg alone): then no curve, the mean still kept
@@ -298,13 +307,15 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
     const unit = unitOf(m.contains, metricName);
     const dir = direction(unit);
     check(unit, dir);
-    return { metrics: [metric(metricName, convert(m.type === 'counter' ? m.values.count : m.values.value, unit), { unit, better: dir })] };
+    const guess = !better && !known && unit === 'count' && !badName.test(metricName) ? guessed(k6Name, m.type === 'counter' ? 'Counter' : 'Gauge', dir) : undefined;
+    return { metrics: [metric(metricName, convert(m.type === 'counter' ? m.values.count : m.values.value, unit), { unit, better: dir, ...(guess ? { guessed: guess } : {}) })] };
   }
   if (m.type === 'rate') {
     if (!m.values.total) return { metrics: [], note: `k6 metric ${k6Name} recorded no samples` };
     const dir = better ?? known?.better ?? (badName.test(metricName) ? 'lower' : 'higher');
     check('ratio', dir);
-    return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better: dir })] };
+    const guess = !better && !known && !badName.test(metricName) ? guessed(k6Name, 'Rate', dir) : undefined;
+    return { metrics: [metric(metricName, m.values.rate, { unit: 'ratio', better: dir, ...(guess ? { guessed: guess } : {}) })] };
   }
   return { metrics: [], note: `k6 ${m.type || 'untyped'} metric ${k6Name} is not mapped (k6 has trends, counters, rates and gauges)` };
 }

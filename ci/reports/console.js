@@ -103,10 +103,13 @@ function familyLine(list, family) {
 /** Information-only metrics, compactly: one line per job with each metric's change. */
 function infoLines(list, max = 20) {
   const jobs = new Map();
+  // a metric the job would judge but whose value cannot be (set by the load, a trial's extreme) says why with it
+  const generic = /^(information only|restates a run parameter)/;
   for (const c of list) {
     const key = benchmarkName({ ...c, case: undefined });
     if (!jobs.has(key)) jobs.set(key, []);
-    jobs.get(key).push(`${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)} ${formatChange(c, { medians: false })}`);
+    const why = c.reason && !generic.test(c.reason) ? ` (${c.reason.replace(/: shown, never judged.*$/, '')}: never judged)` : '';
+    jobs.get(key).push(`${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)} ${formatChange(c, { medians: false })}${why}`);
   }
   const lines = [...jobs].slice(0, max).map(([job, items]) => `    ${job}: ${items.join(', ')}`);
   if (jobs.size > max) lines.push(`    and ${jobs.size - max} more jobs (comparisons.json has every one)`);

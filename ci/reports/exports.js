@@ -9,7 +9,8 @@
 // how the value was obtained. Metrics that restate a run's parameters (compare.js RESTATED: a fixed-duration run's
 // `duration`, its `requests` and `bytes_received`) are left out: more of them follows from more throughput, and the
 // action, which alerts on every entry, would call a speed-up a regression of `bytes_received`; so are JMH's GC figures
-// summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason.
+// summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason, and a value the load set (`setBy`: the
+// throughput of ghz paced at --rps), which says nothing of the code.
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
@@ -21,7 +22,9 @@
 import { createHash } from 'node:crypto';
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
-import { RESTATED } from '../compare.js';
+import { PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
+
+export { PER_MEASUREMENT_TIME };
 
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
@@ -60,12 +63,6 @@ export function measureSlug(name) {
   return fitBencher(slug, name, '-').replace(/-+/g, '-');
 }
 
-/**
- * Metrics JMH's -prof gc sums over a fixed measurement time (gc.alloc.rate, gc.count, gc.time): a faster benchmark
- * allocating the same bytes per operation shows more of them, so the action would call a speed-up a regression of
- * `alloc_rate`; `alloc_per_op` is the figure that says whether allocation grew.
- */
-export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc_time']);
 
 // Every metric benchline keeps is zero or more: an interval reaching below zero (JMH's score ± error of one fork) starts
 // at 0 in every export.
@@ -90,7 +87,7 @@ export function toGab(docs, better) {
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name)) continue;
+      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name) || m.setBy || m.guessed) continue;
       if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];

@@ -332,7 +332,8 @@ function headlineMetrics(ref, doc) {
   const out = [];
   for (const c of cases) {
     for (const h of HEADLINES) {
-      const name = h.names.find((n) => doc.metrics.some((m) => m.name === n && (m.case ?? '') === c) && refMetrics.has(c ? `${c}::${n}` : n));
+      // a value the load set (ghz paced at --rps) tells no variant from another: never a headline
+      const name = h.names.find((n) => doc.metrics.some((m) => m.name === n && (m.case ?? '') === c && !m.setBy) && refMetrics.has(c ? `${c}::${n}` : n) && !refMetrics.get(c ? `${c}::${n}` : n).setBy);
       if (!name) continue;
       const label = h.label || metricLabel(name);
       out.push({
