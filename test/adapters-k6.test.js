@@ -819,6 +819,13 @@ describe('k6 adapter: a run that left no summary', () => {
     assert.match(k6.noOutput({ exitCode: 107, ...stderrOf('catalog-bad-range') }), /swap them"\.$/);
   });
 
+  test('options k6 cannot read because a job param made a number NaN name that param, not only the script', () => {
+    // test/fixtures/k6/nan-rate.cmd: rate: Number(__ENV.RATE || 50) given the job param rate "fast" (exit 255)
+    const msg = k6.noOutput({ exitCode: 255, script: 'loadtests/shop.js', params: { rate: 'fast', duration: '3s' }, ...stderrOf('nan-rate') });
+    assert.match(msg, /k6 said: "error parsing script options: json: unsupported value: NaN"\./);
+    assert.match(msg, /Fix the script loadtests\/shop\.js or the job params it reads \(rate: "fast", duration: "3s"; .*a value that is no number makes Number\(\) NaN\)/);
+  });
+
   test('an import of a module k6 lacks is named as such, not as the custom binary k6 failed to fetch for it', () => {
     const msg = k6.noOutput({ exitCode: 107, ...stderrOf('wrong-import') });
     assert.match(msg, /the script imports "k6\/metric", which this k6 does not have: check the import path \(k6's own modules are .*k6\/metrics/);
