@@ -33,6 +33,19 @@ test('a health check that keeps getting an error status says which status it got
   });
 });
 
+test('a process that listens on a port of its own instead of its ${port.http} is told which port it listens on and what to pass it', async () => {
+  const dir = tempDir('subjects');
+  // listens on a port the kernel picks (0), ignoring the one benchline gives it
+  const server = "require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on ' + this.address().port); })";
+  const manifest = manifestWith(dir, { command: [process.execPath, '-e', server, '${port.http}'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 2 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    const own = /listening on (\d+)/.exec(e.message)?.[1];
+    assert.ok(own, e.message);
+    assert.match(e.message, new RegExp(`http://127\\.0\\.0\\.1:(\\d+)/health: the request failed \\(ECONNREFUSED\\); the process listens on port ${own}, not \\d+: pass it the port the check names \\(\\$\\{port\\.NAME\\} in its command or env\\); its health check is in .*subject\\.yaml processes\\.server`));
+    return true;
+  });
+});
+
 /** A checkout under a new temp folder whose subjects/probe/subject.yaml holds `text`. */
 const checkoutWith = (text) => {
   const root = tempDir('manifest');
