@@ -584,7 +584,7 @@ export function noOutput(ctx = {}) {
     const passed = optionsRefused ? Object.entries(ctx.params ?? {}).filter(([k, v]) => !ADAPTER_PARAMS.includes(k) && v !== null && v !== undefined) : [];
     const nan = /unsupported value: NaN/.test(text) ? '; a value that is no number makes Number() NaN' : '';
     const orParams = passed.length ? ` or the job params it reads (${passed.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}; k6 reads a time without a unit as milliseconds${nan})` : '';
-    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''}${orParams} (it fails the same way under \`k6 run\`)` : ''}`;
+    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''}${orParams} (${orParams ? '`k6 run` with the same -e values fails' : 'it fails'} the same way${orParams ? '' : ' under `k6 run`'})` : ''}`;
   }
   if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
   return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `
