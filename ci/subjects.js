@@ -155,14 +155,14 @@ function runBuildStep(cmd, cwd) {
 
 /** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
 export async function buildSubject(manifest, { log = () => {} } = {}) {
-  for (const step of manifest.build || []) {
+  for (const [i, step] of (manifest.build || []).entries()) {
     const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
     log(`building ${manifest.name}: ${cmd.join(' ')}`);
     const r = await runBuildStep(cmd, manifest.dir);
     if (r.status !== 0) {
       const out = r.out.trim().split('\n').slice(-25).join('\n');
-      throw new UserError(`building subject ${manifest.name} failed (${cmd.join(' ')}; exit ${r.status ?? r.signal}):\n${out}`);
+      throw new UserError(`building subject ${manifest.name} failed: ${manifest.file} build step ${i + 1} (${cmd.join(' ')}, run in ${manifest.dir}) exited ${r.status ?? r.signal}; its last lines:\n${out}`);
     }
   }
 }

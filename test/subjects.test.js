@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
+import { buildSubject, freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { tempDir } from './support/temp.js';
 
 const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
@@ -43,6 +43,14 @@ test('a process that listens on a port of its own instead of its ${port.http} is
     assert.ok(own, e.message);
     assert.match(e.message, new RegExp(`http://127\\.0\\.0\\.1:(\\d+)/health: the request failed \\(ECONNREFUSED\\); the process listens on port ${own}, not \\d+: pass it the port the check names \\(\\$\\{port\\.NAME\\} in its command or env\\); its health check is in .*subject\\.yaml processes\\.server`));
     return true;
+  });
+});
+
+test('a build step that fails names the manifest, which step, where it ran and its last lines', async () => {
+  const dir = tempDir('subjects');
+  const manifest = { name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: [], processes: {}, build: [['true'], ['sh', '-c', 'echo "seed: data/shop.db: disk full" >&2; exit 3']] };
+  await assert.rejects(buildSubject(manifest), {
+    message: `building subject probe failed: ${dir}/subject.yaml build step 2 (sh -c echo "seed: data/shop.db: disk full" >&2; exit 3, run in ${dir}) exited 3; its last lines:\nseed: data/shop.db: disk full`,
   });
 });
 
