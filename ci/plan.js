@@ -108,6 +108,32 @@ function* selectedIn(suite, sel) {
 }
 
 /**
+ * The first --variant, --tool, --scenario or --job value that no job of the selected suites has, with the ones they have
+ * and the one it nearly spells ("; --variant idx: no such variant in suite shop (variants there: plain,
+ * indexed); did you mean indexed?"), or '' when each value alone is known.
+ */
+function unknownSelection(config, suites, sel) {
+  const known = { variant: new Set(), tool: new Set(), scenario: new Set(), job: new Set() };
+  for (const suiteName of suites) {
+    for (const { variant, job } of selectedIn(config.suites[suiteName], {})) {
+      known.variant.add(variant);
+      known.tool.add(job.tool);
+      known.scenario.add(job.scenario);
+      known.job.add(jobId({ suite: suiteName, variant, tool: job.tool, scenario: job.scenario }));
+    }
+  }
+  for (const key of ['variant', 'tool', 'scenario', 'job']) {
+    const have = [...known[key]];
+    const bad = (sel[key] || []).find((v) => !known[key].has(v));
+    if (bad === undefined) continue;
+    const near = nearMiss(bad, have);
+    const where = `${suites.length > 1 ? 'suites' : 'suite'} ${suites.join(', ')}`;
+    return `; --${key} ${bad}: no such ${key} in ${where} (${key}s there: ${have.join(', ') || 'none'})${near ? `; did you mean ${near}?` : ''}`;
+  }
+  return '';
+}
+
+/**
  * Jobs selected by `sel` ({ suite[], variant[], tool[], scenario[], job[], profile, param[], trials }).
  * Each job carries what the runner needs; `skip` holds the reason for variants that cannot run natively;
  * `group` (suites with `interleave: variants`) names the jobs the runner runs side by side, trial by trial.
@@ -190,7 +216,7 @@ export function planJobs(config, sel = {}) {
       jobs.push(entry);
     }
   }
-  if (!jobs.length) throw new ConfigError('the selection matches no job; check --suite/--variant/--tool/--scenario/--job against bench.config.yaml');
+  if (!jobs.length) throw new ConfigError(`the selection matches no job${unknownSelection(config, suites, sel) || '; no job has every one of the --variant/--tool/--scenario/--job values given together'} (bench.config.yaml)`);
   checkOverrides(config, jobs, overrides);
   return jobs;
 }

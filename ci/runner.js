@@ -689,7 +689,10 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   try {
     cmd = adapter.command(c);
   } catch (e) {
-    // what an adapter refuses to build a command line from is the job's configuration (a count that is not one...)
+    // what an adapter refuses to build a command line from is the job's configuration (a count that is not one...),
+    // except a target the subject manifest does not give
+    const manifest = live[role].manifest.file;
+    if (/\(subject manifest: target\./.test(e.message) && manifest) throw new JobFailure(`${relative(root, manifest)}: ${e.message}; add target: { url: "http://127.0.0.1:\${port.NAME}" } to it`);
     throw new JobFailure(`${where}: ${e.message}`);
   }
   const before = meter ? cpuSnapshot(live[role].procs.map((p) => p.pid)) : null;
@@ -734,8 +737,26 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   } catch (e) {
     // named from the project root when the results are in it, else by its own path (--out elsewhere: no ../../tmp/...)
     const shown = relative(root, rawFile).startsWith('..') ? rawFile : relative(root, rawFile);
-    throw new JobFailure(`${shown}: ${unreadable(e, job.tool)} (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}`, logTail(c.files.stderr) || logTail(c.files.stdout));
+    const hint = targetHint(e.message, live[role].target, live[role].ports, live[role].manifest.file && relative(root, live[role].manifest.file));
+    throw new JobFailure(`${shown}: ${unreadable(e, job.tool)} (${which}, exit ${r.code}${job.script ? `, script ${job.script}` : ''}): ${e.message}${hint}`, logTail(c.files.stderr) || logTail(c.files.stdout));
   }
+}
+
+/**
+ * For a tool whose connections were refused although the subject passed its health check: a target.url on a port
+ * that is none of the subject's ${port.NAME} (a fixed port written in the manifest) is named, with the fix; else ''.
+ */
+export function targetHint(message, target, ports, manifestFile) {
+  if (!/connection refused|unable to connect/i.test(message) || !target?.url) return '';
+  let port;
+  try {
+    port = Number(new URL(target.url).port);
+  } catch {
+    return '';
+  }
+  const own = Object.entries(ports || {});
+  if (!port || !own.length || own.some(([, p]) => Number(p) === port)) return '';
+  return `; target.url ${target.url}${manifestFile ? ` in ${manifestFile}` : ''} names port ${port}, none of the subject's ports (${own.map(([n, p]) => `${n} ${p}`).join(', ')}): write \${port.${own[0][0]}} there`;
 }
 
 /** Result documents of a lane whose trials all ran, one per role. */

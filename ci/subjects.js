@@ -1,6 +1,6 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -155,14 +155,14 @@ function runBuildStep(cmd, cwd) {
 
 /** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
 export async function buildSubject(manifest, { log = () => {} } = {}) {
-  for (const step of manifest.build || []) {
+  for (const [i, step] of (manifest.build || []).entries()) {
     const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
     log(`building ${manifest.name}: ${cmd.join(' ')}`);
     const r = await runBuildStep(cmd, manifest.dir);
     if (r.status !== 0) {
       const out = r.out.trim().split('\n').slice(-25).join('\n');
-      throw new UserError(`building subject ${manifest.name} failed (${cmd.join(' ')}; exit ${r.status ?? r.signal}):\n${out}`);
+      throw new UserError(`building subject ${manifest.name} failed: ${manifest.file} build step ${i + 1} (${cmd.join(' ')}, run in ${manifest.dir}) exited ${r.status ?? r.signal}; its last lines:\n${out}`);
     }
   }
 }
@@ -239,6 +239,63 @@ async function healthy(check) {
   }
 }
 
+/** Reads a file under /proc, or '' when it is gone (the process exited) or not there (not Linux). */
+const procText = (path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * The TCP ports the processes of process group `pgid` listen on (Linux /proc; [] elsewhere): a subject that is never
+ * healthy because it listens on a port of its own instead of its ${port.NAME} is told which one.
+ */
+export function listeningPorts(pgid) {
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  const inodes = new Set();
+  for (const pid of pids) {
+    // /proc/PID/stat: "pid (comm) state ppid pgrp ...", comm may hold spaces and parentheses
+    const stat = procText(`/proc/${pid}/stat`);
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+    let fds = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch { /* gone meanwhile */ }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch { /* closed meanwhile */ }
+    }
+  }
+  const ports = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of procText(table).split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address HEX_IP:HEX_PORT, f[3] state (0A: listening), f[9] the socket's inode
+      if (f[3] === '0A' && inodes.has(f[9])) ports.add(Number.parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** For a health check whose port refused connections: where the process listens instead, and what to write. */
+function portHint(proc, check, last) {
+  if (proc.exited || !/ECONNREFUSED/.test(last || '')) return '';
+  const address = check.http ? new URL(check.http).host : check.tcp || check.grpc;
+  const port = Number(address.split(':').pop());
+  const ports = listeningPorts(proc.pid).filter((p) => p !== port);
+  if (!ports.length) return '';
+  return `; the process listens on port ${ports.join(', ')}, not ${port}: pass it the port the check names (\${port.NAME} in its command or env)`;
+}
+
 const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) => l.trim()).pop()?.replace(/^.*?SKIP:\s*/, '') || 'exit code 77';
 
 /**
@@ -263,7 +320,7 @@ async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
     last = probe.seen;
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new UserError(`subject process ${name} was not healthy within ${check.timeout ?? 60} s (${check.http || check.tcp || check.grpc}${last ? `: ${last}` : ''}; ${where ? `its health check is in ${where}` : 'check its health check'}). Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
+  throw new UserError(`subject process ${name} was not healthy within ${check.timeout ?? 60} s (${check.http || check.tcp || check.grpc}${last ? `: ${last}` : ''}${portHint(proc, check, last)}; ${where ? `its health check is in ${where}` : 'check its health check'}). Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`);
 }
 
 /**

@@ -3,10 +3,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, delimiter, dirname } from 'node:path';
+import { basename, join, delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+// installed as a dependency (<project>/node_modules/benchline): the project's node_modules/.bin, where npm puts the
+// packages it lists (npm install --save-dev bun), found also when benchline runs without npx or npm run
+const PROJECT_BIN = basename(dirname(ROOT)) === 'node_modules' ? join(dirname(ROOT), '.bin') : undefined;
 
 /** Tools live outside the checkout, so fresh clones (CI) reuse them; override with BENCHLINE_TOOLS. */
 export const TOOLS_DIR = process.env.BENCHLINE_TOOLS
@@ -27,7 +30,7 @@ export const TOOLS = {
   hyperfine: { source: 'apt', pkg: 'hyperfine', versionArgs: ['--version'], versionRe: /hyperfine (\d+\.\d+\.\d+)/ },
   nginx: { source: 'apt', pkg: 'nginx', bin: ['/usr/sbin/nginx'], versionArgs: ['-v'], versionRe: /nginx\/(\d+\.\d+\.\d+)/ },
   haproxy: { source: 'apt', pkg: 'haproxy', bin: ['/usr/sbin/haproxy'], versionArgs: ['-v'], versionRe: /version (\d+\.\d+\.\d+)/ },
-  bun: { source: 'npm', pkg: 'bun', bin: [join(ROOT, 'node_modules', '.bin', 'bun')], versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
+  bun: { source: 'npm', pkg: 'bun', bin: [join(ROOT, 'node_modules', '.bin', 'bun'), ...(PROJECT_BIN ? [join(PROJECT_BIN, 'bun')] : [])], hint: 'add it to the project (npm install --save-dev bun), or run npm ci where package.json lists it', versionArgs: ['--version'], versionRe: /(\d+\.\d+\.\d+)/ },
   java: { source: 'system', bin: ['/usr/lib/jvm/temurin-25-jdk-amd64/bin/java'], env: 'JAVA25_HOME', envBin: 'bin/java', versionArgs: ['-version'], versionRe: /version "(\d+[^"]*)"/, minMajor: 25, hint: 'install a JDK 25 (Temurin) and set JAVA25_HOME' },
   chromium: { source: 'apt', pkg: 'chromium', bin: ['/usr/bin/chromium'], versionArgs: ['--version'], versionRe: /Chromium (\d+[.\d]*)/ },
   otava: { source: 'pip', pkg: 'apache-otava', version: '0.8.0', exe: 'otava', versionArgs: ['--help'], versionRe: /(\d+\.\d+\.\d+)/ },

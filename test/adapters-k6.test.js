@@ -829,9 +829,16 @@ describe('k6 adapter: a run that left no summary', () => {
     // test/fixtures/k6/plain-duration.cmd: a script that takes its duration from the job param duration, given 2 (no unit)
     const msg = k6.noOutput({ exitCode: 104, script: 'loadtests/hello.js', params: { duration: 2, trends: ['x'] }, ...stderrOf('plain-duration') });
     assert.match(msg, /k6 said: "There were problems with the specified script configuration: scenario default has configuration errors: the duration must be at least 1s, but is 2ms"\./);
-    assert.match(msg, /Fix the script loadtests\/hello\.js or the job params it reads \(duration: 2; k6 reads a time without a unit as milliseconds\) \(it fails the same way under `k6 run`\)$/);
+    assert.match(msg, /Fix the script loadtests\/hello\.js or the job params it reads \(duration: 2; k6 reads a time without a unit as milliseconds\) \(`k6 run` with the same -e values fails the same way\)$/);
     // a stack trace under an exception is still left out
     assert.match(k6.noOutput({ exitCode: 107, ...stderrOf('catalog-bad-range') }), /swap them"\.$/);
+  });
+
+  test('options k6 cannot read because a job param made a number NaN name that param, not only the script', () => {
+    // test/fixtures/k6/nan-rate.cmd: rate: Number(__ENV.RATE || 50) given the job param rate "fast" (exit 255)
+    const msg = k6.noOutput({ exitCode: 255, script: 'loadtests/shop.js', params: { rate: 'fast', duration: '3s' }, ...stderrOf('nan-rate') });
+    assert.match(msg, /k6 said: "error parsing script options: json: unsupported value: NaN"\./);
+    assert.match(msg, /Fix the script loadtests\/shop\.js or the job params it reads \(rate: "fast", duration: "3s"; .*a value that is no number makes Number\(\) NaN\) \(`k6 run` with the same -e values fails the same way\)$/);
   });
 
   test('an import of a module k6 lacks is named as such, not as the custom binary k6 failed to fetch for it', () => {

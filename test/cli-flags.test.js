@@ -100,7 +100,7 @@ const CASES = [
   [['plan', '-c', BIG_TRIALS], /trials must be <= 1000/],
   [['plan', '--profile', 'nope'], /profile "nope" is not defined; choose one of: quick, full/],
   [['plan', '--suite', 'nope'], /suite "nope" is not defined .*; defined: /],
-  [['plan', '--variant', 'nope'], /the selection matches no job; check --suite/],
+  [['plan', '--variant', 'nope'], /the selection matches no job; --variant nope: no such variant in suites orders-api, orders-startup \(variants there: /],
   [['run', '--job', 'nope'], /the selection matches no job/],
   [['run', '--order', 'sideways'], /--order .* 'sideways' is invalid\. Allowed choices are abab, random/],
   [['plan', '--frobnicate'], /unknown option '--frobnicate'/],

@@ -126,6 +126,16 @@ test('selections that match nothing, unknown suites and unknown profiles are err
   assert.throws(() => planJobs(config, { tool: ['k6'] }), /matches no job/);
 });
 
+test('a --variant, --tool, --scenario or --job that no selected suite has is named with the ones there are and the one it nearly spells', () => {
+  const config = parseConfig(yaml);
+  assert.throws(() => planJobs(config, { variant: ['onn'] }), { message: 'the selection matches no job; --variant onn: no such variant in suite api (variants there: off, on); did you mean on? (bench.config.yaml)' });
+  assert.throws(() => planJobs(config, { scenario: ['peek'] }), /; --scenario peek: no such scenario in suite api \(scenarios there: peak, keepalive\); did you mean peak\?/);
+  assert.throws(() => planJobs(config, { tool: ['k6'] }), /; --tool k6: no such tool in suite api \(tools there: wrk, ab\) \(bench/);
+  assert.throws(() => planJobs(config, { job: ['api.on.wrk.peek'] }), /; --job api\.on\.wrk\.peek: no such job in suite api \(jobs there: api\.off\.wrk\.peak, api\.on\.wrk\.peak, api\.on\.ab\.keepalive\); did you mean api\.on\.wrk\.peak\?/);
+  // each value known, but no job has them together (ab runs only in variant on)
+  assert.throws(() => planJobs(config, { variant: ['off'], tool: ['ab'] }), { message: 'the selection matches no job; no job has every one of the --variant/--tool/--scenario/--job values given together (bench.config.yaml)' });
+});
+
 test('--param values become numbers and booleans where they look like them', () => {
   assert.deepEqual(parseOverrides(['a=1', 'b=2.5', 'c=true', 'd=5s', 'e=a=b']), { a: 1, b: 2.5, c: true, d: '5s', e: 'a=b' });
   assert.throws(() => parseOverrides(['novalue']), /expected key=value/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
+import { buildSubject, freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
 import { tempDir } from './support/temp.js';
 
 const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
@@ -30,6 +30,27 @@ test('a health check that keeps getting an error status says which status it got
   await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
     assert.match(e.message, /subject process probe\/server was not healthy within 2 s \(http:\/\/127\.0\.0\.1:\d+\/healthz: it answered HTTP 404; its health check is in .*subject\.yaml processes\.server\)/);
     return true;
+  });
+});
+
+test('a process that listens on a port of its own instead of its ${port.http} is told which port it listens on and what to pass it', async () => {
+  const dir = tempDir('subjects');
+  // listens on a port the kernel picks (0), ignoring the one benchline gives it
+  const server = "require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on ' + this.address().port); })";
+  const manifest = manifestWith(dir, { command: [process.execPath, '-e', server, '${port.http}'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 2 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    const own = /listening on (\d+)/.exec(e.message)?.[1];
+    assert.ok(own, e.message);
+    assert.match(e.message, new RegExp(`http://127\\.0\\.0\\.1:(\\d+)/health: the request failed \\(ECONNREFUSED\\); the process listens on port ${own}, not \\d+: pass it the port the check names \\(\\$\\{port\\.NAME\\} in its command or env\\); its health check is in .*subject\\.yaml processes\\.server`));
+    return true;
+  });
+});
+
+test('a build step that fails names the manifest, which step, where it ran and its last lines', async () => {
+  const dir = tempDir('subjects');
+  const manifest = { name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: [], processes: {}, build: [['true'], ['sh', '-c', 'echo "seed: data/shop.db: disk full" >&2; exit 3']] };
+  await assert.rejects(buildSubject(manifest), {
+    message: `building subject probe failed: ${dir}/subject.yaml build step 2 (sh -c echo "seed: data/shop.db: disk full" >&2; exit 3, run in ${dir}) exited 3; its last lines:\nseed: data/shop.db: disk full`,
   });
 });
 

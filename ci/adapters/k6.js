@@ -589,10 +589,13 @@ export function noOutput(ctx = {}) {
     // a script k6 could not load, or options it refused, are the script's to fix; an exception while it ran (setup()'s
     // readiness probe when the subject does not answer) is explained by what k6 said
     const unloadable = modules.length || /could not (?:initialize|load JS test)/.test(text) || ctx.exitCode === 104;
-    // options k6 refused may come from a job param the script reads (duration: 2 is 2 ms to k6): name what was passed
-    const passed = ctx.exitCode === 104 ? Object.entries(ctx.params ?? {}).filter(([k, v]) => !ADAPTER_PARAMS.includes(k) && v !== null && v !== undefined) : [];
-    const orParams = passed.length ? ` or the job params it reads (${passed.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}; k6 reads a time without a unit as milliseconds)` : '';
-    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''}${orParams} (it fails the same way under \`k6 run\`)` : ''}`;
+    // options k6 refused (exit 104) or could not read (exit 255, "error parsing script options") may come from a job param
+    // the script reads (duration: 2 is 2 ms to k6; Number() of rate: fast is NaN): name what was passed
+    const optionsRefused = ctx.exitCode === 104 || /error parsing script options/.test(text);
+    const passed = optionsRefused ? Object.entries(ctx.params ?? {}).filter(([k, v]) => !ADAPTER_PARAMS.includes(k) && v !== null && v !== undefined) : [];
+    const nan = /unsupported value: NaN/.test(text) ? '; a value that is no number makes Number() NaN' : '';
+    const orParams = passed.length ? ` or the job params it reads (${passed.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}; k6 reads a time without a unit as milliseconds${nan})` : '';
+    return `${what}${said ? `; ${said}` : ''}.${unloadable ? ` Fix the script${ctx.script ? ` ${ctx.script}` : ''}${orParams} (${orParams ? '`k6 run` with the same -e values fails' : 'it fails'} the same way${orParams ? '' : ' under `k6 run`'})` : ''}`;
   }
   if (ctx.params?.summary === 'export') return 'k6 was given --summary-export and wrote none';
   return `the script${ctx.script ? ` ${ctx.script}` : ''} must export a handleSummary(data) that writes JSON.stringify(data) to the file named by `

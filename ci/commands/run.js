@@ -14,10 +14,20 @@ export async function runSelected(opts) {
 /** Exit code of a run: 0 when every runnable job produced results, 1 otherwise. */
 export const runExitCode = (run) => (run.jobs.some((j) => j.status === 'failed') ? 1 : 0);
 
+/** The closing lines of `run`: jobs done, then each failed job's reason and the last lines of its log (a reason such as
+ * "... Last lines of api.log:" is followed by them, as in the console report). */
+export function closingLines(dir, runDoc) {
+  const failed = runDoc.jobs.filter((j) => j.status === 'failed');
+  const out = [`benchline: ${runDoc.jobs.length - failed.length}/${runDoc.jobs.length} jobs done; results in ${dir}`];
+  for (const j of failed) {
+    out.push(`  failed ${j.id}: ${j.reason}`);
+    for (const l of String(j.logTail || '').trimEnd().split('\n').filter(Boolean).slice(-5)) out.push(`      | ${l}`);
+  }
+  return out;
+}
+
 export default async function run(opts) {
   const { dir, run: runDoc } = await runSelected(opts);
-  const failed = runDoc.jobs.filter((j) => j.status === 'failed');
-  process.stderr.write(`benchline: ${runDoc.jobs.length - failed.length}/${runDoc.jobs.length} jobs done; results in ${dir}\n`);
-  for (const j of failed) process.stderr.write(`  failed ${j.id}: ${j.reason}\n`);
+  for (const line of closingLines(dir, runDoc)) process.stderr.write(`${line}\n`);
   return runExitCode(runDoc);
 }

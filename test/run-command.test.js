@@ -1,0 +1,46 @@
+// `benchline run`'s closing lines: what failed and why, with the last lines of the failing process's log.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './support/temp.js';
+import { closingLines } from '../ci/commands/run.js';
+
+const CLI = fileURLToPath(new URL('../ci/cli.js', import.meta.url));
+
+test('a subject that exits before it is healthy is named at the end of run with the last lines of its log, not a reason ending in a colon', () => {
+  const repo = tempDir('run-command');
+  mkdirSync(join(repo, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(repo, 'subjects', 'shop', 'subject.yaml'), [
+    'name: shop',
+    'ports: [http]',
+    'processes:',
+    '  api:',
+    '    command: ["sh", "-c", "echo \'shop: database file data/shop.db not found\' >&2; exit 2"]',
+    '    health: { http: "http://127.0.0.1:${port.http}/health", timeout: 10 }',
+    'target: { url: "http://127.0.0.1:${port.http}" }',
+    '',
+  ].join('\n'));
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\nsuites:\n  shop:\n    subject: shop\n    jobs: [{ tool: ab, scenario: product, trials: 1, params: { requests: 10 } }]\n');
+  const r = spawnSync(process.execPath, [CLI, 'run', '--no-progress'], { cwd: repo, encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  const end = r.stderr.slice(r.stderr.indexOf('benchline: 0/1 jobs done')).split('\n');
+  assert.match(end[1], /^ {2}failed shop\.default\.ab\.product: subject process shop\/api exited \(code 2\) before it was healthy\. Last lines of .*api\.log:$/);
+  assert.equal(end[2], '      | shop: database file data/shop.db not found');
+});
+
+test('a failed job without a log is one line, and only the last five lines of a long log are shown', () => {
+  const run = { jobs: [
+    { id: 'a.default.ab.x', status: 'ok' },
+    { id: 'a.default.wrk.y', status: 'failed', reason: 'wrk was not found' },
+    { id: 'a.default.k6.z', status: 'failed', reason: 'subject process a/api exited (code 1) before it was healthy. Last lines of api.log:', logTail: '1\n2\n3\n4\n5\n6\n' },
+  ] };
+  assert.deepEqual(closingLines('results/r1', run), [
+    'benchline: 1/3 jobs done; results in results/r1',
+    '  failed a.default.wrk.y: wrk was not found',
+    '  failed a.default.k6.z: subject process a/api exited (code 1) before it was healthy. Last lines of api.log:',
+    '      | 2', '      | 3', '      | 4', '      | 5', '      | 6',
+  ]);
+});
