@@ -32,7 +32,7 @@
 //   fewer than 3 trials on either side -> 'inconclusive', reason 'too few trials'. Exact small-sample floors:
 //   the two-sided signed-rank p of n pairs is at least 2/2^n (5 pairs: 0.0625, never below 0.05); Mann-Whitney
 //   of 3 + 3 is at least 0.1.
-import { metricKey } from './metrics.js';
+import { globToRegExp, matches, metricKey } from './metrics.js';
 import { benjaminiHochberg, bootstrapInterval, mannWhitney, median, signedRankTest, walshInterval } from './stats.js';
 import { probit } from 'simple-statistics';
 import { ADAPTERS } from './adapters/index.js';
@@ -62,8 +62,6 @@ export const COMPARE_DEFAULTS = Object.freeze({ confidence: 0.95, alpha: 0.05, m
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
 
-const globToRegExp = (glob) => new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern).test(name) : pattern === name);
 
 /**
  * The smallest relative change that counts for a metric name: the job's own table (`minEffect:` on the job, carried in

@@ -53,5 +53,10 @@ export function metric(name, value, extra = {}) {
   return m;
 }
 
+/** A judge pattern as a regular expression: `*` stands for any run of characters, everything else for itself. */
+export const globToRegExp = (glob) => new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+/** Whether a metric name matches a judge pattern (a name, or a glob with `*`). */
+export const matches = (pattern, name) => (pattern.includes('*') ? globToRegExp(pattern).test(name) : pattern === name);
+
 /** Key that identifies a metric inside one benchmark across runs. */
 export const metricKey = (m) => (m.case ? `${m.case}::${m.name}` : m.name);

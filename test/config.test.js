@@ -5,7 +5,7 @@ import { parseConfig, parseOverrides, loadConfig } from '../ci/config.js';
 import { minEffectFor } from '../ci/compare.js';
 import { planJobs, toMatrix } from '../ci/plan.js';
 import { TOOL_NAMES } from '../ci/adapters/index.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './support/temp.js';
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -198,6 +198,27 @@ test('--param may set a variable a k6 script reads through a name bound to __ENV
   const shipped = loadConfig(join(ROOT, 'bench.config.yaml'));
   const traversal = planJobs(shipped, { suite: ['catalog-api'], param: ['traversal.traversals=2'] }).filter((j) => j.scenario === 'traversal');
   assert.ok(traversal.length > 0 && traversal.every((j) => j.params.traversals === 2), 'catalog-traversal.js reads env.TRAVERSALS');
+});
+
+test('a k6 job may not judge the throughput of a script that runs only arrival-rate scenarios (the rate it sets), and may judge that of a closed-model or mixed script', () => {
+  const dir = tempDir('k6-judge-rate-');
+  mkdirSync(join(dir, 'loadtests', 'lib'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  // the shipped fixed-rate script (benchOptions), a closed-model one, and one of k6's docs with both kinds of scenario
+  writeFileSync(join(dir, 'loadtests', 'fixed.js'), readFileSync(join(ROOT, 'loadtests', 'k6', 'orders-fixed-rate.js'), 'utf8'));
+  writeFileSync(join(dir, 'loadtests', 'ramp.js'), "import http from 'k6/http';\nexport const options = { scenarios: { s: { executor: 'ramping-arrival-rate', startRate: 5, timeUnit: '1s', preAllocatedVUs: 2, stages: [{ target: 20, duration: '2s' }] } } };\nexport default function () { http.get(__ENV.BASE_URL); }\n");
+  writeFileSync(join(dir, 'loadtests', 'closed.js'), "import http from 'k6/http';\nexport const options = { vus: 10, duration: '2s' };\nexport default function () { http.get(__ENV.BASE_URL); }\n");
+  writeFileSync(join(dir, 'loadtests', 'mixed.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'two-scenarios.k6'), 'utf8'));
+  const plan = (script, judge) => {
+    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/${script}, judge: ${JSON.stringify(judge)} }\n`);
+    return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
+  };
+  assert.throws(() => plan('fixed.js', ['throughput', 'latency.p50']), /bench\.config\.yaml: suites\.shop job k6\/s \(variant only\): k6: judge names throughput, but loadtests\/fixed\.js starts its iterations at a fixed rate .*its throughput is the rate the script sets/);
+  assert.throws(() => plan('ramp.js', ['through*']), /k6: judge names "through\*", which takes in throughput, but loadtests\/ramp\.js starts its iterations at a fixed rate/);
+  assert.equal(plan('fixed.js', ['latency.p50', 'error_rate'])[0].judge.length, 2, 'latency of a fixed-rate script is judged');
+  assert.deepEqual(plan('closed.js', ['throughput'])[0].judge, ['throughput']);
+  assert.deepEqual(plan('mixed.js', ['throughput'])[0].judge, ['throughput'], 'a closed scenario beside the arrival-rate one: not refused');
 });
 
 test('a k6 param that would replace a variable benchline sets for the script (BASE_URL, GRPC_TARGET) is refused when the run is planned, from --param or the config, naming the param and what it overrides', () => {

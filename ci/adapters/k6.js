@@ -35,7 +35,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, ScriptProblem, shown } from './errors.js';
-import { describeMetric, metric } from '../metrics.js';
+import { describeMetric, matches, metric } from '../metrics.js';
 import { nearMiss } from '../spelling.js';
 
 export const name = 'k6';
@@ -710,6 +710,32 @@ export function scriptProblem({ script, root = '.' } = {}) {
   const many = clashes.size > 1;
   return `k6: ${script} makes custom metric${many ? 's' : ''} ${[...clashes.values()].join(', ')} under ${many ? 'names' : 'a name'} benchline keeps k6's built-in metrics as; `
     + renameAdvice([...clashes.keys()]);
+}
+
+// an open-model scenario (k6 starts iterations at the rate the script sets), and what makes one closed: a closed-model
+// executor or the `vus` of k6's shortcut options (arrival-rate scenarios take preAllocatedVUs and stages of their own)
+const ARRIVAL_RATE = /\bexecutor\s*:\s*['"`](?:constant|ramping)-arrival-rate['"`]|\bbenchOptions\s*\(/;
+const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-iterations|shared-iterations|externally-controlled)['"`]|\bvus\s*:/;
+
+/**
+ * Why a k6 job may not judge the metrics its `judge` list names, or undefined: a script whose own text runs only
+ * arrival-rate scenarios (`executor: 'constant-arrival-rate'` or 'ramping-arrival-rate', or benchline's
+ * `benchOptions()`) and nothing closed makes as many requests a second as it sets, whatever the subject does, so its
+ * throughput says nothing of the subject. Checked when the run is planned (plan.js).
+ */
+export function judgeProblem({ script, judge, root = '.' } = {}) {
+  if (!script || !judge?.some((p) => matches(p, 'throughput'))) return undefined;
+  let text;
+  try {
+    text = readFileSync(resolve(root, script), 'utf8');
+  } catch {
+    return undefined; // the missing script is said where it is looked for
+  }
+  if (!ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
+  const pattern = judge.find((p) => matches(p, 'throughput'));
+  return `k6: judge names ${pattern === 'throughput' ? 'throughput' : `"${pattern}", which takes in throughput`}, but ${script} starts its iterations at a fixed rate `
+    + '(an arrival-rate scenario), so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
+    + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose script runs a closed-model executor (constant-vus, ramping-vus)";
 }
 
 /** A param's key for an environment variable name: MAX_VUS -> maxVus. */
