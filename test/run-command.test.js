@@ -2,28 +2,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from './support/temp.js';
+import { oneProcessProject } from './support/project.js';
 import { closingLines } from '../ci/commands/run.js';
 
 const CLI = fileURLToPath(new URL('../ci/cli.js', import.meta.url));
 
 test('a subject that exits before it is healthy is named at the end of run with the last lines of its log, not a reason ending in a colon', () => {
-  const repo = tempDir('run-command');
-  mkdirSync(join(repo, 'subjects', 'shop'), { recursive: true });
-  writeFileSync(join(repo, 'subjects', 'shop', 'subject.yaml'), [
-    'name: shop',
-    'ports: [http]',
-    'processes:',
-    '  api:',
-    '    command: ["sh", "-c", "echo \'shop: database file data/shop.db not found\' >&2; exit 2"]',
-    '    health: { http: "http://127.0.0.1:${port.http}/health", timeout: 10 }',
-    'target: { url: "http://127.0.0.1:${port.http}" }',
-    '',
-  ].join('\n'));
-  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\nsuites:\n  shop:\n    subject: shop\n    jobs: [{ tool: ab, scenario: product, trials: 1, params: { requests: 10 } }]\n');
+  const repo = oneProcessProject('run-command', {
+    subject: 'shop',
+    command: '["sh", "-c", "echo \'shop: database file data/shop.db not found\' >&2; exit 2"]',
+    config: 'version: 1\nsuites:\n  shop:\n    subject: shop\n    jobs: [{ tool: ab, scenario: product, trials: 1, params: { requests: 10 } }]\n',
+  });
   const r = spawnSync(process.execPath, [CLI, 'run', '--no-progress'], { cwd: repo, encoding: 'utf8' });
   assert.equal(r.status, 1, r.stderr);
   const end = r.stderr.slice(r.stderr.indexOf('benchline: 0/1 jobs done')).split('\n');

@@ -1,33 +1,25 @@
 // A subject manifest's target that load tools cannot use: the failure names the manifest and what to write there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../ci/config.js';
 import { planJobs } from '../ci/plan.js';
 import { runJobs, targetHint } from '../ci/runner.js';
 import { freePort } from '../ci/subjects.js';
-import { tempDir } from './support/temp.js';
+import { oneProcessProject } from './support/project.js';
 
 // a server that answers /health (and everything else) on the port benchline gives it
 const SERVER = "require('http').createServer((q, r) => r.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
 
 /** Runs one job against a subject whose manifest ends with `target` (YAML text, or '' for none). */
 async function runWithTarget(job, target) {
-  const repo = tempDir('target');
-  mkdirSync(join(repo, 'subjects', 'svc'), { recursive: true });
-  writeFileSync(join(repo, 'subjects', 'svc', 'subject.yaml'), [
-    'name: svc',
-    'ports: [http]',
-    'processes:',
-    '  api:',
-    `    command: [${JSON.stringify(process.execPath)}, "-e", ${JSON.stringify(SERVER)}]`,
-    '    env: { PORT: "${port.http}" }',
-    '    health: { http: "http://127.0.0.1:${port.http}/health", timeout: 10 }',
+  const repo = oneProcessProject('target', {
+    subject: 'svc',
+    command: `[${JSON.stringify(process.execPath)}, "-e", ${JSON.stringify(SERVER)}]`,
+    env: '{ PORT: "${port.http}" }',
     target,
-    '',
-  ].join('\n'));
-  writeFileSync(join(repo, 'bench.config.yaml'), `version: 1\nsuites:\n  s:\n    subject: svc\n    jobs: [${job}]\n`);
+    config: `version: 1\nsuites:\n  s:\n    subject: svc\n    jobs: [${job}]\n`,
+  });
   const config = loadConfig(join(repo, 'bench.config.yaml'));
   const { run } = await runJobs(planJobs(config), { config, out: join(repo, 'results'), progress: false });
   return run.jobs[0];
