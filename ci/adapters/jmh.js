@@ -2,7 +2,6 @@
 import { isAbsolute, join } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
-import { toNs } from '../units.js';
 
 export const name = 'jmh';
 
@@ -16,8 +15,9 @@ export const selfTimed = true;
 /** JMH's default confidence level for scoreError and scoreConfidence. */
 const JMH_CONFIDENCE = 0.999;
 
-/** Nanoseconds per JMH TimeUnit label; units.js knows all of them but "hr" and "day". */
-const nsPer = (unit) => (unit === 'day' ? 86400e9 : toNs(1, unit === 'hr' ? 'h' : unit));
+/** Nanoseconds per JMH TimeUnit label (JMH writes these seven), or undefined for any other text. */
+const JMH_UNITS = Object.freeze({ ns: 1, us: 1e3, ms: 1e6, s: 1e9, min: 60e9, hr: 3600e9, day: 86400e9 });
+const nsPer = (unit) => (Object.hasOwn(JMH_UNITS, unit) ? JMH_UNITS[unit] : undefined);
 
 /**
  * Secondary results benchline understands, by JMH label: metric name and the factor from each unit
@@ -37,18 +37,19 @@ const SAMPLE_PERCENTILES = [['50.0', 'time.p50'], ['90.0', 'time.p90'], ['99.0',
 
 const MODES = { thrpt: 'thrpt', avgt: 'avgt', sample: 'sample', ss: 'ss' };
 
-/** JSON numbers, or the strings JMH writes for non-finite values ("NaN", "Infinity"). */
-const num = (v) => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN);
+/** JSON numbers, or the strings JMH writes for non-finite values ("NaN", "Infinity"); other text ("12", "") is no number. */
+const num = (v) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?(?:NaN|Infinity)$/.test(v) ? Number(v) : NaN);
 
 /** Factor from a JMH primary score unit to the canonical unit, and the metric it feeds. */
 function primaryScale(mode, unit, where) {
+  const units = Object.keys(JMH_UNITS).join(', ');
   const rate = /^ops\/(\w+)$/.exec(unit);
   if (mode === 'thrpt') {
-    if (!rate) throw new ParseError(`${where}: throughput score unit "${unit}" is not ops/<time>`);
+    if (!nsPer(rate?.[1])) throw new ParseError(`${where}: throughput score unit ${shown(unit)} is not ops/<time> (time one of ${units})`);
     return { metric: 'throughput', factor: 1e9 / nsPer(rate[1]) };
   }
   const per = /^(\w+)\/op$/.exec(unit);
-  if (!per) throw new ParseError(`${where}: ${mode} score unit "${unit}" is not <time>/op`);
+  if (!nsPer(per?.[1])) throw new ParseError(`${where}: ${mode} score unit ${shown(unit)} is not <time>/op (time one of ${units})`);
   return { metric: 'time.mean', factor: nsPer(per[1]) };
 }
 
@@ -163,7 +164,7 @@ export function parse(text) {
       // Sample mode repeats its percentiles as secondaries named p0.00 .. p1.00; they are already read above.
       if (/^p\d/.test(key)) continue;
       const known = Object.hasOwn(SECONDARY, key) ? SECONDARY[key] : undefined;
-      const f = known?.[1][block.scoreUnit];
+      const f = known && Object.hasOwn(known[1], block.scoreUnit) ? known[1][block.scoreUnit] : undefined;
       if (!known || f === undefined) {
         notes.push(`jmh: secondary result "${key}" (${block.scoreUnit}) is not mapped to a benchline metric and was left out`);
         continue;
