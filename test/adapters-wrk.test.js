@@ -374,3 +374,12 @@ test('a time or size in wrk\'s text report that is no time or size wrk prints is
   assert.notEqual(row, latency);
   assert.throws(() => wrk.parse(row), { name: 'ParseError', message: /holds "1e999ms", not a time wrk prints/ });
 });
+
+test('a json.lua block whose opening line is damaged is refused as corrupted, not passed over for wrk\'s rounded text report', () => {
+  const text = read('gateways-bun-1.txt');
+  for (const damaged of [text.replace(wrk.JSON_BEGIN, '--- benchline-jsön ---'), text.replace(wrk.JSON_BEGIN, '').replace(wrk.JSON_END, '')]) {
+    assert.notEqual(damaged, text);
+    assert.throws(() => wrk.parse(damaged), { name: 'ParseError', message: 'the output holds json.lua\'s block without its opening "--- benchline-json ---" line; the output is corrupted' });
+  }
+  assert.ok(!wrk.parse(text).notes.some((n) => n.startsWith('wrk ran without loadtests/wrk/json.lua')));
+});

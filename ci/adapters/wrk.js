@@ -73,6 +73,8 @@ export function failedRun({ stderr, script } = {}) {
 /** The JSON object between the marker lines, or undefined when the script did not run. */
 function jsonBlock(text) {
   const begin = text.indexOf(JSON_BEGIN);
+  // the block without its opening line: read as wrk's rounded text report, its values and counts would go without a word
+  if (begin < 0 && (text.includes(JSON_END) || text.includes(`"${FORMAT}"`))) fail(`the output holds json.lua's block without its opening "${JSON_BEGIN}" line; the output is corrupted`);
   if (begin < 0) return undefined;
   const end = text.indexOf(JSON_END, begin);
   if (end < 0) fail(`the ${JSON_BEGIN} block has no closing "${JSON_END}" line; the output is truncated`);
