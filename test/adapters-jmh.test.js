@@ -245,3 +245,12 @@ test('a score written as text other than JMH\'s "NaN" and "Infinity" is no numbe
     assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: new RegExp(`score ${JSON.stringify(score)} is not a number`) }, JSON.stringify(score));
   }
 });
+
+test('a benchmark name that names no method (empty after its last ".") is refused naming the result, not made an empty case the schema rejects', () => {
+  const doc = JSON.parse(text('thrpt-two-forks'));
+  for (const name of ['..', 'org.example.Bench.', ' ']) {
+    const d = structuredClone(doc);
+    d[1].benchmark = name;
+    assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `result 1 has the benchmark name ${JSON.stringify(name)}, which names no method (JMH writes package.Class.method); the file is corrupted or edited` }, name);
+  }
+});

@@ -53,10 +53,14 @@ function primaryScale(mode, unit, where) {
   return { metric: 'time.mean', factor: nsPer(per[1]) };
 }
 
+const shortName = (benchmark) => benchmark.split('.').pop();
+
 function checkEntry(e, i) {
   const where = `result ${i}`;
   if (!e || typeof e !== 'object' || Array.isArray(e)) throw new ParseError(`${where} is not an object; this is not a JMH -rf json file`);
   if (typeof e.benchmark !== 'string' || !e.benchmark) throw new ParseError(`${where} has no "benchmark" name; this is not a JMH -rf json file`);
+  // the method's name after the last "." names the case: JMH writes package.Class.method
+  if (!shortName(e.benchmark).trim()) throw new ParseError(`${where} has the benchmark name ${shown(e.benchmark)}, which names no method (JMH writes package.Class.method); the file is corrupted or edited`);
   if (!e.primaryMetric || typeof e.primaryMetric !== 'object') throw new ParseError(`${e.benchmark}: no "primaryMetric"; the file is not JMH -rf json or was cut short`);
   if (!Object.hasOwn(MODES, e.mode)) throw new ParseError(`${e.benchmark}: unknown mode ${shown(e.mode)} (JMH writes thrpt, avgt, sample or ss)`);
   const pm = e.primaryMetric;
@@ -64,7 +68,6 @@ function checkEntry(e, i) {
   if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${shown(pm.score)} is not a number`);
 }
 
-const shortName = (benchmark) => benchmark.split('.').pop();
 const className = (benchmark) => benchmark.split('.').slice(-2, -1)[0] || '';
 const paramText = (params) => (params && Object.keys(params).length
   ? `{${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(',')}}`
