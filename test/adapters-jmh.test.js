@@ -254,3 +254,20 @@ test('a benchmark name that names no method (empty after its last ".") is refuse
     assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `result 1 has the benchmark name ${JSON.stringify(name)}, which names no method (JMH writes package.Class.method); the file is corrupted or edited` }, name);
   }
 });
+
+test('a score, interval end, iteration value or percentile that overflows when scaled to ns (1e308 us/op) is refused naming it, not written as Infinity', () => {
+  const doc = JSON.parse(text('multi-mode'));
+  const at = doc.findIndex((e) => e.mode === 'sample');
+  const name = caseNames(doc)[at];
+  assert.ok(at >= 0 && doc[at].primaryMetric.scoreUnit !== 'ns/op');
+  const edits = [
+    [(pm) => { pm.score = 1e308; }, `${name}: time.mean score 1e+308 is beyond any measurement`],
+    [(pm) => { pm.scoreConfidence[1] = 1e308; }, `${name}: time.mean scoreConfidence 1e+308 is beyond any measurement`],
+    [(pm) => { pm.scorePercentiles['100.0'] = 1e308; }, `${name}: scorePercentiles[100.0] 1e+308 is beyond any measurement`],
+  ];
+  for (const [edit, message] of edits) {
+    const d = structuredClone(doc);
+    edit(d[at].primaryMetric);
+    assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `${message} (Infinity in canonical units); the file is corrupted or edited` });
+  }
+});

@@ -112,13 +112,24 @@ const sampleCount = (m) => (Array.isArray(m.rawDataHistogram)
   ? m.rawDataHistogram.flat(2).filter(isPair).reduce((s, [, c]) => s + c, 0)
   : undefined);
 
+/**
+ * A finite value `v` in the canonical unit; one that overflows there (1e308 us/op) is a ParseError naming `what`, not
+ * Infinity. A value JMH wrote as non-finite ("NaN") stays as it is, for the caller to leave out.
+ */
+function scaled(v, factor, what) {
+  const out = v * factor;
+  if (Number.isFinite(v) && !Number.isFinite(out)) throw new ParseError(`${what} ${v} is beyond any measurement (Infinity in canonical units); the file is corrupted or edited`);
+  return out;
+}
+
 /** One metric from a JMH score block: value, interval and per-iteration samples, all scaled. */
 function scoreMetric(metricName, block, factor, caseName) {
-  const value = num(block.score) * factor;
+  const where = `${caseName}: ${metricName}`;
+  const value = scaled(num(block.score), factor, `${where} score`);
   const extra = { case: caseName };
   const [lo, hi] = (Array.isArray(block.scoreConfidence) ? block.scoreConfidence : []).map(num);
-  if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: lo * factor, upper: hi * factor, confidence: JMH_CONFIDENCE });
-  const samples = iterationValues(block).map((v) => v * factor);
+  if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: scaled(lo, factor, `${where} scoreConfidence`), upper: scaled(hi, factor, `${where} scoreConfidence`), confidence: JMH_CONFIDENCE });
+  const samples = iterationValues(block).map((v) => scaled(v, factor, `${where} iteration value`));
   if (samples.length) extra.samples = samples;
   return metric(metricName, value, extra);
 }
@@ -147,10 +158,10 @@ export function parse(text) {
       const pct = pm.scorePercentiles || {};
       for (const [p, metricName] of SAMPLE_PERCENTILES) {
         const v = num(pct[p]);
-        if (Number.isFinite(v)) metrics.push(metric(metricName, v * factor, { case: caseName }));
+        if (Number.isFinite(v)) metrics.push(metric(metricName, scaled(v, factor, `${caseName}: scorePercentiles[${p}]`), { case: caseName }));
       }
       const percentiles = Object.entries(pct)
-        .map(([p, v]) => ({ p: Number(p), value: num(v) * factor }))
+        .map(([p, v]) => ({ p: Number(p), value: scaled(num(v), factor, `${caseName}: scorePercentiles[${p}]`) }))
         .filter((x) => Number.isFinite(x.p) && Number.isFinite(x.value))
         .sort((a, b) => a.p - b.p);
       if (percentiles.length) {
