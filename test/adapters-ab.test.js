@@ -294,11 +294,14 @@ test('a "Failed requests:" count with more after it, or a damaged breakdown line
   assert.equal(values(ab.parse(failures)).errors, 82);
 });
 
-test('a number ab never prints (1e999 for a total, "1.5.3" for a standard deviation) is refused as corrupted, not read as Infinity or NaN', () => {
+test('a number ab never prints (1e999 for a total, 1e308 for a rate, "1.5.3" for a standard deviation) is refused as corrupted, not read as Infinity or NaN', () => {
   const many = read('many.txt');
   const huge = many.replace(/^(Total transferred:\s+)\d+/m, '$11e999');
   assert.notEqual(huge, many);
   assert.throws(() => ab.parse(huge), { name: 'ParseError', message: 'ab\'s "Total transferred:" line holds "1e999 bytes", not a number; the output is corrupted' });
+  const rate = many.replace(/^(Transfer rate:\s+)[\d.]+/m, '$11e308');
+  assert.notEqual(rate, many);
+  assert.throws(() => ab.parse(rate), { name: 'ParseError', message: 'ab\'s "Transfer rate:" line holds "1e308 [Kbytes/sec] received", beyond any run (at most 1000000000000000); the output is corrupted' });
   const sd = many.replace(/^(Processing:\s+\d+\s+\d+\s+)[\d.]+/m, '$11.5.3');
   assert.notEqual(sd, many);
   assert.throws(() => ab.parse(sd), { name: 'ParseError', message: /ab's "Connection Times \(ms\)" table has no readable Processing row; the output is truncated or corrupted/ });

@@ -39,6 +39,8 @@ const field = (text, label) => {
   const m = new RegExp(`^${label}:[ \\t]*(.*)$`, 'm').exec(text);
   return m ? m[1].trim() : undefined;
 };
+/** Largest number any line of ab's report holds (1e15 bytes, 1e15 requests, a time of 1e15 s is far beyond any run). */
+const MAX_FIELD = 1e15;
 // The whole number ab printed, exponent included: "1e308" must not read as 1.
 const numberField = (text, label) => {
   const v = field(text, label);
@@ -46,6 +48,8 @@ const numberField = (text, label) => {
   const m = /^(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s|$)/i.exec(v);
   // 1e999 is no number ab prints: it would read as Infinity
   if (!m || !Number.isFinite(Number(m[1]))) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", not a number; the output is corrupted`);
+  // nor is 1e308, which becomes Infinity once scaled (Kbytes/sec to bytes/s, seconds to ns)
+  if (Math.abs(Number(m[1])) > MAX_FIELD) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", beyond any run (at most ${MAX_FIELD}); the output is corrupted`);
   return Number(m[1]);
 };
 
