@@ -279,3 +279,30 @@ test('ab counts and seconds reach ab in plain digits: an exponent form or a valu
   assert.throws(() => argv({ requests: 10, duration: 2 ** 31 }), /param duration \(ab -t\) must be a whole number from 1 to 2147483647 seconds/);
   assert.deepEqual(argv({ requests: '2147483647', concurrency: 4, duration: '3s' }).slice(1, 8), ['-q', '-t', '3', '-n', '2147483647', '-c', '4']);
 });
+
+test('a "Failed requests:" count with more after it, or a damaged breakdown line under it, is refused as corrupted, not read as its first digits or as no failures', () => {
+  const many = read('many.txt');
+  for (const v of ['1,2', '12abc', '3 4']) {
+    const edited = many.replace(/^Failed requests:(\s+)0$/m, `Failed requests:$1${v}`);
+    assert.notEqual(edited, many);
+    assert.throws(() => ab.parse(edited), { name: 'ParseError', message: `ab's "Failed requests:" line holds "${v}", not a count; the output is corrupted` }, v);
+  }
+  const failures = read('length-failures.txt');
+  const damaged = failures.replace('Length: 82,', 'Length: 8x2,');
+  assert.notEqual(damaged, failures);
+  assert.throws(() => ab.parse(damaged), { name: 'ParseError', message: /ab's line under "Failed requests:" holds "\(Connect: 0, Receive: 0, Length: 8x2, Exceptions: 0\)", not the counts ab prints/ });
+  assert.equal(values(ab.parse(failures)).errors, 82);
+});
+
+test('a number ab never prints (1e999 for a total, 1e308 for a rate, "1.5.3" for a standard deviation) is refused as corrupted, not read as Infinity or NaN', () => {
+  const many = read('many.txt');
+  const huge = many.replace(/^(Total transferred:\s+)\d+/m, '$11e999');
+  assert.notEqual(huge, many);
+  assert.throws(() => ab.parse(huge), { name: 'ParseError', message: 'ab\'s "Total transferred:" line holds "1e999 bytes", not a number; the output is corrupted' });
+  const rate = many.replace(/^(Transfer rate:\s+)[\d.]+/m, '$11e308');
+  assert.notEqual(rate, many);
+  assert.throws(() => ab.parse(rate), { name: 'ParseError', message: 'ab\'s "Transfer rate:" line holds "1e308 [Kbytes/sec] received", beyond any run (at most 1000000000000000); the output is corrupted' });
+  const sd = many.replace(/^(Processing:\s+\d+\s+\d+\s+)[\d.]+/m, '$11.5.3');
+  assert.notEqual(sd, many);
+  assert.throws(() => ab.parse(sd), { name: 'ParseError', message: /ab's "Connection Times \(ms\)" table has no readable Processing row; the output is truncated or corrupted/ });
+});

@@ -324,3 +324,18 @@ test('a call naming a method the proto file\'s service does not have is refused 
     `ghz: params.call ${pkg}.${service}/${typo}: service ${pkg}.${service} in ${proto} has no method ${typo}; did you mean ${pkg}.${service}/${method}?`);
   assert.equal(ghz.filesProblem({ call: 'other.Service/Method', proto }, { root }), undefined, 'a service the file does not declare may come from an import: left to ghz');
 });
+
+test('a successful call in details whose latency is not a number of ns is refused naming it, not left out of the mean of the calls that succeeded', () => {
+  const report = json('partial.json');
+  const at = report.details.findIndex((d) => !d.error);
+  assert.ok(report.errorDistribution && at >= 0);
+  for (const latency of ['abc', null, true, {}, -1, 1e308]) {
+    const d = structuredClone(report);
+    d.details[at].latency = latency;
+    assert.throws(() => ghz.parse(JSON.stringify(d)), { name: 'ParseError', message: new RegExp(`^details\\[${at}\\] is .*, not a call with a latency in ns from 0 to 1000000000000000 \\(the mean of the calls that succeeded is taken from details\\); the file is corrupted or edited$`) }, JSON.stringify(latency));
+  }
+  const gone = structuredClone(report);
+  delete gone.details[at].latency;
+  assert.throws(() => ghz.parse(JSON.stringify(gone)), { name: 'ParseError', message: new RegExp(`^details\\[${at}\\] is `) });
+  assert.ok(byName(ghz.parse(JSON.stringify(report)), 'latency.mean').value > 0);
+});

@@ -235,3 +235,18 @@ test('hyperfine runs and warm-ups reach hyperfine in plain digits: 1e21 is refus
   assert.throws(() => argv({ warmup: '1e3' }), /hyperfine: param warmup must be a whole number from 0 to 2147483647 in plain digits, got "1e3"/);
   assert.deepEqual(argv({ runs: '20', warmup: 0 }).slice(5, 9), ['--runs', '20', '--warmup', '0']);
 });
+
+test('a hyperfine statistic or run time that is not a number of seconds is refused naming the result and field, not read as 0 or as a string\'s number', () => {
+  const doc = JSON.parse(read('one-command.json'));
+  const withField = (field, v) => JSON.stringify({ ...doc, results: [{ ...doc.results[0], [field]: v }] });
+  for (const [field, v] of [['user', []], ['user', '12'], ['min', false], ['max', {}], ['median', -0.5], ['system', 1e300], ['stddev', 'NaN']]) {
+    assert.throws(() => hyperfine.parse(withField(field, v)), { name: 'ParseError', message: new RegExp(`^result 1 \\("sleep 0\\.01"\\) has ${field} .*, where hyperfine writes a number of seconds from 0 to 1000000; the file is corrupted or edited$`) }, `${field} ${JSON.stringify(v)}`);
+  }
+  const times = doc.results[0].times;
+  for (const v of ['0.01', null, true, -1]) {
+    assert.throws(() => hyperfine.parse(withField('times', [...times.slice(0, 2), v])), { name: 'ParseError', message: /has run 3 timed as .* in times, where hyperfine writes a number of seconds/ }, JSON.stringify(v));
+  }
+  assert.throws(() => hyperfine.parse(withField('command', ' ')), { name: 'ParseError', message: /result 1 \(" "\) has an empty command, which hyperfine never writes/ });
+  // null stays what hyperfine writes for stddev after one run
+  assert.equal(byCase(hyperfine.parse(withField('stddev', null)))['sleep 0.01']['time.stdev'], undefined);
+});

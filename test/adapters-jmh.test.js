@@ -228,3 +228,51 @@ test('a run that ended normally, or stopped in a way it does not know, is left t
   assert.equal(failedRun({ exitCode: 0, stdout: '', stderr: '', params: {} }), undefined);
   assert.equal(failedRun({ exitCode: 1, stdout: 'No matching benchmarks. Miss-spelled regexp?\n', stderr: '', params: {} }), undefined);
 });
+
+test('a score unit that is no JMH time unit, or "__proto__" on a secondary result, is refused or left out by name, not scaled by NaN', () => {
+  const doc = JSON.parse(text('avgt-gc'));
+  const edited = (edit) => { const d = structuredClone(doc); edit(d); return JSON.stringify(d); };
+  for (const unit of ['constructor/op', 'm/op', 'toString/op', 'ops/s']) {
+    assert.throws(() => parse(edited((d) => { d[0].primaryMetric.scoreUnit = unit; })), { name: 'ParseError', message: new RegExp(`avgt score unit "${unit.replace('/', '\\/')}" is not <time>/op \\(time one of ns, us, ms, s, min, hr, day\\)`) }, unit);
+  }
+  const secondary = parse(edited((d) => { d[0].secondaryMetrics['gc.alloc.rate.norm'].scoreUnit = '__proto__'; }));
+  const first = caseNames(doc)[0];
+  assert.equal(find(secondary, first, 'alloc_per_op'), undefined);
+  assert.ok(find(parse(text('avgt-gc')), first, 'alloc_per_op'));
+  assert.ok(secondary.notes.includes('jmh: secondary result "gc.alloc.rate.norm" (__proto__) is not mapped to a benchline metric and was left out'));
+});
+
+test('a score written as text other than JMH\'s "NaN" and "Infinity" is no number: "12" or "" is refused, not read as 12 or 0', () => {
+  const doc = JSON.parse(text('avgt-gc'));
+  for (const score of ['12', '', ' ', '0x10']) {
+    const d = structuredClone(doc);
+    d[0].primaryMetric.score = score;
+    assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: new RegExp(`score ${JSON.stringify(score)} is not a number`) }, JSON.stringify(score));
+  }
+});
+
+test('a benchmark name that names no method (empty after its last ".") is refused naming the result, not made an empty case the schema rejects', () => {
+  const doc = JSON.parse(text('thrpt-two-forks'));
+  for (const name of ['..', 'org.example.Bench.', ' ']) {
+    const d = structuredClone(doc);
+    d[1].benchmark = name;
+    assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `result 1 has the benchmark name ${JSON.stringify(name)}, which names no method (JMH writes package.Class.method); the file is corrupted or edited` }, name);
+  }
+});
+
+test('a score, interval end, iteration value or percentile that overflows when scaled to ns (1e308 us/op) is refused naming it, not written as Infinity', () => {
+  const doc = JSON.parse(text('multi-mode'));
+  const at = doc.findIndex((e) => e.mode === 'sample');
+  const name = caseNames(doc)[at];
+  assert.ok(at >= 0 && doc[at].primaryMetric.scoreUnit !== 'ns/op');
+  const edits = [
+    [(pm) => { pm.score = 1e308; }, `${name}: time.mean score 1e+308 is beyond any measurement`],
+    [(pm) => { pm.scoreConfidence[1] = 1e308; }, `${name}: time.mean scoreConfidence 1e+308 is beyond any measurement`],
+    [(pm) => { pm.scorePercentiles['100.0'] = 1e308; }, `${name}: scorePercentiles[100.0] 1e+308 is beyond any measurement`],
+  ];
+  for (const [edit, message] of edits) {
+    const d = structuredClone(doc);
+    edit(d[at].primaryMetric);
+    assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `${message} (Infinity in canonical units); the file is corrupted or edited` });
+  }
+});

@@ -351,3 +351,49 @@ test('wrk counts and times reach wrk in plain digits: an exponent form or a valu
   assert.throws(() => argv({ duration: '596524h' }), /at most 2147483647 seconds/, '596524 hours are more seconds than that');
   assert.deepEqual(argv({ threads: '2', connections: 4, duration: 3, timeout: '1m' }).slice(1, 10), ['-t', '2', '-c', '4', '-d', '3s', '--latency', '--timeout', '1m']);
 });
+
+test('a json.lua block field that is missing, text, negative, fractional where a count goes, or beyond any run is refused naming the field, not failed as a bare NaN or Infinity', () => {
+  const text = read('gateways-bun-1.txt');
+  const [head, body, tail] = text.split(/(\{.*\})/);
+  const block = JSON.parse(body);
+  const edited = (edit) => { const d = structuredClone(block); edit(d); return `${head}${JSON.stringify(d)}${tail}`; };
+  const cases = [
+    [(d) => { delete d.bytes; }, /block's bytes is missing, not a number from 0 to 1000000000000000, which json\.lua never writes; the output is corrupted or edited$/],
+    [(d) => { d.errors.read = 'x'; }, /block's errors\.read is "x", not a whole number of 0 or more/],
+    [(d) => { d.requests = 1.5; }, /block's requests is 1\.5, not a whole number of 0 or more/],
+    [(d) => { d.latency.min = null; }, /block's latency\.min is null, not a number from 0 to 1000000000000/],
+    [(d) => { d.latency.percentiles['99'] = 1e308; }, /block's latency\.percentiles\["99"\] is 1e\+308, not a number from 0 to 1000000000000/],
+    [(d) => { d.latency.percentiles.__proto__x = 5; }, /block's latency\.percentiles has the rank "__proto__x", not a number from 0 to 100/],
+    [(d) => { d.duration_us = -1; }, /block's duration_us is -1, not a time above 0/],
+    [(d) => { d.duration_us = 0; }, /block's duration_us is 0, not a time above 0/],
+  ];
+  for (const [edit, message] of cases) assert.throws(() => wrk.parse(edited(edit)), { name: 'ParseError', message }, String(edit));
+  assert.equal(values(wrk.parse(edited(() => {}))).requests, block.requests);
+});
+
+test('a time or size in wrk\'s text report that is no time or size wrk prints is refused quoting the line, not failed as a bare "not a duration" or read as Infinity', () => {
+  const text = read('throughput.txt');
+  const cases = [
+    [text.replace('1.11ms', '0x10ms'), /^wrk's report line "Latency +0x10ms +0\.97ms +35\.11ms +98\.65%" holds "0x10ms", not a time wrk prints; the output is corrupted$/],
+    [text.replace('35.11ms', '1e999ms'), /holds "1e999ms", not a time wrk prints/],
+    [text.replace('29.18MB read', '-1MB read'), /^wrk's report line "99672 requests in 2\.10s, -1MB read" holds "-1MB", not a size wrk prints; the output is corrupted$/],
+    [text.replace('13.87MB', 'NaNMB'), /^wrk's report line "Transfer\/sec: +NaNMB" holds "NaNMB", not a size wrk prints/],
+  ];
+  for (const [edited, message] of cases) {
+    assert.notEqual(edited, text);
+    assert.throws(() => wrk.parse(edited), { name: 'ParseError', message });
+  }
+  const latency = read('latency.txt');
+  const row = latency.replace(/^(\s+99%\s+)\S+$/m, '$11e999ms');
+  assert.notEqual(row, latency);
+  assert.throws(() => wrk.parse(row), { name: 'ParseError', message: /holds "1e999ms", not a time wrk prints/ });
+});
+
+test('a json.lua block whose opening line is damaged is refused as corrupted, not passed over for wrk\'s rounded text report', () => {
+  const text = read('gateways-bun-1.txt');
+  for (const damaged of [text.replace(wrk.JSON_BEGIN, '--- benchline-jsön ---'), text.replace(wrk.JSON_BEGIN, '').replace(wrk.JSON_END, '')]) {
+    assert.notEqual(damaged, text);
+    assert.throws(() => wrk.parse(damaged), { name: 'ParseError', message: 'the output holds json.lua\'s block without its opening "--- benchline-json ---" line; the output is corrupted' });
+  }
+  assert.ok(!wrk.parse(text).notes.some((n) => n.startsWith('wrk ran without loadtests/wrk/json.lua')));
+});

@@ -103,3 +103,11 @@ test('insideDir accepts only relative paths that stay in their folder', () => {
   for (const rel of ['../x', '/etc/passwd', 'a/../../x', '', `${'a'.repeat(256)}`]) assert.ok(insideDir('/s', rel) instanceof Error, rel);
   assert.ok(existsSync(tmpdir()));
 });
+
+test('a site build from a store that is not there is refused before it makes any folder, so nothing is left behind', async () => {
+  const root = tempDir('paths');
+  const store = join(root, 'no-store');
+  const out = join(root, 'not-made', 'site');
+  await assert.rejects(buildSite({ store, out }), { message: `${store}: no history store here; create one with \`benchline publish --store ${store} <results>\`` });
+  assert.equal(existsSync(join(root, 'not-made')), false);
+});

@@ -53,7 +53,7 @@ test('ab with a negative "Time taken for tests" is refused: a time cannot be neg
 
 test('ab reads "Requests per second: 1e308" whole and refuses it as beyond any real rate', () => {
   const r = normalize('ab', 'huge.txt', read('ab/many.txt').replace('9426.31 [#/sec]', '1e308 [#/sec]'));
-  assertRefused(r, 'ab', /throughput = 1e\+308 ops\/s: above 1000000000000 ops\/s/);
+  assertRefused(r, 'ab', /ab's "Requests per second:" line holds "1e308 \[#\/sec\] \(mean\)", beyond any run/);
 });
 
 test('ab output without its "Failed requests" line is refused, not read as no failures', () => {
@@ -71,7 +71,7 @@ test('ghz with "count": 0 and a rate is refused', () => {
 test('hyperfine with a negative mean, or min above max, is refused naming the command\'s metric', () => {
   const doc = JSON.parse(read('hyperfine/several.json'));
   doc.results[0].mean = -0.5;
-  assertRefused(normalize('hyperfine', 'neg.json', JSON.stringify(doc)), 'hyperfine', /time\.mean = -500000000 ns: a time cannot be negative/);
+  assertRefused(normalize('hyperfine', 'neg.json', JSON.stringify(doc)), 'hyperfine', /result 1 \("short"\) has mean -0\.5, where hyperfine writes a number of seconds from 0 to 1000000/);
   const swapped = JSON.parse(read('hyperfine/several.json'));
   [swapped.results[1].min, swapped.results[1].max] = [swapped.results[1].max, swapped.results[1].min];
   assertRefused(normalize('hyperfine', 'minmax.json', JSON.stringify(swapped)), 'hyperfine', /::time\.min = \d+ ns is above .*::time\.max = \d+ ns/);

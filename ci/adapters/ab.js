@@ -39,12 +39,17 @@ const field = (text, label) => {
   const m = new RegExp(`^${label}:[ \\t]*(.*)$`, 'm').exec(text);
   return m ? m[1].trim() : undefined;
 };
+/** Largest number any line of ab's report holds (1e15 bytes, 1e15 requests, a time of 1e15 s is far beyond any run). */
+const MAX_FIELD = 1e15;
 // The whole number ab printed, exponent included: "1e308" must not read as 1.
 const numberField = (text, label) => {
   const v = field(text, label);
   if (v === undefined) return undefined;
   const m = /^(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s|$)/i.exec(v);
-  if (!m) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", not a number; the output is corrupted`);
+  // 1e999 is no number ab prints: it would read as Infinity
+  if (!m || !Number.isFinite(Number(m[1]))) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", not a number; the output is corrupted`);
+  // nor is 1e308, which becomes Infinity once scaled (Kbytes/sec to bytes/s, seconds to ns)
+  if (Math.abs(Number(m[1])) > MAX_FIELD) fail(`ab's "${label}:" line holds "${v.slice(0, 40)}", beyond any run (at most ${MAX_FIELD}); the output is corrupted`);
   return Number(m[1]);
 };
 
@@ -70,7 +75,7 @@ function foreignTool(text) {
 /** The connection-times table: { Connect: {min, mean, sd, median, max}, ... } in ms. */
 function connectionTimes(text) {
   const out = {};
-  const re = /^(Connect|Processing|Waiting|Total):[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]+([\d.]+)[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]*$/gm;
+  const re = /^(Connect|Processing|Waiting|Total):[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]+(\d+(?:\.\d+)?)[ \t]+(-?\d+)[ \t]+(-?\d+)[ \t]*$/gm;
   for (const m of text.matchAll(re)) {
     out[m[1]] = { min: Number(m[2]), mean: Number(m[3]), sd: Number(m[4]), median: Number(m[5]), max: Number(m[6]) };
   }
@@ -135,9 +140,12 @@ export function parse(text, opts = {}) {
   if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
     fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
   }
-  const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*(?:\r?\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\))?/m.exec(src);
+  // the count and, when it is not 0, the breakdown on the next line: "1,2" must not read as 1, nor a damaged breakdown as none
+  const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*\r?$(?:\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)[ \t]*\r?$)?/m.exec(src);
   // ab always prints this line: without it, failures would read as none
-  if (!failedLine) fail('ab\'s report lacks its "Failed requests:" line; the output is truncated or corrupted');
+  if (!failedLine) fail(field(src, 'Failed requests') === undefined ? 'ab\'s report lacks its "Failed requests:" line; the output is truncated or corrupted' : `ab's "Failed requests:" line holds "${field(src, 'Failed requests').slice(0, 40)}", not a count; the output is corrupted`);
+  const breakdown = src.slice(failedLine.index + failedLine[0].length).match(/^\n[ \t]*\(([^\n]*)/);
+  if (failedLine[2] === undefined && breakdown && /^Connect:/.test(breakdown[1])) fail(`ab's line under "Failed requests:" holds "(${breakdown[1].trim().slice(0, 60)}", not the counts ab prints ("(Connect: N, Receive: N, Length: N, Exceptions: N)"); the output is corrupted`);
   const failed = Number(failedLine[1]);
   const failedBy = failedLine?.[2] !== undefined
     ? { connect: Number(failedLine[2]), receive: Number(failedLine[3]), length: Number(failedLine[4]), exceptions: Number(failedLine[5]) }

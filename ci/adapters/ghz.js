@@ -32,6 +32,8 @@ export const produce = 'ghz --insecure --call pkg.Service/Method -n 1000 -c 10 -
 const fail = (reason) => { throw new ParseError(reason, produce); };
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+/** Longest latency a call could have taken, in ns (11.6 days): a longer one in details is a corrupted value. */
+const MAX_LATENCY_NS = 1e15;
 const CUTOFF = /client connection is closing|use of closed network connection|transport is closing/;
 
 function counts(where, dist) {
@@ -145,7 +147,9 @@ export function parse(text) {
   if (lat.length) {
     let mean = doc.average;
     if (allErrors > 0 && !countErrors) {
-      const ok = Array.isArray(doc.details) ? doc.details.filter((d) => !d?.error && isNum(d?.latency)) : [];
+      const ok = Array.isArray(doc.details) ? doc.details.filter((d) => !d?.error) : [];
+      const bad = ok.findIndex((d) => !isNum(d?.latency) || d.latency < 0 || d.latency > MAX_LATENCY_NS);
+      if (bad >= 0) fail(`details[${doc.details.indexOf(ok[bad])}] is ${shown(ok[bad])}, not a call with a latency in ns from 0 to ${MAX_LATENCY_NS} (the mean of the calls that succeeded is taken from details); the file is corrupted or edited`);
       mean = ok.length ? round3(ok.reduce((s, d) => s + d.latency, 0) / ok.length) : undefined;
       if (mean === undefined) notes.push('latency.mean is left out: ghz averages over failed calls too and the report has no per-call details');
     }

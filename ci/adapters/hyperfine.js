@@ -27,6 +27,24 @@ const sToNs = (s) => Math.round(s * 1e9);
 const FIELDS = [['mean', 'time.mean'], ['stddev', 'time.stdev'], ['median', 'time.median'], ['min', 'time.min'],
   ['max', 'time.max'], ['user', 'time.user'], ['system', 'time.system']];
 
+/** Longest time hyperfine could have measured, in seconds: a value beyond (1e6 s, 11.6 days) is a corrupted one. */
+const MAX_SECONDS = 1e6;
+/** A time in seconds as hyperfine writes it: a JSON number from 0 to MAX_SECONDS (a string, list or boolean is none). */
+const isSeconds = (v) => typeof v === 'number' && v >= 0 && v <= MAX_SECONDS;
+
+/**
+ * What is wrong with one result's times, or undefined: each statistic is null (stddev after one run) or a number of
+ * seconds, each run's time a number of seconds, and the command a name. Without this "12" read as 12 s, [] or false as 0.
+ */
+function resultProblem(r) {
+  if (!r.command.trim()) return 'has an empty command, which hyperfine never writes';
+  const bad = FIELDS.map(([field]) => field).find((f) => r[f] !== null && r[f] !== undefined && !isSeconds(r[f]));
+  if (bad) return `has ${bad} ${shown(r[bad])}, where hyperfine writes a number of seconds from 0 to ${MAX_SECONDS}`;
+  const run = r.times.findIndex((t) => !isSeconds(t));
+  if (run >= 0) return `has run ${run + 1} timed as ${shown(r.times[run])} in times, where hyperfine writes a number of seconds from 0 to ${MAX_SECONDS}`;
+  return undefined;
+}
+
 function foreign(doc, text) {
   if (Array.isArray(doc) && doc.some((d) => d?.benchmark && d?.primaryMetric)) return 'JMH JSON';
   if (doc?.metrics && (doc.root_group || doc.state)) return 'a k6 summary';
@@ -109,6 +127,8 @@ export function parse(text, opts = {}) {
     if (typeof r?.command !== 'string' || !Array.isArray(r.times) || typeof r.mean !== 'number') {
       fail(`result ${i + 1} lacks command, mean or times; the file is not hyperfine --export-json output`);
     }
+    const problem = resultProblem(r);
+    if (problem) fail(`result ${i + 1} (${shown(r.command)}) ${problem}; the file is corrupted or edited`);
   });
   const names = caseNames(doc.results);
   const metrics = [];

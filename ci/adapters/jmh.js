@@ -2,7 +2,6 @@
 import { isAbsolute, join } from 'node:path';
 import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
-import { toNs } from '../units.js';
 
 export const name = 'jmh';
 
@@ -16,8 +15,9 @@ export const selfTimed = true;
 /** JMH's default confidence level for scoreError and scoreConfidence. */
 const JMH_CONFIDENCE = 0.999;
 
-/** Nanoseconds per JMH TimeUnit label; units.js knows all of them but "hr" and "day". */
-const nsPer = (unit) => (unit === 'day' ? 86400e9 : toNs(1, unit === 'hr' ? 'h' : unit));
+/** Nanoseconds per JMH TimeUnit label (JMH writes these seven), or undefined for any other text. */
+const JMH_UNITS = Object.freeze({ ns: 1, us: 1e3, ms: 1e6, s: 1e9, min: 60e9, hr: 3600e9, day: 86400e9 });
+const nsPer = (unit) => (Object.hasOwn(JMH_UNITS, unit) ? JMH_UNITS[unit] : undefined);
 
 /**
  * Secondary results benchline understands, by JMH label: metric name and the factor from each unit
@@ -37,25 +37,30 @@ const SAMPLE_PERCENTILES = [['50.0', 'time.p50'], ['90.0', 'time.p90'], ['99.0',
 
 const MODES = { thrpt: 'thrpt', avgt: 'avgt', sample: 'sample', ss: 'ss' };
 
-/** JSON numbers, or the strings JMH writes for non-finite values ("NaN", "Infinity"). */
-const num = (v) => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN);
+/** JSON numbers, or the strings JMH writes for non-finite values ("NaN", "Infinity"); other text ("12", "") is no number. */
+const num = (v) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?(?:NaN|Infinity)$/.test(v) ? Number(v) : NaN);
 
 /** Factor from a JMH primary score unit to the canonical unit, and the metric it feeds. */
 function primaryScale(mode, unit, where) {
+  const units = Object.keys(JMH_UNITS).join(', ');
   const rate = /^ops\/(\w+)$/.exec(unit);
   if (mode === 'thrpt') {
-    if (!rate) throw new ParseError(`${where}: throughput score unit "${unit}" is not ops/<time>`);
+    if (!nsPer(rate?.[1])) throw new ParseError(`${where}: throughput score unit ${shown(unit)} is not ops/<time> (time one of ${units})`);
     return { metric: 'throughput', factor: 1e9 / nsPer(rate[1]) };
   }
   const per = /^(\w+)\/op$/.exec(unit);
-  if (!per) throw new ParseError(`${where}: ${mode} score unit "${unit}" is not <time>/op`);
+  if (!nsPer(per?.[1])) throw new ParseError(`${where}: ${mode} score unit ${shown(unit)} is not <time>/op (time one of ${units})`);
   return { metric: 'time.mean', factor: nsPer(per[1]) };
 }
+
+const shortName = (benchmark) => benchmark.split('.').pop();
 
 function checkEntry(e, i) {
   const where = `result ${i}`;
   if (!e || typeof e !== 'object' || Array.isArray(e)) throw new ParseError(`${where} is not an object; this is not a JMH -rf json file`);
   if (typeof e.benchmark !== 'string' || !e.benchmark) throw new ParseError(`${where} has no "benchmark" name; this is not a JMH -rf json file`);
+  // the method's name after the last "." names the case: JMH writes package.Class.method
+  if (!shortName(e.benchmark).trim()) throw new ParseError(`${where} has the benchmark name ${shown(e.benchmark)}, which names no method (JMH writes package.Class.method); the file is corrupted or edited`);
   if (!e.primaryMetric || typeof e.primaryMetric !== 'object') throw new ParseError(`${e.benchmark}: no "primaryMetric"; the file is not JMH -rf json or was cut short`);
   if (!Object.hasOwn(MODES, e.mode)) throw new ParseError(`${e.benchmark}: unknown mode ${shown(e.mode)} (JMH writes thrpt, avgt, sample or ss)`);
   const pm = e.primaryMetric;
@@ -63,7 +68,6 @@ function checkEntry(e, i) {
   if (!Number.isFinite(num(pm.score))) throw new ParseError(`${e.benchmark} (${e.mode}): score ${shown(pm.score)} is not a number`);
 }
 
-const shortName = (benchmark) => benchmark.split('.').pop();
 const className = (benchmark) => benchmark.split('.').slice(-2, -1)[0] || '';
 const paramText = (params) => (params && Object.keys(params).length
   ? `{${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(',')}}`
@@ -108,13 +112,24 @@ const sampleCount = (m) => (Array.isArray(m.rawDataHistogram)
   ? m.rawDataHistogram.flat(2).filter(isPair).reduce((s, [, c]) => s + c, 0)
   : undefined);
 
+/**
+ * A finite value `v` in the canonical unit; one that overflows there (1e308 us/op) is a ParseError naming `what`, not
+ * Infinity. A value JMH wrote as non-finite ("NaN") stays as it is, for the caller to leave out.
+ */
+function scaled(v, factor, what) {
+  const out = v * factor;
+  if (Number.isFinite(v) && !Number.isFinite(out)) throw new ParseError(`${what} ${v} is beyond any measurement (Infinity in canonical units); the file is corrupted or edited`);
+  return out;
+}
+
 /** One metric from a JMH score block: value, interval and per-iteration samples, all scaled. */
 function scoreMetric(metricName, block, factor, caseName) {
-  const value = num(block.score) * factor;
+  const where = `${caseName}: ${metricName}`;
+  const value = scaled(num(block.score), factor, `${where} score`);
   const extra = { case: caseName };
   const [lo, hi] = (Array.isArray(block.scoreConfidence) ? block.scoreConfidence : []).map(num);
-  if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: lo * factor, upper: hi * factor, confidence: JMH_CONFIDENCE });
-  const samples = iterationValues(block).map((v) => v * factor);
+  if (Number.isFinite(lo) && Number.isFinite(hi)) Object.assign(extra, { lower: scaled(lo, factor, `${where} scoreConfidence`), upper: scaled(hi, factor, `${where} scoreConfidence`), confidence: JMH_CONFIDENCE });
+  const samples = iterationValues(block).map((v) => scaled(v, factor, `${where} iteration value`));
   if (samples.length) extra.samples = samples;
   return metric(metricName, value, extra);
 }
@@ -143,10 +158,10 @@ export function parse(text) {
       const pct = pm.scorePercentiles || {};
       for (const [p, metricName] of SAMPLE_PERCENTILES) {
         const v = num(pct[p]);
-        if (Number.isFinite(v)) metrics.push(metric(metricName, v * factor, { case: caseName }));
+        if (Number.isFinite(v)) metrics.push(metric(metricName, scaled(v, factor, `${caseName}: scorePercentiles[${p}]`), { case: caseName }));
       }
       const percentiles = Object.entries(pct)
-        .map(([p, v]) => ({ p: Number(p), value: num(v) * factor }))
+        .map(([p, v]) => ({ p: Number(p), value: scaled(num(v), factor, `${caseName}: scorePercentiles[${p}]`) }))
         .filter((x) => Number.isFinite(x.p) && Number.isFinite(x.value))
         .sort((a, b) => a.p - b.p);
       if (percentiles.length) {
@@ -163,7 +178,7 @@ export function parse(text) {
       // Sample mode repeats its percentiles as secondaries named p0.00 .. p1.00; they are already read above.
       if (/^p\d/.test(key)) continue;
       const known = Object.hasOwn(SECONDARY, key) ? SECONDARY[key] : undefined;
-      const f = known?.[1][block.scoreUnit];
+      const f = known && Object.hasOwn(known[1], block.scoreUnit) ? known[1][block.scoreUnit] : undefined;
       if (!known || f === undefined) {
         notes.push(`jmh: secondary result "${key}" (${block.scoreUnit}) is not mapped to a benchline metric and was left out`);
         continue;

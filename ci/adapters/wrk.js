@@ -1,6 +1,6 @@
 // Adapter for wrk: reads the JSON block of loadtests/wrk/json.lua, or wrk's own text report when no script ran.
 import { basename } from 'node:path';
-import { ParseError, appendedReports, lostRankRows, parseJson } from './errors.js';
+import { ParseError, appendedReports, lostRankRows, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 import { durationStep, parseDuration, parseSize } from '../units.js';
 import { INT_MAX, wholeNumber } from './counts.js';
@@ -80,6 +80,8 @@ export function failedRun({ stderr, script } = {}) {
 /** The JSON object between the marker lines, or undefined when the script did not run. */
 function jsonBlock(text) {
   const begin = text.indexOf(JSON_BEGIN);
+  // the block without its opening line: read as wrk's rounded text report, its values and counts would go without a word
+  if (begin < 0 && (text.includes(JSON_END) || text.includes(`"${FORMAT}"`))) fail(`the output holds json.lua's block without its opening "${JSON_BEGIN}" line; the output is corrupted`);
   if (begin < 0) return undefined;
   const end = text.indexOf(JSON_END, begin);
   if (end < 0) fail(`the ${JSON_BEGIN} block has no closing "${JSON_END}" line; the output is truncated`);
@@ -87,8 +89,54 @@ function jsonBlock(text) {
   if (doc?.format !== FORMAT || typeof doc.requests !== 'number' || typeof doc.duration_us !== 'number' || !doc.errors) {
     fail(`the ${JSON_BEGIN} block is not ${FORMAT} (needs format, requests, duration_us, errors); use loadtests/wrk/json.lua`);
   }
+  const problem = blockProblem(doc);
+  if (problem) fail(`the ${JSON_BEGIN} block's ${problem}, which json.lua never writes; the output is corrupted or edited`);
   return doc;
 }
+
+const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+/** Most microseconds (11.6 days) and bytes (1 PB) any run measures: 1e308 us would become Infinity ns. */
+const MAX_US = 1e12;
+const MAX_BYTES = 1e15;
+const isAmount = (v, max) => typeof v === 'number' && v >= 0 && v <= max;
+
+/**
+ * The first field of a json.lua block that is not what the script writes, in words, or undefined: whole counts for
+ * requests and each error kind, and amounts (0 or more) for the duration, bytes and every latency statistic and
+ * percentile (ranks 0 to 100). Unchecked, a missing or text field failed as a bare "value NaN is not a finite number".
+ */
+function blockProblem(doc) {
+  const counts = [['requests', doc.requests], ...['connect', 'read', 'write', 'timeout', 'status'].map((k) => [`errors.${k}`, doc.errors[k]])];
+  const amounts = [['duration_us', doc.duration_us, MAX_US], ['bytes', doc.bytes, MAX_BYTES]];
+  const bad = counts.find(([, v]) => !isCount(v));
+  if (bad) return `${bad[0]} is ${shown(bad[1])}, not a whole number of 0 or more`;
+  // every run lasts: a duration of 0 (or -0) would divide the throughput into Infinity
+  if (!(doc.duration_us > 0)) return `duration_us is ${shown(doc.duration_us)}, not a time above 0`;
+  const l = doc.latency;
+  if (l !== undefined && l !== null) {
+    if (typeof l !== 'object' || Array.isArray(l)) return `latency is ${shown(l)}, not an object`;
+    amounts.push(...['mean', 'stdev', 'min', 'max'].map((k) => [`latency.${k}`, l[k], MAX_US]));
+    if (l.percentiles !== undefined && (typeof l.percentiles !== 'object' || l.percentiles === null || Array.isArray(l.percentiles))) return `latency.percentiles is ${shown(l.percentiles)}, not an object`;
+    for (const [p, v] of Object.entries(l.percentiles || {})) {
+      if (!/^\d+(\.\d+)?$/.test(p) || Number(p) > 100) return `latency.percentiles has the rank ${shown(p)}, not a number from 0 to 100`;
+      amounts.push([`latency.percentiles[${shown(p)}]`, v, MAX_US]);
+    }
+  }
+  const off = amounts.find(([, v, max]) => !isAmount(v, max));
+  return off ? `${off[0]} is ${shown(off[1])}, not a number from 0 to ${off[2]}` : undefined;
+}
+
+/** A time or size of wrk's report as `read` (parseDuration, parseSize) reads it, or a ParseError quoting the line. */
+function unitValue(read, text, line, what) {
+  let v;
+  try {
+    v = read(text);
+  } catch { /* v stays undefined */ }
+  if (!Number.isFinite(v)) fail(`wrk's report line "${line.slice(0, 100)}" holds "${text.slice(0, 40)}", not ${what} wrk prints; the output is corrupted`);
+  return v;
+}
+const durationIn = (text, line) => unitValue(parseDuration, text, line, 'a time');
+const sizeIn = (text, line) => unitValue(parseSize, text, line, 'a size');
 
 /**
  * wrk's text report: header, thread stats, optional latency distribution, totals, errors. Read line by line with
@@ -122,7 +170,7 @@ export function parseText(text) {
     }
     if (section === 'dist') {
       const pt = /^([\d.]+)%\s+(\S+)$/.exec(line);
-      const value = pt ? parseDuration(pt[2]) : undefined;
+      const value = pt ? durationIn(pt[2], line) : undefined;
       // a negative time is no row wrk prints: left unread, lostRankRows names it
       if (value >= 0) {
         out.percentiles.push({ p: Number(pt[1]), value, step: durationStep(pt[2]) });
@@ -139,7 +187,7 @@ export function parseText(text) {
       } else if ((m = /^Requests\/sec:\s+([\d.,]+)$/.exec(line))) {
         out.rps = num(m[1]);
       } else if ((m = /^Transfer\/sec:\s+(\S+)$/.exec(line))) {
-        out.transferPerSec = parseSize(m[1]);
+        out.transferPerSec = sizeIn(m[1], line);
         section = 'end';
       } else if (out.rps === undefined && out.unknown === undefined) {
         out.unknown = line;
@@ -153,12 +201,12 @@ export function parseText(text) {
       out.url = m[2];
       expectThreads = true;
     } else if (c === 76 /* L */ && out.latency === undefined && (m = /^Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%$/.exec(line))) {
-      out.latency = { mean: parseDuration(m[1]), stdev: parseDuration(m[2]), max: parseDuration(m[3]), steps: { mean: durationStep(m[1]), stdev: durationStep(m[2]), max: durationStep(m[3]) }, shown: `Avg ${m[1]}, Stdev ${m[2]}, Max ${m[3]}` };
+      out.latency = { mean: durationIn(m[1], line), stdev: durationIn(m[2], line), max: durationIn(m[3], line), steps: { mean: durationStep(m[1]), stdev: durationStep(m[2]), max: durationStep(m[3]) }, shown: `Avg ${m[1]}, Stdev ${m[2]}, Max ${m[3]}` };
     } else if (c === 76 && line === 'Latency Distribution' && !out.percentiles) {
       out.percentiles = [];
       section = 'dist';
     } else if (c >= 48 && c <= 57 && (m = /^(\d+) requests in (\S+), (\S+) read$/.exec(line))) {
-      Object.assign(out, { requests: Number(m[1]), duration: parseDuration(m[2]), bytes: parseSize(m[3]) });
+      Object.assign(out, { requests: Number(m[1]), duration: durationIn(m[2], line), bytes: sizeIn(m[3], line) });
       section = 'totals';
     }
   }

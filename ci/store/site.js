@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { listStore, readArchives, readPolicy, readRunFolders, readStore, runFolderRel, StoreError, storePlaceProblem } from './store.js';
+import { listStore, missingStoreProblem, readArchives, readPolicy, readRunFolders, readStore, runFolderRel, StoreError, storePlaceProblem } from './store.js';
 import { entryFits, openCache, packEntry } from './read-cache.js';
 import { appendSeries, archiveStamp, listingHash, optionsKey, sameArchive, saveSnapshot, takeSnapshot } from './snapshot.js';
 import { packRun } from './run-file.js';
@@ -291,7 +291,10 @@ function sealedCacheFile(path) {
 export async function buildSite(options = {}) {
   const { store, out, cache = null } = options;
   const t0 = performance.now();
-  const place = placeProblem({ store, out, cache }) || storePlaceProblem(store);
+  // a store that is not there is refused before the site's parent folder is made: a refused build leaves nothing behind
+  // (an --out that no build may write into is named first, as it is once the folder is locked)
+  const missing = missingStoreProblem(store);
+  const place = placeProblem({ store, out, cache }) || storePlaceProblem(store) || (missing && (contentsProblem(out) || missing));
   if (place) throw new StoreError(place);
   if (cache && existsSync(cache) && !statSync(cache).isDirectory()) throw new StoreError(`--cache ${cache}: is a file, not a folder; give a folder for the site cache (beside the site, e.g. ${resolve(out)}-cache)`);
   // one build at a time into a folder: two at once would each remove the other's files, or leave them unlisted

@@ -483,8 +483,12 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
  * readStoreFile's result) of files already read (the archived months, which a site build reads while worker threads
  * read run folders), taken instead of reading them again.
  */
+/** Why `store` cannot be read as a history store because nothing is there, or undefined. */
+export const missingStoreProblem = (store) => (existsSync(store) ? undefined : `${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
+
 export function readStore(store, { cache, read = new Map() } = {}) {
-  if (!existsSync(store)) throw new StoreError(`${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
+  const missing = missingStoreProblem(store);
+  if (missing) throw new StoreError(missing);
   const place = storePlaceProblem(store);
   if (place) throw new StoreError(place);
   const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
