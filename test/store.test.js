@@ -686,3 +686,31 @@ test('listStore finds the run folders and other files a full listing does, in it
   assert.equal(got.folders.get(`runs/2025/01/${run}`).includes('main/link.json'), true);
   assert.equal(got.folders.get(`runs/2025/01/${run}`).some((n) => n.includes('.tmp-') || n.endsWith('.json.123')), false);
 });
+
+test('a store, run folder or result document of another benchline version is refused as written by a newer or older benchline, not as damaged', async () => {
+  const dir = temp('other-version');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  const newer = join(dir, 'newer');
+  mkdirSync(newer);
+  writeFileSync(join(newer, 'store.json'), JSON.stringify({ schema: 'benchline/store@2', policy: { keepDays: 30, shards: 4 } }));
+  await assert.rejects(publish({ store: newer, docs }), /store\.json: written by a newer benchline \(schema "benchline\/store@2"; this one reads "benchline\/store@1"\): use the benchline version that wrote it, or upgrade benchline$/);
+  // a results folder that a newer benchline wrote: its run.json, or only its documents
+  const run = writeRunFolder(join(dir, 'run'), docs);
+  const runJson = JSON.parse(readFileSync(join(run, 'run.json'), 'utf8'));
+  writeFileSync(join(run, 'run.json'), JSON.stringify({ ...runJson, schema: 'benchline/run@2' }));
+  const store = join(dir, 'store');
+  let r = await publish({ store, files: [run] });
+  assert.equal(r.added, 0);
+  assert.match(r.errors[0].message, /run\.json: written by a newer benchline \(schema "benchline\/run@2"; this one reads "benchline\/run@1"\)/);
+  const doc = join(dir, 'doc.json');
+  writeFileSync(doc, JSON.stringify({ ...docs[0], schema: 'benchline/result@2' }));
+  r = await publish({ store, files: [doc] });
+  assert.match(r.errors[0].message, /doc\.json: written by a newer benchline \(schema "benchline\/result@2"; this one reads "benchline\/result@1"\): use the benchline version that wrote it, or upgrade benchline$/);
+  // in the store, such a file is reported as another version's, not as a foreign file to move out
+  r = await publish({ store, docs });
+  const stored = join(store, r.paths.added[0]);
+  writeFileSync(stored, JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), schema: 'benchline/result@2' }));
+  const { problems } = readStore(store);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0].message, /written by a newer benchline \(schema "benchline\/result@2"/);
+});

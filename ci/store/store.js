@@ -11,7 +11,7 @@
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { lock } from './lock.js';
-import { resultProblems, SCHEMA_ID } from '../schema/index.js';
+import { otherVersion, resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
@@ -125,6 +125,8 @@ export function readPolicy(store) {
   } catch (e) {
     throw new StoreError(`${file}: not valid JSON (${e.message}); fix it or delete it to use the default retention policy`);
   }
+  const version = otherVersion(doc?.schema, STORE_SCHEMA);
+  if (version) throw new StoreError(`${file}: ${version}`);
   const problems = storeFileProblems(doc, STORE_SCHEMA);
   if (problems.length) throw new StoreError(`${file}: not a ${STORE_SCHEMA} document: ${problems.join('; ')}`);
   return { ...DEFAULT_POLICY, ...doc.policy };
@@ -404,6 +406,9 @@ export function readStoreFile(store, rel) {
   } catch (e) {
     return { problem: `not valid JSON (${e.message}); the file is corrupt: restore it from the store's history (e.g. git) or delete it` };
   }
+  // a newer benchline published into this store: its files are not damaged, this builder is too old to read them
+  const version = otherVersion(value?.schema, isArchive ? ARCHIVE_SCHEMA : rel.endsWith('.failed.json') ? FAILURE_SCHEMA : SCHEMA_ID);
+  if (version) return { problem: version };
   if (isArchive) {
     const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
     if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
