@@ -687,6 +687,30 @@ test('listStore finds the run folders and other files a full listing does, in it
   assert.equal(got.folders.get(`runs/2025/01/${run}`).some((n) => n.includes('.tmp-') || n.endsWith('.json.123')), false);
 });
 
+test('a store.json with hostile policy values is refused naming each key, what it may hold and the file to fix, before anything is written', async () => {
+  const dir = temp('hostile-policy');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  const cases = [
+    [{ schema: 'benchline/store@1', policy: { keepDays: -1 } }, /policy\.keepDays is -1; give a whole number of days, 0 or more, or null to keep every run whole/],
+    [{ schema: 'benchline/store@1', policy: { keepDays: '30' } }, /policy\.keepDays is "30"; give a whole number of days/],
+    [{ schema: 'benchline/store@1', policy: { keepRuns: 2.5 } }, /policy\.keepRuns is 2\.5; give a whole number of runs, 0 or more/],
+    [{ schema: 'benchline/store@1', policy: { digits: 100 } }, /policy\.digits is 100; give a whole number from 3 to 17/],
+    [{ schema: 'benchline/store@1', policy: { keepDays: 30, shards: 4 } }, /policy key "shards" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    [{ schema: 'benchline/store@1', policy: null }, /"policy" is null; it must be an object such as \{"keepDays":90,"keepRuns":100,"digits":6\}/],
+    [{ policy: {} }, /"schema" is missing; it must be "benchline\/store@1"/],
+    [[], /holds \[\], not \{ "schema": "benchline\/store@1"/],
+  ];
+  for (const [i, [content, message]] of cases.entries()) {
+    const store = join(dir, `s${i}`);
+    mkdirSync(store);
+    writeFileSync(join(store, 'store.json'), JSON.stringify(content));
+    const file = join(store, 'store.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await assert.rejects(publish({ store, docs }), new RegExp(`${file}: .*${message.source}.*; fix it, or delete it to use the default retention policy`), JSON.stringify(content));
+    assert.throws(() => readStore(store), message, 'the site refuses it the same way');
+    assert.deepEqual(readdirSync(store), ['store.json'], 'nothing written');
+  }
+});
+
 test('a store, run folder or result document of another benchline version is refused as written by a newer or older benchline, not as damaged', async () => {
   const dir = temp('other-version');
   const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];

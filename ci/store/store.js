@@ -127,9 +127,41 @@ export function readPolicy(store) {
   }
   const version = otherVersion(doc?.schema, STORE_SCHEMA);
   if (version) throw new StoreError(`${file}: ${version}`);
-  const problems = storeFileProblems(doc, STORE_SCHEMA);
-  if (problems.length) throw new StoreError(`${file}: not a ${STORE_SCHEMA} document: ${problems.join('; ')}`);
+  const problems = storeJsonProblems(doc);
+  if (problems.length) throw new StoreError(`${file}: ${problems.join('; ')}; fix it, or delete it to use the default retention policy`);
   return { ...DEFAULT_POLICY, ...doc.policy };
+}
+
+const shown = (v) => (v === undefined ? 'missing' : typeof v === 'number' ? String(v) : JSON.stringify(v).slice(0, 60));
+// what each policy key may hold, in words, beside the check
+const POLICY_KEYS = {
+  keepDays: [(v) => v === null || (Number.isInteger(v) && v >= 0), 'a whole number of days, 0 or more, or null to keep every run whole'],
+  keepRuns: [(v) => Number.isInteger(v) && v >= 0, 'a whole number of runs, 0 or more'],
+  digits: [(v) => Number.isInteger(v) && v >= 3 && v <= 17, 'a whole number from 3 to 17'],
+};
+
+/**
+ * Why store.json's content is not { schema: benchline/store@1, policy }, each problem naming the key and what it may
+ * hold (the schema's own words as a fallback); [] when it is.
+ */
+export function storeJsonProblems(doc) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    return [`holds ${shown(doc)}, not { "schema": "${STORE_SCHEMA}", "policy": ${JSON.stringify(DEFAULT_POLICY)} }`];
+  }
+  const out = [];
+  if (doc.schema !== STORE_SCHEMA) out.push(`"schema" is ${shown(doc.schema)}; it must be "${STORE_SCHEMA}"`);
+  for (const key of Object.keys(doc)) if (key !== 'schema' && key !== 'policy') out.push(`key "${key}" is not one benchline knows (schema, policy): remove it`);
+  const policy = doc.policy;
+  if (!policy || typeof policy !== 'object' || Array.isArray(policy)) {
+    out.push(`"policy" is ${shown(policy)}; it must be an object such as ${JSON.stringify(DEFAULT_POLICY)}`);
+  } else {
+    for (const [key, v] of Object.entries(policy)) {
+      if (!POLICY_KEYS[key]) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
+      else if (!POLICY_KEYS[key][0](v)) out.push(`policy.${key} is ${shown(v)}; give ${POLICY_KEYS[key][1]}`);
+    }
+  }
+  if (!out.length) out.push(...storeFileProblems(doc, STORE_SCHEMA).map((p) => `not a ${STORE_SCHEMA} document: ${p}`));
+  return out;
 }
 
 /** Creates the store folder and its store.json when missing; a given policy is merged in and saved. */
