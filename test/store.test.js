@@ -738,3 +738,19 @@ test('a store, run folder or result document of another benchline version is ref
   assert.equal(problems.length, 1);
   assert.match(problems[0].message, /written by a newer benchline \(schema "benchline\/result@2"/);
 });
+
+test('a document republished for an archived month with other values is refused naming the archive, and the same documents are still skipped', async () => {
+  const store = temp('archived-conflict');
+  // runs two to a commit (points of several runs) across two months, the first folded into its archive
+  const docs = [...syntheticDocs({ runs: 40, every: 86400e3, sameCommit: 2, jobs: twoJobs })];
+  await publish({ store, docs: docs.slice(0, 40) });
+  await publish({ store, docs: docs.slice(40), policy: { keepDays: 0, keepRuns: 0, digits: 4 } });
+  assert.ok(existsSync(join(store, 'archive', '2025-01.json')));
+  let r = await publish({ store, docs: docs.slice(0, 10) });
+  assert.deepEqual([r.added, r.skipped, r.errors], [0, 10, []], 'the archived documents, as published, are already in');
+  const changed = { ...docs[3], metrics: docs[3].metrics.map((m) => (m.name === 'latency.p99' ? { ...m, value: m.value * 1.5, samples: m.samples.map((s) => s * 1.5), lower: m.lower * 1.5, upper: m.upper * 1.5 } : m)) };
+  r = await publish({ store, docs: [changed] });
+  assert.equal(r.skipped, 0);
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0].message, new RegExp(`archive/2025-01\\.json already holds run ${docs[3].run.id} job ${jobId(docs[3])} with other values \\(latency\\.p99: \\d+ archived, [\\d.]+ in this document\\); the store is append-only, so re-run the benchmark`));
+});

@@ -15,7 +15,7 @@ import { otherVersion, resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
-import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
+import { archivedDifference, emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
 import { dirEntries, isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
@@ -374,7 +374,12 @@ export async function publish({ store, files, docs, policy, compaction = true } 
     }
     const arch = archived(monthOf(doc.run.startedAt));
     if (arch && archiveHas(arch.archive, arch.idx, { runId: doc.run.id, role: doc.run.role, jobId: jobIdOfDoc(doc) })) {
-      result.paths.skipped.push(rel);
+      // the archive keeps each metric's value: a document with others is not this run's as published
+      const diff = archivedDifference(arch.archive, arch.idx, doc);
+      if (diff) {
+        const file = join(store, archiveRelPath(monthOf(doc.run.startedAt)));
+        result.errors.push({ file: source, message: `${source}: ${file} already holds run ${doc.run.id} job ${jobIdOfDoc(doc)} with other values (${diff.metric}: ${diff.archived} archived, ${diff.given} in this document); the store is append-only, so re-run the benchmark (a new run id) instead of republishing changed results` });
+      } else result.paths.skipped.push(rel);
       continue;
     }
     putOnce(store, rel, doc, source, result);
