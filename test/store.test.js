@@ -754,3 +754,18 @@ test('a document republished for an archived month with other values is refused 
   assert.equal(r.errors.length, 1);
   assert.match(r.errors[0].message, new RegExp(`archive/2025-01\\.json already holds run ${docs[3].run.id} job ${jobId(docs[3])} with other values \\(latency\\.p99: \\d+ archived, [\\d.]+ in this document\\); the store is append-only, so re-run the benchmark`));
 });
+
+test('a document of a stored run dated in another month is refused naming the run folder, so no run holds two copies of a job', async () => {
+  const store = temp('run-two-months');
+  const docs = [...syntheticDocs({ runs: 1, start: Date.UTC(2025, 1, 10), jobs: twoJobs })];
+  await publish({ store, docs: docs.slice(0, 1) });
+  // the run's other job, and the same job with other values, dated in January: a clock set back, or an edited document
+  const moved = docs.map((d) => ({ ...d, run: { ...d.run, startedAt: '2025-01-20T00:00:00.000Z' } }));
+  const r = await publish({ store, docs: moved });
+  assert.equal(r.added, 0);
+  assert.equal(r.errors.length, 2);
+  for (const e of r.errors) assert.match(e.message, new RegExp(`run ${docs[0].run.id} is stored already in .*runs/2025/02/${docs[0].run.id}, another month than its start here \\(2025-01-20T00:00:00\\.000Z\\); a run has one start.*re-run the benchmark`));
+  assert.equal(existsSync(join(store, 'runs', '2025', '01')), false);
+  // the run's other job with its own start is still added
+  assert.equal((await publish({ store, docs })).added, 1);
+});

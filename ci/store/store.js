@@ -290,6 +290,33 @@ function archiveReader(store) {
   };
 }
 
+/**
+ * The folders a run id has in the store (runs/<yyyy>/<mm>/<run>), for a publish: the run folders are listed once, when
+ * first asked, and each folder the publish adds is noted. A run has one start, so one folder.
+ */
+function runFolderIndex(store) {
+  let index = null;
+  const names = (dir) => (dirEntries(dir) || []).filter((e) => e.isDirectory()).map((e) => e.name);
+  const add = (folder) => {
+    const name = folder.slice(folder.lastIndexOf('/') + 1);
+    if (!index.has(name)) index.set(name, new Set());
+    index.get(name).add(folder);
+  };
+  const load = () => {
+    if (index) return;
+    index = new Map();
+    for (const y of names(join(store, 'runs')).filter((n) => /^\d{4}$/.test(n))) {
+      for (const m of names(join(store, 'runs', y)).filter((n) => /^\d{2}$/.test(n))) {
+        for (const r of names(join(store, 'runs', y, m))) add(`runs/${y}/${m}/${r}`);
+      }
+    }
+  };
+  return {
+    foldersOf: (run) => { load(); return [...(index.get(segment(run.id)) || [])]; },
+    note: (folder) => { load(); add(folder); },
+  };
+}
+
 /** Writes one store file once: added, skipped (same content already there), or a conflict error. */
 function putOnce(store, rel, value, source, result) {
   // names inside documents and run.json become this path: it must stay in the store and fit the file system
@@ -351,6 +378,19 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   if (!inputs.docs.length && !inputs.failures.length && !existsSync(join(store, 'store.json'))) return result;
   const pol = await ensureStore(store, policy);
   const archived = archiveReader(store);
+  const runFolders = runFolderIndex(store);
+  // a run's documents all carry its start: one dated otherwise was edited, or its run id reused, and would be a second
+  // copy of the run's jobs in another month's folder
+  const elsewhere = (run, source) => {
+    const mine = runFolderRel(run);
+    const other = runFolders.foldersOf(run).find((f) => f !== mine);
+    if (!other) {
+      runFolders.note(mine);
+      return false;
+    }
+    result.errors.push({ file: source, message: `${source}: run ${run.id} is stored already in ${join(store, other)}, another month than its start here (${run.startedAt}); a run has one start, so the document was edited or its run id reused: re-run the benchmark (a new run id) instead of republishing changed results` });
+    return true;
+  };
   const now = Date.now();
   for (const [i, { doc, source }] of inputs.docs.entries()) {
     // a turn of the event loop now and then, where a signal handler may stop the publish between documents
@@ -382,6 +422,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
       } else result.paths.skipped.push(rel);
       continue;
     }
+    if (elsewhere(doc.run, source)) continue;
     putOnce(store, rel, doc, source, result);
   }
   for (const { rec, source } of inputs.failures) {
@@ -397,6 +438,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
       result.paths.skipped.push(rel);
       continue;
     }
+    if (elsewhere(rec.run, source)) continue;
     putOnce(store, rel, rec, source, result);
   }
   if (compaction) result.compacted = await compact({ store, policy: pol });
