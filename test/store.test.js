@@ -769,3 +769,27 @@ test('a document of a stored run dated in another month is refused naming the ru
   // the run's other job with its own start is still added
   assert.equal((await publish({ store, docs })).added, 1);
 });
+
+test('a store at the root of a git checkout lists none of git\'s files, leaves the pages\' own files alone, and a checkout without a store is refused with a folder inside it to use', async () => {
+  const dir = temp('checkout');
+  const pages = join(dir, 'pages');
+  mkdirSync(join(pages, 'docs'), { recursive: true });
+  const own = { 'index.html': '<h1>bench</h1>\n', CNAME: 'bench.example.com\n', '.nojekyll': '', 'README.md': '# pages\n', 'docs/index.md': '# docs\n' };
+  for (const [name, text] of Object.entries(own)) writeFileSync(join(pages, name), text);
+  execFileSync('git', ['init', '-q', '-b', 'gh-pages'], { cwd: pages });
+  execFileSync('git', ['add', '-A'], { cwd: pages });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'pages'], { cwd: pages });
+  const docs = [...syntheticDocs({ runs: 3, every: 40 * 86400e3, jobs: twoJobs })];
+  await assert.rejects(publish({ store: pages, docs }), new RegExp(`pages: is not a history store \\(no store\\.json\\) and holds other files \\(\\.git, \\.nojekyll, CNAME, and 3 more\\), which a store never does; give a new or empty folder, e.g\\. ${pages.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/history inside this checkout`));
+  // a store made there on purpose: publish and compaction leave every file of the pages as it was
+  writeFileSync(join(pages, 'store.json'), JSON.stringify({ schema: 'benchline/store@1', policy: { keepDays: 0, keepRuns: 0, digits: 6 } }));
+  const r = await publish({ store: pages, docs });
+  assert.equal(r.added, 6);
+  assert.ok(r.compacted.folded > 0);
+  for (const [name, text] of Object.entries(own)) assert.equal(readFileSync(join(pages, name), 'utf8'), text, name);
+  assert.equal(execFileSync('git', ['status', '--short', '--', ...Object.keys(own)], { cwd: pages, encoding: 'utf8' }), '');
+  const { problems } = readStore(pages);
+  assert.deepEqual(problems.map((p) => p.path.slice(pages.length + 1)).sort(), Object.keys(own).sort(), 'git\'s files are not the store\'s');
+  for (const p of problems) assert.match(p.message, /not a benchline history file; move it out of the store, or the store \(store\.json, runs\/, archive\/\) into a folder of its own/);
+  assert.deepEqual(listStore(pages).others.filter((f) => !f.startsWith('archive/')), Object.keys(own).sort(), 'nor are they listed for the site');
+});

@@ -74,7 +74,9 @@ export function storePlaceProblem(store) {
   if (names.includes('store.json')) return null;
   const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
-  return `${store}: is not a history store (no store.json) and holds other files (${firstFew(foreign)}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+  // a repository's checkout (a gh-pages branch with its own pages) keeps the store in a folder of its own inside it
+  const inside = names.includes('.git') ? `, e.g. ${join(store, 'history')} inside this checkout` : '';
+  return `${store}: is not a history store (no store.json) and holds other files (${firstFew(foreign)}), which a store never does; give a new or empty folder${inside}, or the folder an earlier \`benchline publish\` made`;
 }
 
 /** The longest leading part of absolute path `abs` that exists (abs itself, or the folder or file it is under). */
@@ -454,7 +456,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
  * what make publishing idempotent.
  */
 export function readStoreFile(store, rel) {
-  const foreign = `not a benchline history file; move it out of the store (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
+  const foreign = `not a benchline history file; move it out of the store, or the store (store.json, runs/, archive/) into a folder of its own when this is a site's or project's file (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
   const isRun = /^runs\/\d{4}\/\d{2}\/[^/]+\/(head|base|main|local)\/[^/]+\.json$/.test(rel);
   const isArchive = /^archive\/\d{4}-\d{2}\.json$/.test(rel);
   if (!isRun && !isArchive) return { problem: foreign };
@@ -509,7 +511,21 @@ export function readStoreFile(store, rel) {
 
 /** Store files that are neither in-flight temp files nor lock folders, sorted. */
 const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
-export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
+export const storeFiles = (store) => listAll(store).filter(isStoreFile);
+
+/**
+ * Every file in the store as listFiles gives them, but for `.git` at its top: a store may be the root of a repository's
+ * checkout (a branch of its own), whose git files are the checkout's, never the store's, and are neither read nor listed.
+ */
+function listAll(store) {
+  const out = [];
+  for (const e of dirEntries(store) || []) {
+    if (e.name === '.git') continue;
+    if (e.isDirectory()) walkFiles(`${store}/${e.name}`, `${e.name}/`, out);
+    else out.push(e.name);
+  }
+  return out.sort();
+}
 
 // the folders on the way to a run folder, runs/<yyyy>/<mm>/<run>: what runFolderOf takes for one
 const RUN_PATH = [/^runs$/, /^\d{4}$/, /^\d{2}$/];
@@ -527,6 +543,7 @@ export function listStore(store) {
     const entries = dirEntries(dir);
     if (!entries) return;
     for (const e of entries) {
+      if (depth === 0 && e.name === '.git') continue; // the checkout's (listAll)
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (!e.isDirectory()) others.push(path);
       else if (depth === RUN_PATH.length) {
@@ -668,7 +685,7 @@ export async function compact({ store, policy } = {}) {
       return read.get(rel);
     };
     // one listing of a store that may hold a hundred thousand files, for both
-    const all = listFiles(store);
+    const all = listAll(store);
     const leftovers = removeStaleTempFiles(store, all);
     const folders = new Map();
     for (const rel of all.filter(isStoreFile)) {
