@@ -793,3 +793,28 @@ test('a store at the root of a git checkout lists none of git\'s files, leaves t
   for (const p of problems) assert.match(p.message, /not a benchline history file; move it out of the store, or the store \(store\.json, runs\/, archive\/\) into a folder of its own/);
   assert.deepEqual(listStore(pages).others.filter((f) => !f.startsWith('archive/')), Object.keys(own).sort(), 'nor are they listed for the site');
 });
+
+test('every problem a damaged store reports names the file and says how to fix it, a damaged failure record and archive too', async () => {
+  const dir = temp('damaged-fixes');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 3, every: 40 * 86400e3, jobs: twoJobs })];
+  await publish({ store, files: [writeRunFolder(join(dir, 'run'), docs.slice(4), [failedJob])] });
+  await publish({ store, docs: docs.slice(0, 4), policy: { keepDays: 0, keepRuns: 0, digits: 6 } });
+  const files = storeFiles(store);
+  const record = files.find((f) => f.endsWith('.failed.json'));
+  const [january, february] = files.filter((f) => f.startsWith('archive/'));
+  const edit = (rel, fn) => writeFileSync(join(store, rel), JSON.stringify(fn(JSON.parse(readFileSync(join(store, rel), 'utf8')))));
+  edit(record, ({ reason, ...rest }) => ({ ...rest, note: reason }));
+  edit(january, (a) => ({ ...a, runs: a.runs.map((r) => ({ ...r, runner: 'x' })) }));
+  // an archive copied under another month's name
+  const moved = 'archive/2025-05.json';
+  writeFileSync(join(store, moved), readFileSync(join(store, february)));
+  const { problems } = readStore(store);
+  const fixes = {
+    [record]: /must have required property 'reason'; \/ must NOT have additional properties \("note"\); it was edited or damaged in the store: remove it and publish its run again from the results folder, or restore it from the store's history/,
+    [january]: /must be integer; it was edited or damaged in the store, and its month is left out of the site until it is restored from the store's history/,
+    [moved]: /holds month 2025-02; it belongs at archive\/2025-02\.json: move it there/,
+  };
+  assert.deepEqual(problems.map((p) => p.path).sort(), Object.keys(fixes).map((rel) => join(store, rel)).sort());
+  for (const p of problems) assert.match(p.message, fixes[p.path.slice(store.length + 1)]);
+});

@@ -492,13 +492,14 @@ export function readStoreFile(store, rel) {
   if (version) return { problem: version };
   if (isArchive) {
     const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
-    if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
-    if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}` };
+    // its month's documents were removed when it was folded: the store's own history is the only copy left
+    if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}; it was edited or damaged in the store, and its month is left out of the site until it is restored from the store's history (e.g. git)` };
+    if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}: move it there` };
     return { kind: 'archive', value, text, stat };
   }
   if (rel.endsWith('.failed.json')) {
     const problems = storeFileProblems(value, FAILURE_SCHEMA);
-    if (problems.length) return { problem: `not a ${FAILURE_SCHEMA} record: ${problems.join('; ')}` };
+    if (problems.length) return { problem: `not a ${FAILURE_SCHEMA} record: ${problems.join('; ')}; it was edited or damaged in the store: remove it and publish its run again from the results folder, or restore it from the store's history (e.g. git)` };
     if (rel !== failureRelPath(value)) return { problem: `its content belongs at ${failureRelPath(value)}; move it there or republish` };
     return { kind: 'failure', value };
   }
