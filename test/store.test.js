@@ -818,3 +818,18 @@ test('every problem a damaged store reports names the file and says how to fix i
   assert.deepEqual(problems.map((p) => p.path).sort(), Object.keys(fixes).map((rel) => join(store, rel)).sort());
   for (const p of problems) assert.match(p.message, fixes[p.path.slice(store.length + 1)]);
 });
+
+test('a run stopped by a signal is published with the jobs it never measured as skipped, not failed, so the history and its feed report no failure', async () => {
+  const store = temp('sigterm-run');
+  const run = join(import.meta.dirname, 'fixtures', 'runs', 'orders-api-sigterm');
+  const r = await publish({ store, files: [run] });
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.added, 8);
+  const { docs, failures } = readStore(store);
+  assert.deepEqual(docs.map((d) => jobId(d.doc)), ['orders-api.cache-off.ab.no-keepalive']);
+  assert.equal(failures.length, 7);
+  for (const { rec } of failures) {
+    assert.equal(rec.status, 'skipped', rec.job.id);
+    assert.match(rec.reason, /^stopped by SIGTERM /);
+  }
+});

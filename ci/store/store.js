@@ -221,7 +221,8 @@ function failureRecords(loaded) {
       role,
     };
     if (loaded.run.head?.dirty) run.dirty = true;
-    const rec = { schema: FAILURE_SCHEMA, run, job: { id: f.id, suite: f.suite, subject: f.subject, variant: f.variant, tool: f.tool, scenario: f.scenario }, status: f.status === 'skipped' ? 'skipped' : 'failed', reason: f.reason };
+    // a job a stopped run never measured (interrupted, or no status) did not fail: skipped, with the stop as its reason
+    const rec = { schema: FAILURE_SCHEMA, run, job: { id: f.id, suite: f.suite, subject: f.subject, variant: f.variant, tool: f.tool, scenario: f.scenario }, status: f.status === 'failed' ? 'failed' : 'skipped', reason: f.reason };
     if (f.logTail) rec.logTail = String(f.logTail).slice(-4000);
     if (sample?.runner) rec.runner = sample.runner;
     return rec;
