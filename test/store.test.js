@@ -1,10 +1,10 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
-import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
+import { publish, readStore, readStoreFile, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
 import { homedir } from 'node:os';
 import { holdExitHandlers, listFiles, rewrite, writeFresh, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
@@ -832,4 +832,14 @@ test('a run stopped by a signal is published with the jobs it never measured as 
     assert.equal(rec.status, 'skipped', rec.job.id);
     assert.match(rec.reason, /^stopped by SIGTERM /);
   }
+});
+
+test('a document a concurrent compaction removed while the store was read is reported as gone, with the fix to build again, not as a permission problem', async () => {
+  const store = temp('gone-while-read');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs })];
+  const r = await publish({ store, docs });
+  const [rel] = r.paths.added;
+  // what a build that listed the store just before a compaction removed the file finds
+  unlinkSync(join(store, rel));
+  assert.match(readStoreFile(store, rel).problem, /^gone while the store was read: a publish compacting the store at the same time folded it into its month's archive, or it was removed; build the site again once no publish is running$/);
 });

@@ -480,6 +480,8 @@ export function readStoreFile(store, rel) {
     }
   } catch (e) {
     if (e.code === 'ELOOP') return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
+    // listed, then gone: a publish compacting the store meanwhile folded it into its month's archive (written first)
+    if (e.code === 'ENOENT') return { problem: 'gone while the store was read: a publish compacting the store at the same time folded it into its month\'s archive, or it was removed; build the site again once no publish is running' };
     return { problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` };
   }
   let value;
