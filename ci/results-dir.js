@@ -1,7 +1,7 @@
 // Reads a results folder written by `benchline run`/`bench`: run.json, result documents by role, failed jobs.
 import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { assertResult, SCHEMA_ID } from './schema/index.js';
+import { assertResult, otherVersion, SCHEMA_ID } from './schema/index.js';
 import { UserError } from './errors.js';
 import { firstFew } from './units.js';
 import { jobIdOf } from './store/archive.js';
@@ -36,6 +36,8 @@ export function readResultFile(file) {
 
 /** `doc`, read from `file`, when it is a valid result document; else an error naming the file. */
 function asResult(doc, file) {
+  const version = otherVersion(doc?.schema, SCHEMA_ID);
+  if (version) throw new ResultsError(`${file}: ${version}`);
   try {
     return assertResult(doc, file);
   } catch (e) {
@@ -90,6 +92,8 @@ const quote = (v) => JSON.stringify(String(v).slice(0, 80));
  */
 export function runFileProblem(run, runFile) {
   if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
+    const version = otherVersion(run?.schema, RUN_SCHEMA);
+    if (version) return `${runFile}: ${version}`;
     return `${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``;
   }
   const damaged = 'the file was edited or damaged: re-run the benchmark';

@@ -1090,7 +1090,11 @@ test('a first build that reads the store in worker threads writes the files and 
   // written again), a folder holding a document that belongs elsewhere, and a folder with a corrupt file
   const twice = [...syntheticDocs({ runs: 1, jobs: JOBS, start: Date.UTC(2025, 0, 20), seed: 5 })];
   twice[1] = { ...twice[1], run: { ...twice[1].run, startedAt: '2025-02-01T00:00:00.000Z' } };
-  await publish({ store: s, docs: twice });
+  await publish({ store: s, docs: [twice[0]] });
+  // publish refuses the second folder of a run: copied in, as a store written before that, or by hand, may hold it
+  const aside = join(d, 'aside');
+  await publish({ store: aside, docs: [twice[1]] });
+  cpSync(join(aside, 'runs', '2025', '02'), join(s, 'runs', '2025', '02'), { recursive: true });
   assert.ok(existsSync(join(s, 'runs', '2025', '02')));
   const folders = listFiles(join(s, 'runs')).map((f) => f.split('/').slice(0, 3).join('/'));
   const [first] = folders;
@@ -1131,4 +1135,25 @@ test('a store.json that cannot be read ends a first build before its worker thre
   await assert.rejects(buildSite({ store: s, out: o, cache: c, config: CONFIG, warmFiles: 1, warmThreads: 2 }), (e) => e.message.startsWith(`${join(s, 'store.json')}: not valid JSON`));
   assert.deepEqual(existsSync(o) ? listFiles(o) : [], [], 'no run file or manifest written into the site');
   assert.deepEqual(existsSync(c) ? listFiles(c).filter((f) => f.startsWith('runs/')) : [], [], 'nor cache entries');
+});
+
+test('a run with folders in two months is reported on the overview by its second folder, on a first build and on every rebuild', async () => {
+  const { d, s, o, c } = scratchSite();
+  const docs = [...syntheticDocs({ runs: 4, jobs: JOBS, every: DAY, start: Date.UTC(2025, 1, 3) })];
+  await publish({ store: s, docs });
+  // the newest run's documents again, dated in January with other values: published into a store of its own (publish
+  // refuses it here), then copied in, as a store written before that refusal may hold it
+  const id = docs.at(-1).run.id;
+  const edited = docs.filter((x) => x.run.id === id).map((x) => ({ ...x, run: { ...x.run, startedAt: '2025-01-30T00:00:00.000Z' }, metrics: x.metrics.map((m) => ({ ...m, value: m.value * 2, samples: m.samples.map((v) => v * 2), lower: m.lower * 2, upper: m.upper * 2 })) }));
+  const aside = join(d, 'aside');
+  await publish({ store: aside, docs: edited });
+  cpSync(join(aside, 'runs', '2025', '01'), join(s, 'runs', '2025', '01'), { recursive: true });
+  const expected = new RegExp(`^runs/2025/02/${id}: a second folder of run ${id}, whose documents give it another start than those in runs/2025/01/${id}, which the site shows where both hold a job; a run has one start: remove the folder`);
+  for (const build of ['first', 'rebuild']) {
+    const r = await buildSite({ store: s, out: o, cache: c, config: CONFIG });
+    assert.equal(r.problems.length, 1, build);
+    const index = readDataScript(readFileSync(join(o, 'data', 'index.js'), 'utf8')).payload;
+    assert.deepEqual(index.problems.map((p) => p.path), [`runs/2025/02/${id}`], build);
+    assert.match(index.problems[0].message, expected, build);
+  }
 });

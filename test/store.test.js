@@ -1,10 +1,10 @@
 // History store: idempotent, append-only publishing, concurrent publishers, compaction, and damaged files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
-import { publish, readStore, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
+import { publish, readStore, readStoreFile, compact, docRelPath, monthsToArchive, STALE_TEMP_MS, listStore, runFolders, storeFiles, storePlaceProblem } from '../ci/store/store.js';
 import { homedir } from 'node:os';
 import { holdExitHandlers, listFiles, rewrite, writeFresh, writeReplace } from '../ci/store/files.js';
 import { summary } from '../ci/commands/publish.js';
@@ -685,4 +685,161 @@ test('listStore finds the run folders and other files a full listing does, in it
   assert.ok(got.others.includes('notes.txt') && got.others.includes('runs/2025/1/r/main/x.json'));
   assert.equal(got.folders.get(`runs/2025/01/${run}`).includes('main/link.json'), true);
   assert.equal(got.folders.get(`runs/2025/01/${run}`).some((n) => n.includes('.tmp-') || n.endsWith('.json.123')), false);
+});
+
+test('a store.json with hostile policy values is refused naming each key, what it may hold and the file to fix, before anything is written', async () => {
+  const dir = temp('hostile-policy');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  const cases = [
+    [{ schema: 'benchline/store@1', policy: { keepDays: -1 } }, /policy\.keepDays is -1; give a whole number of days, 0 or more, or null to keep every run whole/],
+    [{ schema: 'benchline/store@1', policy: { keepDays: '30' } }, /policy\.keepDays is "30"; give a whole number of days/],
+    [{ schema: 'benchline/store@1', policy: { keepRuns: 2.5 } }, /policy\.keepRuns is 2\.5; give a whole number of runs, 0 or more/],
+    [{ schema: 'benchline/store@1', policy: { digits: 100 } }, /policy\.digits is 100; give a whole number from 3 to 17/],
+    [{ schema: 'benchline/store@1', policy: { keepDays: 30, shards: 4 } }, /policy key "shards" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    [{ schema: 'benchline/store@1', policy: null }, /"policy" is null; it must be an object such as \{"keepDays":90,"keepRuns":100,"digits":6\}/],
+    [{ policy: {} }, /"schema" is missing; it must be "benchline\/store@1"/],
+    [[], /holds \[\], not \{ "schema": "benchline\/store@1"/],
+  ];
+  for (const [i, [content, message]] of cases.entries()) {
+    const store = join(dir, `s${i}`);
+    mkdirSync(store);
+    writeFileSync(join(store, 'store.json'), JSON.stringify(content));
+    const file = join(store, 'store.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await assert.rejects(publish({ store, docs }), new RegExp(`${file}: .*${message.source}.*; fix it, or delete it to use the default retention policy`), JSON.stringify(content));
+    assert.throws(() => readStore(store), message, 'the site refuses it the same way');
+    assert.deepEqual(readdirSync(store), ['store.json'], 'nothing written');
+  }
+});
+
+test('a store, run folder or result document of another benchline version is refused as written by a newer or older benchline, not as damaged', async () => {
+  const dir = temp('other-version');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs, role: 'local' })];
+  const newer = join(dir, 'newer');
+  mkdirSync(newer);
+  writeFileSync(join(newer, 'store.json'), JSON.stringify({ schema: 'benchline/store@2', policy: { keepDays: 30, shards: 4 } }));
+  await assert.rejects(publish({ store: newer, docs }), /store\.json: written by a newer benchline \(schema "benchline\/store@2"; this one reads "benchline\/store@1"\): use the benchline version that wrote it, or upgrade benchline$/);
+  // a results folder that a newer benchline wrote: its run.json, or only its documents
+  const run = writeRunFolder(join(dir, 'run'), docs);
+  const runJson = JSON.parse(readFileSync(join(run, 'run.json'), 'utf8'));
+  writeFileSync(join(run, 'run.json'), JSON.stringify({ ...runJson, schema: 'benchline/run@2' }));
+  const store = join(dir, 'store');
+  let r = await publish({ store, files: [run] });
+  assert.equal(r.added, 0);
+  assert.match(r.errors[0].message, /run\.json: written by a newer benchline \(schema "benchline\/run@2"; this one reads "benchline\/run@1"\)/);
+  const doc = join(dir, 'doc.json');
+  writeFileSync(doc, JSON.stringify({ ...docs[0], schema: 'benchline/result@2' }));
+  r = await publish({ store, files: [doc] });
+  assert.match(r.errors[0].message, /doc\.json: written by a newer benchline \(schema "benchline\/result@2"; this one reads "benchline\/result@1"\): use the benchline version that wrote it, or upgrade benchline$/);
+  // in the store, such a file is reported as another version's, not as a foreign file to move out
+  r = await publish({ store, docs });
+  const stored = join(store, r.paths.added[0]);
+  writeFileSync(stored, JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), schema: 'benchline/result@2' }));
+  const { problems } = readStore(store);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0].message, /written by a newer benchline \(schema "benchline\/result@2"/);
+});
+
+test('a document republished for an archived month with other values is refused naming the archive, and the same documents are still skipped', async () => {
+  const store = temp('archived-conflict');
+  // runs two to a commit (points of several runs) across two months, the first folded into its archive
+  const docs = [...syntheticDocs({ runs: 40, every: 86400e3, sameCommit: 2, jobs: twoJobs })];
+  await publish({ store, docs: docs.slice(0, 40) });
+  await publish({ store, docs: docs.slice(40), policy: { keepDays: 0, keepRuns: 0, digits: 4 } });
+  assert.ok(existsSync(join(store, 'archive', '2025-01.json')));
+  let r = await publish({ store, docs: docs.slice(0, 10) });
+  assert.deepEqual([r.added, r.skipped, r.errors], [0, 10, []], 'the archived documents, as published, are already in');
+  const changed = { ...docs[3], metrics: docs[3].metrics.map((m) => (m.name === 'latency.p99' ? { ...m, value: m.value * 1.5, samples: m.samples.map((s) => s * 1.5), lower: m.lower * 1.5, upper: m.upper * 1.5 } : m)) };
+  r = await publish({ store, docs: [changed] });
+  assert.equal(r.skipped, 0);
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0].message, new RegExp(`archive/2025-01\\.json already holds run ${docs[3].run.id} job ${jobId(docs[3])} with other values \\(latency\\.p99: \\d+ archived, [\\d.]+ in this document\\); the store is append-only, so re-run the benchmark`));
+});
+
+test('a document of a stored run dated in another month is refused naming the run folder, so no run holds two copies of a job', async () => {
+  const store = temp('run-two-months');
+  const docs = [...syntheticDocs({ runs: 1, start: Date.UTC(2025, 1, 10), jobs: twoJobs })];
+  await publish({ store, docs: docs.slice(0, 1) });
+  // the run's other job, and the same job with other values, dated in January: a clock set back, or an edited document
+  const moved = docs.map((d) => ({ ...d, run: { ...d.run, startedAt: '2025-01-20T00:00:00.000Z' } }));
+  const r = await publish({ store, docs: moved });
+  assert.equal(r.added, 0);
+  assert.equal(r.errors.length, 2);
+  for (const e of r.errors) assert.match(e.message, new RegExp(`run ${docs[0].run.id} is stored already in .*runs/2025/02/${docs[0].run.id}, another month than its start here \\(2025-01-20T00:00:00\\.000Z\\); a run has one start.*re-run the benchmark`));
+  assert.equal(existsSync(join(store, 'runs', '2025', '01')), false);
+  // the run's other job with its own start is still added
+  assert.equal((await publish({ store, docs })).added, 1);
+});
+
+test('a store at the root of a git checkout lists none of git\'s files, leaves the pages\' own files alone, and a checkout without a store is refused with a folder inside it to use', async () => {
+  const dir = temp('checkout');
+  const pages = join(dir, 'pages');
+  mkdirSync(join(pages, 'docs'), { recursive: true });
+  const own = { 'index.html': '<h1>bench</h1>\n', CNAME: 'bench.example.com\n', '.nojekyll': '', 'README.md': '# pages\n', 'docs/index.md': '# docs\n' };
+  for (const [name, text] of Object.entries(own)) writeFileSync(join(pages, name), text);
+  execFileSync('git', ['init', '-q', '-b', 'gh-pages'], { cwd: pages });
+  execFileSync('git', ['add', '-A'], { cwd: pages });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'pages'], { cwd: pages });
+  const docs = [...syntheticDocs({ runs: 3, every: 40 * 86400e3, jobs: twoJobs })];
+  await assert.rejects(publish({ store: pages, docs }), new RegExp(`pages: is not a history store \\(no store\\.json\\) and holds other files \\(\\.git, \\.nojekyll, CNAME, and 3 more\\), which a store never does; give a new or empty folder, e.g\\. ${pages.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/history inside this checkout`));
+  // a store made there on purpose: publish and compaction leave every file of the pages as it was
+  writeFileSync(join(pages, 'store.json'), JSON.stringify({ schema: 'benchline/store@1', policy: { keepDays: 0, keepRuns: 0, digits: 6 } }));
+  const r = await publish({ store: pages, docs });
+  assert.equal(r.added, 6);
+  assert.ok(r.compacted.folded > 0);
+  for (const [name, text] of Object.entries(own)) assert.equal(readFileSync(join(pages, name), 'utf8'), text, name);
+  assert.equal(execFileSync('git', ['status', '--short', '--', ...Object.keys(own)], { cwd: pages, encoding: 'utf8' }), '');
+  const { problems } = readStore(pages);
+  assert.deepEqual(problems.map((p) => p.path.slice(pages.length + 1)).sort(), Object.keys(own).sort(), 'git\'s files are not the store\'s');
+  for (const p of problems) assert.match(p.message, /not a benchline history file; move it out of the store, or the store \(store\.json, runs\/, archive\/\) into a folder of its own/);
+  assert.deepEqual(listStore(pages).others.filter((f) => !f.startsWith('archive/')), Object.keys(own).sort(), 'nor are they listed for the site');
+});
+
+test('every problem a damaged store reports names the file and says how to fix it, a damaged failure record and archive too', async () => {
+  const dir = temp('damaged-fixes');
+  const store = join(dir, 'store');
+  const docs = [...syntheticDocs({ runs: 3, every: 40 * 86400e3, jobs: twoJobs })];
+  await publish({ store, files: [writeRunFolder(join(dir, 'run'), docs.slice(4), [failedJob])] });
+  await publish({ store, docs: docs.slice(0, 4), policy: { keepDays: 0, keepRuns: 0, digits: 6 } });
+  const files = storeFiles(store);
+  const record = files.find((f) => f.endsWith('.failed.json'));
+  const [january, february] = files.filter((f) => f.startsWith('archive/'));
+  const edit = (rel, fn) => writeFileSync(join(store, rel), JSON.stringify(fn(JSON.parse(readFileSync(join(store, rel), 'utf8')))));
+  edit(record, ({ reason, ...rest }) => ({ ...rest, note: reason }));
+  edit(january, (a) => ({ ...a, runs: a.runs.map((r) => ({ ...r, runner: 'x' })) }));
+  // an archive copied under another month's name
+  const moved = 'archive/2025-05.json';
+  writeFileSync(join(store, moved), readFileSync(join(store, february)));
+  const { problems } = readStore(store);
+  const fixes = {
+    [record]: /must have required property 'reason'; \/ must NOT have additional properties \("note"\); it was edited or damaged in the store: remove it and publish its run again from the results folder, or restore it from the store's history/,
+    [january]: /must be integer; it was edited or damaged in the store, and its month is left out of the site until it is restored from the store's history/,
+    [moved]: /holds month 2025-02; it belongs at archive\/2025-02\.json: move it there/,
+  };
+  assert.deepEqual(problems.map((p) => p.path).sort(), Object.keys(fixes).map((rel) => join(store, rel)).sort());
+  for (const p of problems) assert.match(p.message, fixes[p.path.slice(store.length + 1)]);
+});
+
+test('a run stopped by a signal is published with the jobs it never measured as skipped, not failed, so the history and its feed report no failure', async () => {
+  const store = temp('sigterm-run');
+  const run = join(import.meta.dirname, 'fixtures', 'runs', 'orders-api-sigterm');
+  const r = await publish({ store, files: [run] });
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.added, 8);
+  const { docs, failures } = readStore(store);
+  assert.deepEqual(docs.map((d) => jobId(d.doc)), ['orders-api.cache-off.ab.no-keepalive']);
+  assert.equal(failures.length, 7);
+  for (const { rec } of failures) {
+    assert.equal(rec.status, 'skipped', rec.job.id);
+    assert.match(rec.reason, /^stopped by SIGTERM /);
+  }
+});
+
+test('a document a concurrent compaction removed while the store was read is reported as gone, with the fix to build again, not as a permission problem', async () => {
+  const store = temp('gone-while-read');
+  const docs = [...syntheticDocs({ runs: 1, jobs: twoJobs })];
+  const r = await publish({ store, docs });
+  const [rel] = r.paths.added;
+  // what a build that listed the store just before a compaction removed the file finds
+  unlinkSync(join(store, rel));
+  assert.match(readStoreFile(store, rel).problem, /^gone while the store was read: a publish compacting the store at the same time folded it into its month's archive, or it was removed; build the site again once no publish is running$/);
 });

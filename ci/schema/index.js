@@ -24,6 +24,19 @@ export function resultProblems(doc) {
   return check.errors.map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
 }
 
+/**
+ * When `found` (a file's `schema`) names another version of the benchline schema `expected` ("benchline/run@2" where
+ * "benchline/run@1" is read): that it was written by another benchline and what to do, else null.
+ */
+export function otherVersion(found, expected) {
+  const at = expected.lastIndexOf('@');
+  const m = typeof found === 'string' ? /^(.+)@(\d+)$/.exec(found) : null;
+  if (!m || m[1] !== expected.slice(0, at) || m[2] === expected.slice(at + 1)) return null;
+  const newer = Number(m[2]) > Number(expected.slice(at + 1));
+  return `written by ${newer ? 'a newer' : 'an older'} benchline (schema "${found}"; this one reads "${expected}"): `
+    + `use the benchline version that wrote it${newer ? ', or upgrade benchline' : ''}`;
+}
+
 export class InvalidResultError extends UserError {}
 
 /** Throws InvalidResultError naming `where` when the document breaks the schema. */

@@ -47,6 +47,35 @@ export function archiveHas(archive, idx, { runId, role, jobId, failed = false })
   return r !== undefined && idx.seen.has(`${r}\u0000${jobId}${failed ? '\u0000failed' : ''}`);
 }
 
+/** Whether `archived` is `v` rounded to some number of significant digits (the month's digits may have changed since). */
+const roundsTo = (v, archived) => {
+  if (typeof v !== 'number' || typeof archived !== 'number') return (v ?? null) === (archived ?? null);
+  for (let d = 1; d <= 17; d += 1) if (Number(v.toPrecision(d)) === archived) return true;
+  return false;
+};
+
+/**
+ * For a document whose run and job the archive holds already (archiveHas): the first metric whose archived value is
+ * not the document's, rounded, as { metric, archived, given }, or null when the archive holds this document's values.
+ */
+export function archivedDifference(archive, idx, doc) {
+  const jobId = jobIdOf({ ...doc, tool: doc.tool.name });
+  const r = idx.runs.get(`${doc.run.id}\u0000${doc.run.role}`);
+  const job = idx.jobs.get(jobId);
+  const point = job?.points.find((p) => p.runs.includes(r));
+  if (!point) return null;
+  const pos = point.runs.indexOf(r);
+  const given = new Map(doc.metrics.map((m) => [metricId(m), m.value]));
+  for (const [i, m] of job.metrics.entries()) {
+    const raw = point.v[i];
+    const archived = Array.isArray(raw) ? raw[pos] : raw;
+    if (!roundsTo(given.get(metricId(m)), archived)) return { metric: metricId(m), archived: archived ?? null, given: given.get(metricId(m)) ?? null };
+    given.delete(metricId(m));
+  }
+  const [extra] = given.keys();
+  return extra === undefined ? null : { metric: extra, archived: null, given: given.get(extra) };
+}
+
 function runIndex(archive, idx, run, runner) {
   const key = `${run.id}\u0000${run.role}`;
   if (idx.runs.has(key)) return idx.runs.get(key);

@@ -170,7 +170,7 @@ const MAX_PROBLEMS = 6;
  */
 export function storeFileProblems(doc, id) {
   const validate = validatorOf(id);
-  if (!validate(doc)) return validate.errors.slice(0, MAX_PROBLEMS).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  if (!validate(doc)) return validate.errors.slice(0, MAX_PROBLEMS).map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty === undefined ? '' : ` ("${e.params.additionalProperty}")`}`);
   // formats are not checked by the schema: a run's start must still be a time, which dates the record's month
   if (id === FAILURE_SCHEMA && !Number.isFinite(Date.parse(doc.run.startedAt))) return [`/run/startedAt ${JSON.stringify(String(doc.run.startedAt).slice(0, 40))} is not a date and time`];
   return id === ARCHIVE_SCHEMA ? archiveContentProblems(doc) : [];

@@ -586,6 +586,18 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
   const foldersOfRun = new Map();
   for (const { doc } of contents.docs) add(foldersOfRun, doc.run.id, folderOf(doc.run));
   for (const { rec } of contents.failures) add(foldersOfRun, rec.run.id, folderOf(rec.run));
+  // a run has one start, so one folder: a second (an edited document, a run id reused with the clock set back; publish
+  // refuses both since) is reported, as the site shows each of the run's jobs from the first folder holding it
+  for (const [id, folders] of foldersOfRun) {
+    if (folders.size < 2) continue;
+    const [first, ...others] = [...folders].sort();
+    for (const folder of others) {
+      const path = join(store, folder);
+      const p = { path, message: `${path}: a second folder of run ${id}, whose documents give it another start than those in ${first}, which the site shows where both hold a job; a run has one start: remove the folder whose documents were edited or published with a wrong clock (the store's history, e.g. git, tells which)` };
+      contents.problems.push(p);
+      log(`skipped ${p.message}`);
+    }
+  }
   const cachedFolder = (id) => {
     const folders = foldersOfRun.get(id);
     if (!folders || folders.size !== 1) return null;

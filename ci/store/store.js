@@ -11,11 +11,11 @@
 import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { lock } from './lock.js';
-import { resultProblems, SCHEMA_ID } from '../schema/index.js';
+import { otherVersion, resultProblems, SCHEMA_ID } from '../schema/index.js';
 import { holdsRun, loadResultsDir, primaryRole, readDocumentFolder, readResultFile } from '../results-dir.js';
 import { UserError } from '../errors.js';
 import { ARCHIVE_SCHEMA, FAILURE_SCHEMA, STORE_SCHEMA, storeFileProblems } from './schemas.js';
-import { emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
+import { archivedDifference, emptyArchive, foldDoc, foldFailure, indexArchive, archiveHas, jobIdOf } from './archive.js';
 import { segment } from './paths.js';
 import { dirEntries, isTempFile, listFiles, pruneEmptyDirs, walkFiles, writeNew, writeReplace } from './files.js';
 import { insideDir } from '../names.js';
@@ -74,7 +74,9 @@ export function storePlaceProblem(store) {
   if (names.includes('store.json')) return null;
   const foreign = names.filter((n) => !STORE_NAMES.has(n) && n !== 'store.json.lock' && !ownTempFile(n)).sort();
   if (!foreign.length) return null;
-  return `${store}: is not a history store (no store.json) and holds other files (${firstFew(foreign)}), which a store never does; give a new or empty folder, or the folder an earlier \`benchline publish\` made`;
+  // a repository's checkout (a gh-pages branch with its own pages) keeps the store in a folder of its own inside it
+  const inside = names.includes('.git') ? `, e.g. ${join(store, 'history')} inside this checkout` : '';
+  return `${store}: is not a history store (no store.json) and holds other files (${firstFew(foreign)}), which a store never does; give a new or empty folder${inside}, or the folder an earlier \`benchline publish\` made`;
 }
 
 /** The longest leading part of absolute path `abs` that exists (abs itself, or the folder or file it is under). */
@@ -125,9 +127,43 @@ export function readPolicy(store) {
   } catch (e) {
     throw new StoreError(`${file}: not valid JSON (${e.message}); fix it or delete it to use the default retention policy`);
   }
-  const problems = storeFileProblems(doc, STORE_SCHEMA);
-  if (problems.length) throw new StoreError(`${file}: not a ${STORE_SCHEMA} document: ${problems.join('; ')}`);
+  const version = otherVersion(doc?.schema, STORE_SCHEMA);
+  if (version) throw new StoreError(`${file}: ${version}`);
+  const problems = storeJsonProblems(doc);
+  if (problems.length) throw new StoreError(`${file}: ${problems.join('; ')}; fix it, or delete it to use the default retention policy`);
   return { ...DEFAULT_POLICY, ...doc.policy };
+}
+
+const shown = (v) => (v === undefined ? 'missing' : typeof v === 'number' ? String(v) : JSON.stringify(v).slice(0, 60));
+// what each policy key may hold, in words, beside the check
+const POLICY_KEYS = {
+  keepDays: [(v) => v === null || (Number.isInteger(v) && v >= 0), 'a whole number of days, 0 or more, or null to keep every run whole'],
+  keepRuns: [(v) => Number.isInteger(v) && v >= 0, 'a whole number of runs, 0 or more'],
+  digits: [(v) => Number.isInteger(v) && v >= 3 && v <= 17, 'a whole number from 3 to 17'],
+};
+
+/**
+ * Why store.json's content is not { schema: benchline/store@1, policy }, each problem naming the key and what it may
+ * hold (the schema's own words as a fallback); [] when it is.
+ */
+export function storeJsonProblems(doc) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    return [`holds ${shown(doc)}, not { "schema": "${STORE_SCHEMA}", "policy": ${JSON.stringify(DEFAULT_POLICY)} }`];
+  }
+  const out = [];
+  if (doc.schema !== STORE_SCHEMA) out.push(`"schema" is ${shown(doc.schema)}; it must be "${STORE_SCHEMA}"`);
+  for (const key of Object.keys(doc)) if (key !== 'schema' && key !== 'policy') out.push(`key "${key}" is not one benchline knows (schema, policy): remove it`);
+  const policy = doc.policy;
+  if (!policy || typeof policy !== 'object' || Array.isArray(policy)) {
+    out.push(`"policy" is ${shown(policy)}; it must be an object such as ${JSON.stringify(DEFAULT_POLICY)}`);
+  } else {
+    for (const [key, v] of Object.entries(policy)) {
+      if (!POLICY_KEYS[key]) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
+      else if (!POLICY_KEYS[key][0](v)) out.push(`policy.${key} is ${shown(v)}; give ${POLICY_KEYS[key][1]}`);
+    }
+  }
+  if (!out.length) out.push(...storeFileProblems(doc, STORE_SCHEMA).map((p) => `not a ${STORE_SCHEMA} document: ${p}`));
+  return out;
 }
 
 /** Creates the store folder and its store.json when missing; a given policy is merged in and saved. */
@@ -185,7 +221,8 @@ function failureRecords(loaded) {
       role,
     };
     if (loaded.run.head?.dirty) run.dirty = true;
-    const rec = { schema: FAILURE_SCHEMA, run, job: { id: f.id, suite: f.suite, subject: f.subject, variant: f.variant, tool: f.tool, scenario: f.scenario }, status: f.status === 'skipped' ? 'skipped' : 'failed', reason: f.reason };
+    // a job a stopped run never measured (interrupted, or no status) did not fail: skipped, with the stop as its reason
+    const rec = { schema: FAILURE_SCHEMA, run, job: { id: f.id, suite: f.suite, subject: f.subject, variant: f.variant, tool: f.tool, scenario: f.scenario }, status: f.status === 'failed' ? 'failed' : 'skipped', reason: f.reason };
     if (f.logTail) rec.logTail = String(f.logTail).slice(-4000);
     if (sample?.runner) rec.runner = sample.runner;
     return rec;
@@ -256,6 +293,33 @@ function archiveReader(store) {
   };
 }
 
+/**
+ * The folders a run id has in the store (runs/<yyyy>/<mm>/<run>), for a publish: the run folders are listed once, when
+ * first asked, and each folder the publish adds is noted. A run has one start, so one folder.
+ */
+function runFolderIndex(store) {
+  let index = null;
+  const names = (dir) => (dirEntries(dir) || []).filter((e) => e.isDirectory()).map((e) => e.name);
+  const add = (folder) => {
+    const name = folder.slice(folder.lastIndexOf('/') + 1);
+    if (!index.has(name)) index.set(name, new Set());
+    index.get(name).add(folder);
+  };
+  const load = () => {
+    if (index) return;
+    index = new Map();
+    for (const y of names(join(store, 'runs')).filter((n) => /^\d{4}$/.test(n))) {
+      for (const m of names(join(store, 'runs', y)).filter((n) => /^\d{2}$/.test(n))) {
+        for (const r of names(join(store, 'runs', y, m))) add(`runs/${y}/${m}/${r}`);
+      }
+    }
+  };
+  return {
+    foldersOf: (run) => { load(); return [...(index.get(segment(run.id)) || [])]; },
+    note: (folder) => { load(); add(folder); },
+  };
+}
+
 /** Writes one store file once: added, skipped (same content already there), or a conflict error. */
 function putOnce(store, rel, value, source, result) {
   // names inside documents and run.json become this path: it must stay in the store and fit the file system
@@ -317,6 +381,19 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   if (!inputs.docs.length && !inputs.failures.length && !existsSync(join(store, 'store.json'))) return result;
   const pol = await ensureStore(store, policy);
   const archived = archiveReader(store);
+  const runFolders = runFolderIndex(store);
+  // a run's documents all carry its start: one dated otherwise was edited, or its run id reused, and would be a second
+  // copy of the run's jobs in another month's folder
+  const elsewhere = (run, source) => {
+    const mine = runFolderRel(run);
+    const other = runFolders.foldersOf(run).find((f) => f !== mine);
+    if (!other) {
+      runFolders.note(mine);
+      return false;
+    }
+    result.errors.push({ file: source, message: `${source}: run ${run.id} is stored already in ${join(store, other)}, another month than its start here (${run.startedAt}); a run has one start, so the document was edited or its run id reused: re-run the benchmark (a new run id) instead of republishing changed results` });
+    return true;
+  };
   const now = Date.now();
   for (const [i, { doc, source }] of inputs.docs.entries()) {
     // a turn of the event loop now and then, where a signal handler may stop the publish between documents
@@ -340,9 +417,15 @@ export async function publish({ store, files, docs, policy, compaction = true } 
     }
     const arch = archived(monthOf(doc.run.startedAt));
     if (arch && archiveHas(arch.archive, arch.idx, { runId: doc.run.id, role: doc.run.role, jobId: jobIdOfDoc(doc) })) {
-      result.paths.skipped.push(rel);
+      // the archive keeps each metric's value: a document with others is not this run's as published
+      const diff = archivedDifference(arch.archive, arch.idx, doc);
+      if (diff) {
+        const file = join(store, archiveRelPath(monthOf(doc.run.startedAt)));
+        result.errors.push({ file: source, message: `${source}: ${file} already holds run ${doc.run.id} job ${jobIdOfDoc(doc)} with other values (${diff.metric}: ${diff.archived} archived, ${diff.given} in this document); the store is append-only, so re-run the benchmark (a new run id) instead of republishing changed results` });
+      } else result.paths.skipped.push(rel);
       continue;
     }
+    if (elsewhere(doc.run, source)) continue;
     putOnce(store, rel, doc, source, result);
   }
   for (const { rec, source } of inputs.failures) {
@@ -358,6 +441,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
       result.paths.skipped.push(rel);
       continue;
     }
+    if (elsewhere(rec.run, source)) continue;
     putOnce(store, rel, rec, source, result);
   }
   if (compaction) result.compacted = await compact({ store, policy: pol });
@@ -373,7 +457,7 @@ export async function publish({ store, files, docs, policy, compaction = true } 
  * what make publishing idempotent.
  */
 export function readStoreFile(store, rel) {
-  const foreign = `not a benchline history file; move it out of the store (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
+  const foreign = `not a benchline history file; move it out of the store, or the store (store.json, runs/, archive/) into a folder of its own when this is a site's or project's file (the store holds only runs/ and archive/ written by \`benchline publish\`)`;
   const isRun = /^runs\/\d{4}\/\d{2}\/[^/]+\/(head|base|main|local)\/[^/]+\.json$/.test(rel);
   const isArchive = /^archive\/\d{4}-\d{2}\.json$/.test(rel);
   if (!isRun && !isArchive) return { problem: foreign };
@@ -396,6 +480,8 @@ export function readStoreFile(store, rel) {
     }
   } catch (e) {
     if (e.code === 'ELOOP') return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
+    // listed, then gone: a publish compacting the store meanwhile folded it into its month's archive (written first)
+    if (e.code === 'ENOENT') return { problem: 'gone while the store was read: a publish compacting the store at the same time folded it into its month\'s archive, or it was removed; build the site again once no publish is running' };
     return { problem: `cannot be read (${e.message}); check its permissions, or restore it from the store's history (e.g. git)` };
   }
   let value;
@@ -404,15 +490,19 @@ export function readStoreFile(store, rel) {
   } catch (e) {
     return { problem: `not valid JSON (${e.message}); the file is corrupt: restore it from the store's history (e.g. git) or delete it` };
   }
+  // a newer benchline published into this store: its files are not damaged, this builder is too old to read them
+  const version = otherVersion(value?.schema, isArchive ? ARCHIVE_SCHEMA : rel.endsWith('.failed.json') ? FAILURE_SCHEMA : SCHEMA_ID);
+  if (version) return { problem: version };
   if (isArchive) {
     const problems = storeFileProblems(value, ARCHIVE_SCHEMA);
-    if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}` };
-    if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}` };
+    // its month's documents were removed when it was folded: the store's own history is the only copy left
+    if (problems.length) return { problem: `not a ${ARCHIVE_SCHEMA} document: ${problems.join('; ')}; it was edited or damaged in the store, and its month is left out of the site until it is restored from the store's history (e.g. git)` };
+    if (rel !== archiveRelPath(value.month)) return { problem: `holds month ${value.month}; it belongs at ${archiveRelPath(value.month)}: move it there` };
     return { kind: 'archive', value, text, stat };
   }
   if (rel.endsWith('.failed.json')) {
     const problems = storeFileProblems(value, FAILURE_SCHEMA);
-    if (problems.length) return { problem: `not a ${FAILURE_SCHEMA} record: ${problems.join('; ')}` };
+    if (problems.length) return { problem: `not a ${FAILURE_SCHEMA} record: ${problems.join('; ')}; it was edited or damaged in the store: remove it and publish its run again from the results folder, or restore it from the store's history (e.g. git)` };
     if (rel !== failureRelPath(value)) return { problem: `its content belongs at ${failureRelPath(value)}; move it there or republish` };
     return { kind: 'failure', value };
   }
@@ -425,7 +515,21 @@ export function readStoreFile(store, rel) {
 
 /** Store files that are neither in-flight temp files nor lock folders, sorted. */
 const isStoreFile = (rel) => rel !== 'store.json' && !isTempFile(rel) && !rel.startsWith('store.json.lock');
-export const storeFiles = (store) => listFiles(store).filter(isStoreFile);
+export const storeFiles = (store) => listAll(store).filter(isStoreFile);
+
+/**
+ * Every file in the store as listFiles gives them, but for `.git` at its top: a store may be the root of a repository's
+ * checkout (a branch of its own), whose git files are the checkout's, never the store's, and are neither read nor listed.
+ */
+function listAll(store) {
+  const out = [];
+  for (const e of dirEntries(store) || []) {
+    if (e.name === '.git') continue;
+    if (e.isDirectory()) walkFiles(`${store}/${e.name}`, `${e.name}/`, out);
+    else out.push(e.name);
+  }
+  return out.sort();
+}
 
 // the folders on the way to a run folder, runs/<yyyy>/<mm>/<run>: what runFolderOf takes for one
 const RUN_PATH = [/^runs$/, /^\d{4}$/, /^\d{2}$/];
@@ -443,6 +547,7 @@ export function listStore(store) {
     const entries = dirEntries(dir);
     if (!entries) return;
     for (const e of entries) {
+      if (depth === 0 && e.name === '.git') continue; // the checkout's (listAll)
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (!e.isDirectory()) others.push(path);
       else if (depth === RUN_PATH.length) {
@@ -588,7 +693,7 @@ export async function compact({ store, policy } = {}) {
       return read.get(rel);
     };
     // one listing of a store that may hold a hundred thousand files, for both
-    const all = listFiles(store);
+    const all = listAll(store);
     const leftovers = removeStaleTempFiles(store, all);
     const folders = new Map();
     for (const rel of all.filter(isStoreFile)) {
