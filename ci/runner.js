@@ -110,17 +110,21 @@ function ancestorBeyondHistory(root, ref) {
 }
 
 /**
- * Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, commit, remove() }.
+ * Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, project,
+ * commit, remove() }: `dir` is the worktree, `project` the folder in it that matches `root` (the same as `dir` unless
+ * the project lives in a subfolder of its repository, as in a monorepo, whose base subjects are there too).
  * The folder gets the head checkout's permissions, not mkdtemp's 0700: a subject process that drops its privileges (nginx
  * run as root serves files from worker processes running as nobody) must read the base's files as it reads the head's,
  * or every base request fails (403) and the comparison measures error pages.
  */
 export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
+  const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   chmodSync(dir, statSync(root).mode & 0o777);
   execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
   return {
     dir,
+    project: join(dir, prefix),
     commit,
     remove: () => {
       try { execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }); } catch { rmSync(dir, { recursive: true, force: true }); }
@@ -206,7 +210,7 @@ export async function runJobs(jobs, opts) {
   try {
     if (opts.base) {
       worktree = addWorktree(root, opts.base, baseAt);
-      checkouts.base = worktree.dir;
+      checkouts.base = worktree.project;
       runDoc.base = { ref: opts.base, commit: worktree.commit };
     }
     // one load and build a side's subject: its promise, so a failed build fails every job of that subject alike

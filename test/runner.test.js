@@ -535,6 +535,22 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
+test('a --base run of a project in a subfolder of its repository (a monorepo) measures the base side from the same subfolder of the base commit', async () => {
+  const repo = out();
+  const project = join(repo, 'services', 'bench');
+  execFileSync('mkdir', ['-p', join(project, 'subjects', 'step')]);
+  writeFileSync(join(project, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(project, 'hello.sh'), '#!/bin/sh\necho base\n', { mode: 0o755 });
+  writeFileSync(join(project, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "${dir}/hello.sh", runs: 2, warmup: 0 } }\n');
+  baseAndHead(repo, () => writeFileSync(join(project, 'hello.sh'), '#!/bin/sh\necho head\n'));
+  const cfg = loadConfig(join(project, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(project, 'results'), progress: false, order: 'abab' });
+  // the base side looked for subjects/ at the repository's root, found none, and said the base had no such subject
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  assert.equal(run.jobs[0].headOnly, undefined);
+  assert.deepEqual(Object.keys(run.jobs[0].docs).sort(), ['base', 'head']);
+});
+
 test('a subject process that fails only on the base side says the base is a fresh worktree without the files git ignores, and where to make them', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'svc')]);
