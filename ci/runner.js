@@ -121,7 +121,15 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   chmodSync(dir, statSync(root).mode & 0o777);
-  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
+  try {
+    execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
+    rmSync(dir, { recursive: true, force: true });
+    try { execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' }); } catch { /* nothing to prune */ }
+    const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
+    throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
+  }
   return {
     dir,
     project: join(dir, prefix),
@@ -209,7 +217,13 @@ export async function runJobs(jobs, opts) {
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
   try {
     if (opts.base) {
-      worktree = addWorktree(root, opts.base, baseAt);
+      try {
+        worktree = addWorktree(root, opts.base, baseAt);
+      } catch (e) {
+        // Ctrl-C in a terminal (or a cancelled CI job) signals git as well: the run stops by that signal, not as a failure
+        if (SIGNALS.includes(e.signal)) onSignal(e.signal);
+        throw e;
+      }
       checkouts.base = worktree.project;
       runDoc.base = { ref: opts.base, commit: worktree.commit };
     }

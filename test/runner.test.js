@@ -422,6 +422,32 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
   assert.equal(isAlive(pid), false, 'the subject was stopped');
 });
 
+test('Ctrl-C while git checks out the base (a terminal signals git as well) exits 130 with run.json marked interrupted, no stack trace and no worktree left', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  writeFileSync(join(repo, '.gitignore'), 'results/\n');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'a change\n'));
+  // a git that, asked to add a worktree, signals its whole process group as Ctrl-C in a terminal does, then is the real git
+  const bin = out();
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\n# git, but "worktree add" first gets the Ctrl-C a terminal sends its foreground group\n[ "$1 $2" = "worktree add" ] && kill -INT 0\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  const temp = out();
+  const results = join(repo, 'results');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', join(repo, 'bench.config.yaml'), '--base', 'HEAD~1', '--out', results, '--no-progress'], { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TMPDIR: temp } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const code = await new Promise((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+  assert.equal(code, 130, stderr);
+  assert.doesNotMatch(stderr, /    at |Command failed/, 'no stack trace');
+  assert.equal(execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' }).match(/^worktree /gm).length, 1, 'no base worktree registered');
+  assert.deepEqual(readdirSync(temp).filter((f) => f.startsWith('benchline-base-')), [], 'no checkout folder left');
+  const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+  assert.equal(run.interrupted, 'SIGINT');
+});
+
 test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
   const repo = out();
   const step = (side) => `#!/bin/sh\n# records which checkout's binary ran, from where, with which port\necho "${side} $(pwd) $2" >> "$1"\n`;
