@@ -86,8 +86,28 @@ export function baseCommit(root, ref) {
     if (String(ref).startsWith('-')) throw new UserError(`--base ${ref}: not a commit in ${root} (a branch or tag name cannot start with "-"; give a branch, tag or commit)`);
     const beyond = ancestorBeyondHistory(root, ref);
     if (beyond) throw new UserError(`--base ${ref}: not a commit in ${root} (${beyond})`);
-    throw new UserError(`--base ${ref}: not a commit in ${root} (fetch it first, e.g. git fetch origin ${ref})`);
+    throw new UserError(`--base ${ref}: not a commit in ${root} (${missingCommitHint(root, ref)})`);
   }
+}
+
+/**
+ * How to get the commit `ref` names when the repository at root has none by that name: it is no repository, has no
+ * commits yet, is a shallow clone (actions/checkout's default of one commit) or lacks the ref until it is fetched.
+ */
+function missingCommitHint(root, ref) {
+  const git = (...args) => {
+    try {
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  if (git('rev-parse', '--git-dir') === undefined) return 'this folder is in no git repository: --base checks a commit out of the project\'s repository, so run in a git checkout, or leave out --base';
+  if (git('rev-parse', '--verify', '--quiet', 'HEAD^{commit}') === undefined) return 'the repository has no commits yet: commit the project first, then measure a change committed on top of it';
+  // a shortened SHA cannot be fetched by itself: the branch that holds it can
+  const fetch = /^[0-9a-f]{4,39}$/i.test(ref) ? 'git fetch origin BRANCH, a branch that holds it' : `git fetch origin ${ref}`;
+  if (git('rev-parse', '--is-shallow-repository') === 'true') return `this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, ${fetch}`;
+  return `fetch it first, e.g. ${fetch}`;
 }
 
 /**

@@ -383,6 +383,27 @@ test('--base HEAD~1 past the start of the history says so, and in a shallow clon
   assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch~1\)$/);
 });
 
+test('--base naming a commit a repository lacks says how to get it: fetch-depth: 0 in a shallow clone, a first commit in an empty repository, a repository at all', () => {
+  const repo = out();
+  const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  git(repo, 'init', '-q');
+  assert.throws(() => baseCommit(repo, 'main'), { message: `--base main: not a commit in ${repo} (the repository has no commits yet: commit the project first, then measure a change committed on top of it)` });
+  assert.throws(() => baseCommit(repo, 'HEAD~1'), /\(the repository has no commits yet: /);
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  const first = git(repo, 'rev-parse', 'HEAD');
+  writeFileSync(join(repo, 'a.txt'), 'b\n');
+  git(repo, 'commit', '-qam', 'second');
+  // what a pull-request job checked out by actions/checkout's default (one commit) has: the base's full SHA is missing
+  const shallow = join(out(), 'shallow');
+  git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
+  assert.throws(() => baseCommit(shallow, first), { message: `--base ${first}: not a commit in ${shallow} (this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, git fetch origin ${first})` });
+  assert.throws(() => baseCommit(shallow, first.slice(0, 8)), /or the ref, git fetch origin BRANCH, a branch that holds it\)$/);
+  const plain = out();
+  assert.throws(() => baseCommit(plain, 'main'), { message: `--base main: not a commit in ${plain} (this folder is in no git repository: --base checks a commit out of the project's repository, so run in a git checkout, or leave out --base)` });
+});
+
 test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
   const repo = tempDir('worktree-mode');
   chmodSync(repo, 0o755);
