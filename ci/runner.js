@@ -170,6 +170,20 @@ export const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a 
   + `make it in subjects/${subject}/subject.yaml build: steps, e.g. ["npm", "ci"], which run once in each checkout before the first start; docs/config.md, subject.yaml)`;
 
 /**
+ * A base-side failure, said as one: led by `base (REF)`, with the base worktree's paths (removed when the run ends)
+ * written as REF:PATH, the file in the base commit that `git show REF:PATH` prints. Changes `e` (once: a failed build
+ * is one error shared by the subject's jobs) and returns it.
+ */
+export function onBaseSide(e, { ref, dir, root }) {
+  if (!(e instanceof Error) || e.message.startsWith(`base (${ref}`)) return e;
+  const rel = relative(root, dir);
+  // the relative form first: it ends with the absolute one's text
+  const text = e.message.split(`${rel}/`).join(`${ref}:`).split(`${dir}/`).join(`${ref}:`);
+  e.message = text === e.message ? `base (${ref}): ${text}` : `base (${ref}; ${ref}:PATH is a file of the base commit, git show ${ref}:PATH prints it): ${text}`;
+  return e;
+}
+
+/**
  * Installs the load tools the jobs need. A tool that cannot be had does not stop the run: its jobs
  * are skipped with the installer's reason (first line), and the others go on.
  */
@@ -245,6 +259,7 @@ export async function runJobs(jobs, opts) {
         throw e;
       }
       checkouts.base = worktree.project;
+      ctx.baseSide = { ref: opts.base, dir: worktree.dir, root };
       runDoc.base = { ref: opts.base, commit: worktree.commit };
     }
     // one load and build a side's subject: its promise, so a failed build fails every job of that subject alike
@@ -497,7 +512,7 @@ async function runGroup(group, ctx) {
             manifest = await manifestFor(role, job.subject);
           } catch (e) {
             if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
-            throw e;
+            throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
           }
           const runDir = join(dir, 'raw', role, job.id);
           makeDirs(runDir);
@@ -512,7 +527,7 @@ async function runGroup(group, ctx) {
                 const hint = baseCheckoutHint(opts.base, checkouts.base, job.subject);
                 e.message = [first.includes(' Last lines of ') ? first.replace(' Last lines of ', ` ${hint}. Last lines of `) : `${first} ${hint}`, ...rest].join('\n');
               }
-              throw e;
+              throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
             }
             live.manifest = manifest;
             return live;
@@ -697,7 +712,16 @@ async function duetTrials(lane, order, t, ctx) {
  * One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying
  * why not. `meter: false` leaves the CPU reading to the caller (a duet reads both sides at once).
  */
-async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true } = {}) {
+async function runTrial(lane, role, trial, rawParams, tag, ctx, options) {
+  try {
+    return await runTrialOnce(lane, role, trial, rawParams, tag, ctx, options);
+  } catch (e) {
+    throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
+  }
+}
+
+/** runTrial's work, whose errors name the base worktree's paths as they are. */
+async function runTrialOnce(lane, role, trial, rawParams, tag, ctx, { meter = true } = {}) {
   const { dir, tools, root, checkouts, opts } = ctx;
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);

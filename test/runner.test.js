@@ -615,6 +615,21 @@ test('a subject process that fails only on the base side says the base is a fres
   assert.match(run.jobs[0].reason, /base side: \S+ is a fresh git worktree of HEAD~1 holding only the files git tracks; .*node_modules\/.* make it in subjects\/svc\/subject\.yaml build: steps/);
 });
 
+test('a base that cannot build fails its jobs with a message led by the base ref that names the manifest as REF:PATH, not the removed worktree', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\nbuild:\n  - ["false"]\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: a, params: { commands: "true", runs: 2, warmup: 0 } }\n      - { tool: hyperfine, scenario: b, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  for (const job of run.jobs) {
+    assert.equal(job.status, 'failed');
+    // both jobs share the one failed build: each says it once
+    assert.equal(job.reason, 'base (HEAD~1; HEAD~1:PATH is a file of the base commit, git show HEAD~1:PATH prints it): building subject step failed: HEAD~1:subjects/step/subject.yaml build step 1 (false, run in HEAD~1:subjects/step) exited 1; its last lines:');
+  }
+});
+
 /**
  * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
  * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.
