@@ -138,6 +138,7 @@ function ancestorBeyondHistory(root, ref) {
  * or every base request fails (403) and the comparison measures error pages.
  */
 export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
+  removeOrphanWorktrees(root);
   const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   chmodSync(dir, statSync(root).mode & 0o777);
@@ -150,14 +151,55 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
     const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
     throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
   }
+  // locked with the owner's pid (git worktree lock, as old as worktrees themselves): a run killed outright (kill -9)
+  // leaves it, and the next run removes it (removeOrphanWorktrees)
+  try { execFileSync('git', ['worktree', 'lock', '--reason', `${OWNER}${process.pid}`, dir], { cwd: root, stdio: 'ignore' }); } catch { /* unlocked: only never removed by a later run */ }
   return {
     dir,
     project: join(dir, prefix),
     commit,
     remove: () => {
-      try { execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }); } catch { rmSync(dir, { recursive: true, force: true }); }
+      removeWorktree(root, dir);
     },
   };
+}
+
+/** The lock reason of a base worktree, followed by the pid of the benchline that made it. */
+const OWNER = 'benchline base checkout, process ';
+
+/** Removes a base worktree, locked or not, and git's record of it; the folder goes even if git cannot remove it. */
+function removeWorktree(root, dir) {
+  try {
+    execFileSync('git', ['worktree', 'remove', '--force', '--force', dir], { cwd: root, stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    try { execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' }); } catch { /* nothing to prune */ }
+  }
+}
+
+/**
+ * Removes the base worktrees that runs killed outright (kill -9, an out-of-memory kill) left in the repository at root:
+ * those locked by a benchline whose process is gone. A run going on beside this one keeps its own.
+ */
+function removeOrphanWorktrees(root) {
+  let list;
+  try {
+    list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return;
+  }
+  for (const block of list.split('\n\n')) {
+    const dir = /^worktree (.+)$/m.exec(block)?.[1];
+    const pid = Number(new RegExp(`^locked ${OWNER}(\\d+)$`, 'm').exec(block)?.[1]);
+    if (!dir || !pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (e) {
+      if (e.code === 'EPERM') continue; // alive, another user's
+    }
+    removeWorktree(root, dir);
+  }
 }
 
 /**

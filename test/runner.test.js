@@ -423,6 +423,30 @@ test('the base worktree is as readable as the head checkout, so a subject whose 
   assert.equal(existsSync(wt.dir), false, 'removed afterwards');
 });
 
+test('a base worktree left by a run killed outright (kill -9) is removed by the next --base run, and one of a run still going is kept', () => {
+  const repo = out();
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  const killed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { addWorktree } from ${JSON.stringify(resolve('ci/runner.js'))}; console.log(addWorktree(${JSON.stringify(repo)}, 'HEAD').dir); process.kill(process.pid, 'SIGKILL');`], { encoding: 'utf8' });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const orphan = killed.stdout.trim();
+  assert.equal(existsSync(orphan), true, 'the killed run left its worktree');
+  const live = addWorktree(repo, 'HEAD');
+  const next = addWorktree(repo, 'HEAD');
+  try {
+    const listed = git('worktree', 'list', '--porcelain').match(/^worktree .+$/gm).map((l) => l.slice('worktree '.length));
+    assert.deepEqual(listed.sort(), [repo, live.dir, next.dir].sort());
+    assert.equal(existsSync(orphan), false);
+  } finally {
+    live.remove();
+    next.remove();
+  }
+  assert.equal(git('worktree', 'list', '--porcelain').match(/^worktree /gm).length, 1, 'a locked worktree is removed as any other');
+});
+
 test('Ctrl-C during a run stops the subject it started and exits 130', async () => {
   const results = out();
   const child = spawn(process.execPath, [resolve('ci/cli.js'), 'run', '--config', join(project, 'bench.config.yaml'), '--variant', 'ok', '--scenario', 'hangs', '--out', results, '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
