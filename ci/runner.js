@@ -774,7 +774,7 @@ async function runTrialOnce(lane, role, trial, rawParams, tag, ctx, { meter = tr
   // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
   const side = checkouts[role];
   const where = `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`;
-  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } }, where);
+  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } }, where, adapter.shellParams);
   const c = {
     bin: tools[adapter.binary]?.path,
     params,

@@ -12,7 +12,7 @@ import { addWorktree, baseCommit, runJobs, roundOrder, orderSeed, trialTimeout, 
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
-import { startSubject, loadManifest } from '../ci/subjects.js';
+import { startSubject, loadManifest, substitute } from '../ci/subjects.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { compare } from '../ci/compare.js';
 import { tempDir } from './support/temp.js';
@@ -654,12 +654,30 @@ test('a base that cannot build fails its jobs with a message led by the base ref
   }
 });
 
+test('a hyperfine command naming ${dir} runs in a --base run of a repository whose path holds a space, on both sides', async () => {
+  const repo = join(out(), 'my project');
+  const step = '#!/bin/sh\n# records that it ran\necho ran >> "$1"\n';
+  scratchProject('{ tool: hyperfine, scenario: s, params: { commands: "${dir}/bin/step ${run}/ran.txt", names: step, runs: 2, warmup: 0 } }', { 'bin/step': { text: step, mode: 0o755 }, '.gitignore': 'results/\n' }, { repo });
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'a change\n'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  // the shell split /tmp/.../my project/bin/step at the space: exit 127 on head, whose checkout is the project folder
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  for (const role of ['base', 'head']) assert.match(readFileSync(join(dir, 'raw', role, run.jobs[0].id, 'ran.txt'), 'utf8'), /^(ran\n)+$/, role);
+});
+
+test('in a shell command line a path placeholder outside quotes is quoted as one word, and one inside quotes is left as written', () => {
+  const vars = { dir: '/tmp/my project', run: '/r', shell: true };
+  assert.equal(substitute('${dir}/bin/app --out ${run}/x', vars, 'w'), "'/tmp/my project'/bin/app --out /r/x");
+  assert.equal(substitute('"${dir}/bin/app" \'${dir}\'', vars, 'w'), '"/tmp/my project/bin/app" \'/tmp/my project\'');
+  assert.equal(substitute('${dir}/bin/app', { ...vars, shell: false }, 'w'), '/tmp/my project/bin/app', 'an argv word is never quoted');
+});
+
 /**
  * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
  * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.
  */
-function scratchProject(job, files = {}, { trials = 1 } = {}) {
-  const repo = out();
+function scratchProject(job, files = {}, { trials = 1, repo = out() } = {}) {
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
   for (const [path, file] of Object.entries(files)) {
