@@ -104,8 +104,14 @@ function missingCommitHint(root, ref) {
   };
   if (git('rev-parse', '--git-dir') === undefined) return 'this folder is in no git repository: --base checks a commit out of the project\'s repository, so run in a git checkout, or leave out --base';
   if (git('rev-parse', '--verify', '--quiet', 'HEAD^{commit}') === undefined) return 'the repository has no commits yet: commit the project first, then measure a change committed on top of it';
-  // a shortened SHA cannot be fetched by itself: the branch that holds it can
-  const fetch = /^[0-9a-f]{4,39}$/i.test(ref) ? 'git fetch origin BRANCH, a branch that holds it' : `git fetch origin ${ref}`;
+  // a CI checkout has the remote's branches as origin/NAME only, with no local branch of that name
+  const [, name, tail] = /^(.+?)((?:[~^]\d*)*)$/.exec(ref);
+  const remote = git('for-each-ref', '--format=%(refname:short)', `refs/remotes/*/${name}`)?.split('\n')[0];
+  if (remote) return `no branch or tag ${name} here, but the remote-tracking branch ${remote} is: give --base ${remote}${tail}`;
+  // a shortened SHA cannot be fetched by itself: the branch that holds it can; a fetched branch is origin/NAME
+  const fetch = /^[0-9a-f]{40}$/i.test(ref) ? `git fetch origin ${ref}`
+    : /^[0-9a-f]{4,39}$/i.test(ref) ? 'git fetch origin BRANCH, a branch that holds it'
+      : `git fetch origin ${name}, then give --base origin/${name}${tail}`;
   if (git('rev-parse', '--is-shallow-repository') === 'true') return `this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, ${fetch}`;
   return `fetch it first, e.g. ${fetch}`;
 }

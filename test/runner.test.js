@@ -380,7 +380,7 @@ test('--base HEAD~1 past the start of the history says so, and in a shallow clon
   const shallow = join(out(), 'shallow');
   git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
   assert.throws(() => baseCommit(shallow, 'HEAD^'), { message: `--base HEAD^: not a commit in ${shallow} (HEAD has 1 commit in its history here: this clone is shallow; fetch its history first, e.g. git fetch --unshallow, or check out with fetch-depth: 0)` });
-  assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch~1\)$/);
+  assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch, then give --base origin\/no-such-branch~1\)$/);
 });
 
 test('--base naming a commit a repository lacks says how to get it: fetch-depth: 0 in a shallow clone, a first commit in an empty repository, a repository at all', () => {
@@ -400,6 +400,14 @@ test('--base naming a commit a repository lacks says how to get it: fetch-depth:
   git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
   assert.throws(() => baseCommit(shallow, first), { message: `--base ${first}: not a commit in ${shallow} (this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, git fetch origin ${first})` });
   assert.throws(() => baseCommit(shallow, first.slice(0, 8)), /or the ref, git fetch origin BRANCH, a branch that holds it\)$/);
+  // a CI checkout (actions/checkout, fetch-depth: 0) of a pull request: detached, the base branch only as origin/main
+  const ci = join(out(), 'ci');
+  git(repo, 'branch', '-M', 'main');
+  git(repo, 'clone', '-q', `file://${repo}`, ci);
+  git(ci, 'checkout', '-q', '--detach');
+  git(ci, 'branch', '-q', '-D', 'main');
+  assert.throws(() => baseCommit(ci, 'main'), { message: `--base main: not a commit in ${ci} (no branch or tag main here, but the remote-tracking branch origin/main is: give --base origin/main)` });
+  assert.throws(() => baseCommit(ci, 'main~1'), /: give --base origin\/main~1\)$/);
   const plain = out();
   assert.throws(() => baseCommit(plain, 'main'), { message: `--base main: not a commit in ${plain} (this folder is in no git repository: --base checks a commit out of the project's repository, so run in a git checkout, or leave out --base)` });
 });
