@@ -297,8 +297,16 @@ export async function runJobs(jobs, opts) {
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here; at a
   // look, the job looked at counts what it has: compare.js undecided).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
+  // the jobs are in run.json from the start: a stop while the base is checked out or built marks each interrupted
+  for (const job of jobs) {
+    const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
+    if (job.group) entry.group = job.group;
+    runDoc.jobs.push(entry);
+    entries.set(job, entry);
+  }
   try {
     if (opts.base) {
+      runDoc.base = { ref: opts.base, commit: baseAt };
       try {
         worktree = addWorktree(root, opts.base, baseAt);
       } catch (e) {
@@ -308,7 +316,6 @@ export async function runJobs(jobs, opts) {
       }
       checkouts.base = worktree.project;
       ctx.baseSide = { ref: opts.base, dir: worktree.dir, root };
-      runDoc.base = { ref: opts.base, commit: worktree.commit };
     }
     // one load and build a side's subject: its promise, so a failed build fails every job of that subject alike
     const manifests = {};
@@ -323,12 +330,6 @@ export async function runJobs(jobs, opts) {
       return manifests[key];
     };
     Object.assign(ctx, { roles, manifestFor, dir, opts, seed, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
-    for (const job of jobs) {
-      const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
-      if (job.group) entry.group = job.group;
-      runDoc.jobs.push(entry);
-      entries.set(job, entry);
-    }
     const adaptive = (j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive;
     let lanesLeft = runnable.filter(adaptive).length;
     const settle = (job, { docs, error: e }) => {

@@ -499,6 +499,8 @@ test('Ctrl-C while git checks out the base (a terminal signals git as well) exit
   const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
   assert.equal(run.status, 'interrupted');
   assert.equal(run.interrupted, 'SIGINT');
+  assert.equal(run.base.ref, 'HEAD~1');
+  assert.deepEqual(run.jobs.map((j) => [j.id, j.status, j.reason]), [['cli.only.hyperfine.s', 'interrupted', 'stopped by SIGINT before its first trial ended (of 1)']]);
 });
 
 test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
