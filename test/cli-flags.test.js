@@ -147,6 +147,7 @@ const CASES = [
   [['export', DOC, '--format', 'bmf', '-o', ''], /^benchline: option '-o, --output <file>' argument '' is invalid\. Give a path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site'), '--cache', ''], /option '--cache <dir>' argument '' is invalid/],
   [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],
+  [['bench', '--base', '', '--job', 'none', '--fail-on-regression'], /option '-b, --base <git-ref>' argument '' is invalid\. Give a branch, tag or commit; an empty one \(an unset variable\?\) would measure head alone/],
   [['bench', '--history', '', '--job', 'none'], /option '--history <dir>' argument '' is invalid/],
   [['plan', '--config', ''], /option '-c, --config <file>' argument '' is invalid/],
   [['plan', '--profile', ''], /option '-p, --profile <name>' argument '' is invalid\. Give a profile from the config/],
