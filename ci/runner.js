@@ -149,7 +149,9 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   chmodSync(dir, statSync(root).mode & 0o777);
   try {
-    execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    // without the repository's hooks: a post-checkout hook of the developer's (a linter, an install) is no part of
+    // what is measured, and one that fails would fail a checkout that is complete
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
     // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
     rmSync(dir, { recursive: true, force: true });

@@ -431,6 +431,24 @@ test('the base worktree is as readable as the head checkout, so a subject whose 
   assert.equal(existsSync(wt.dir), false, 'removed afterwards');
 });
 
+test('the base checkout runs none of the repository\'s git hooks, so a failing post-checkout hook (a linter, an install) does not stop the run', () => {
+  const repo = out();
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  const marker = join(repo, 'hook-ran');
+  writeFileSync(join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\n# a developer's hook that fails\ntouch ${JSON.stringify(marker)}\nexit 1\n`, { mode: 0o755 });
+  const wt = addWorktree(repo, 'HEAD');
+  try {
+    assert.equal(readFileSync(join(wt.dir, 'a.txt'), 'utf8'), 'a\n');
+    assert.equal(existsSync(marker), false, 'the hook did not run');
+  } finally {
+    wt.remove();
+  }
+});
+
 test('a base worktree left by a run killed outright (kill -9) is removed by the next --base run, and one of a run still going is kept', () => {
   const repo = out();
   const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
@@ -485,7 +503,7 @@ test('Ctrl-C while git checks out the base (a terminal signals git as well) exit
   // a git that, asked to add a worktree, signals its whole process group as Ctrl-C in a terminal does, then is the real git
   const bin = out();
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(bin, 'git'), `#!/bin/sh\n# git, but "worktree add" first gets the Ctrl-C a terminal sends its foreground group\n[ "$1 $2" = "worktree add" ] && kill -INT 0\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\n# git, but "worktree add" first gets the Ctrl-C a terminal sends its foreground group\ncase " $* " in *" worktree add "*) kill -INT 0 ;; esac\nexec ${realGit} "$@"\n`, { mode: 0o755 });
   const temp = out();
   const results = join(repo, 'results');
   const child = spawn(process.execPath, [CLI, 'run', '--config', join(repo, 'bench.config.yaml'), '--base', 'HEAD~1', '--out', results, '--no-progress'], { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TMPDIR: temp } });
