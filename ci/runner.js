@@ -82,8 +82,11 @@ class JobFailure extends Error {
 export function baseCommit(root, ref) {
   try {
     return execFileSync('git', ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  } catch {
+  } catch (e) {
     if (String(ref).startsWith('-')) throw new UserError(`--base ${ref}: not a commit in ${root} (a branch or tag name cannot start with "-"; give a branch, tag or commit)`);
+    // a short SHA that starts several commits: git lists them as hints
+    const candidates = [...String(e.stderr || '').matchAll(/^hint:\s+([0-9a-f]+) commit\b/gm)].map((m) => m[1]);
+    if (/ is ambiguous/.test(e.stderr || '')) throw new UserError(`--base ${ref}: more than one commit in ${root} starts with it${candidates.length ? ` (${candidates.join(', ')})` : ''}; give more of its digits`);
     const beyond = ancestorBeyondHistory(root, ref);
     if (beyond) throw new UserError(`--base ${ref}: not a commit in ${root} (${beyond})`);
     throw new UserError(`--base ${ref}: not a commit in ${root} (${missingCommitHint(root, ref)})`);

@@ -412,6 +412,22 @@ test('--base naming a commit a repository lacks says how to get it: fetch-depth:
   assert.throws(() => baseCommit(plain, 'main'), { message: `--base main: not a commit in ${plain} (this folder is in no git repository: --base checks a commit out of the project's repository, so run in a git checkout, or leave out --base)` });
 });
 
+test('--base with a short SHA that starts several commits says so and lists them, instead of saying to fetch it', () => {
+  const repo = out();
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  // 700 commits in one git process (fast-import): some share their first four digits
+  const stream = Array.from({ length: 700 }, (_, i) => `commit refs/heads/main\ncommitter t <t@example.invalid> ${1700000000 + i} +0000\ndata ${String(i).length}\n${i}\n`).join('');
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: repo, input: stream });
+  const shas = execFileSync('git', ['rev-list', 'main'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+  const prefix = shas.map((c) => c.slice(0, 4)).find((p, i, all) => all.indexOf(p) !== i);
+  assert.ok(prefix, 'two commits share four digits');
+  const [a, b] = shas.filter((c) => c.startsWith(prefix)).map((c) => c.slice(0, 7)).sort();
+  assert.throws(() => baseCommit(repo, prefix), (e) => {
+    assert.match(e.message, new RegExp(`^--base ${prefix}: more than one commit in \\S+ starts with it \\((${a}, ${b}|${b}, ${a})\\); give more of its digits$`));
+    return true;
+  });
+});
+
 test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
   const repo = tempDir('worktree-mode');
   chmodSync(repo, 0o755);
