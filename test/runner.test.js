@@ -717,6 +717,23 @@ test('in a shell command line a path placeholder outside quotes is quoted as one
   assert.equal(substitute('${dir}/bin/app', { ...vars, shell: false }, 'w'), '/tmp/my project/bin/app', 'an argv word is never quoted');
 });
 
+test('a hyperfine command the base does not have yet, kept by ignoreFailure, gets no time verdict: every base run failed, so base timed a failure', async () => {
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }', { '.gitignore': 'results/\n' });
+  baseAndHead(repo, () => {
+    execFileSync('mkdir', ['-p', join(repo, 'bin')]);
+    writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nsleep 0.01\n', { mode: 0o755 });
+  });
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, budget: 20 });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const docs = loadResultsDir(dir).byRole;
+  const { comparisons } = compare(docs.base, docs.head);
+  // the base's exit 127 took no time: head's 10 ms sleep was called a regression of thousands of percent
+  const time = comparisons.find((c) => c.metric === 'time.mean');
+  assert.equal(time.verdict, 'inconclusive', JSON.stringify(time));
+  assert.equal(time.reason, 'one side failed throughout (every base run exited non-zero, in every trial), so its figures are of failures, not of what the other side ran; not judged');
+});
+
 /**
  * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
  * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.
