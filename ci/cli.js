@@ -114,7 +114,8 @@ selecting(program.command('plan').description("print the job matrix as JSON (the
 
 const running = (c) => selecting(c)
   .option('-o, --out <dir>', 'results folder (default: defaults.results)', path)
-  .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree')
+  // an empty ref (an unset variable in --base "$BASE") would measure head alone, and a gate would pass having judged nothing
+  .option('-b, --base <git-ref>', 'also measure this commit, interleaved with the working tree', nonEmpty('Give a branch, tag or commit; an empty one (an unset variable?) would measure head alone. Leave out --base for that.'))
   .addOption(new Option('--order <order>', 'order of base and head within each round: random (a seeded coin per round) or abab (base first)').choices(['abab', 'random']).default('random'))
   .option('--budget <seconds>', 'A/B runs: seconds the whole run may spend adding rounds (compare.budget.run)', (v) => {
     // decimal seconds only (Number would read 0x10 as 16), and at least one: less could never add a round

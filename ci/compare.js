@@ -583,6 +583,19 @@ export function failuresRose(c, base = [], head = []) {
 }
 const failureScope = (c) => `${c.suite}/${c.variant}/${c.tool}/${c.scenario}::${c.case ?? ''}`;
 
+/**
+ * Whether a comparison's failure metric shows that one side failed in everything it did, in every trial: an error rate
+ * of 1, or a hyperfine case whose every run exited non-zero (kept by ignoreFailure: a command the base checkout does
+ * not have yet). `samples` are that side's values, `doc` its result document.
+ */
+export function failedThroughout(c, samples, doc) {
+  if (!samples?.length) return false;
+  if (c.metric === 'error_rate') return samples.every((x) => x >= 1);
+  if (c.metric !== 'errors' || c.tool !== 'hyperfine') return false;
+  const runs = Number(doc?.params?.runs ?? 10);
+  return runs > 0 && samples.every((x) => x >= runs);
+}
+
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
 const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
 
@@ -600,6 +613,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   // each comparison's trial values, for the failure check below (not kept in the comparisons)
   const baseSamples = new Map();
   const headSamples = new Map();
+  const docsOf = new Map();
   for (const [key, headDoc] of heads) {
     const baseDoc = bases.get(key);
     if (!baseDoc) {
@@ -649,6 +663,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       comparisons.push(entry);
       baseSamples.set(entry, bm.samples);
       headSamples.set(entry, hm.samples);
+      docsOf.set(entry, { base: baseDoc, head: headDoc });
     }
     for (const [mk, bm] of baseMetrics) {
       // a judged metric head lost (every request of a trial failed, so its latencies were left out) is said as such
@@ -676,6 +691,18 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   for (const c of comparisons) {
     const rose = failing.get(failureScope(c)) ?? failing.get(failureScope({ ...c, case: undefined }));
     if (c.verdict === 'improvement' && rose) Object.assign(c, { verdict: 'inconclusive', reason: `failures rose in this job (${rose}), so this better figure may come from failed requests or runs that end at once; not an improvement (${c.reason})` });
+  }
+  // A side that failed in everything it did measured failures (error answers, a command that is not there), not what
+  // the other side ran: the job's (or case's) other figures get no verdict, whichever way they point.
+  const failedSide = new Map();
+  for (const c of comparisons) {
+    for (const [side, samples] of [['base', baseSamples.get(c)], ['head', headSamples.get(c)]]) {
+      if (!failedSide.has(failureScope(c)) && failedThroughout(c, samples, docsOf.get(c)?.[side])) failedSide.set(failureScope(c), `every ${side} ${c.metric === 'errors' ? 'run exited non-zero' : 'request failed'}, in every trial`);
+    }
+  }
+  for (const c of comparisons) {
+    const failed = failedSide.get(failureScope(c)) ?? failedSide.get(failureScope({ ...c, case: undefined }));
+    if (failed && c.judged && !FAILURE_METRICS.includes(c.metric) && c.verdict) Object.assign(c, { verdict: 'inconclusive', reason: `one side failed throughout (${failed}), so its figures are of failures, not of what the other side ran; not judged` });
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const c of comparisons) if (c.judged && counts[c.verdict] !== undefined) counts[c.verdict] += 1;

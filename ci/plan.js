@@ -266,8 +266,10 @@ export function toolsFor(jobs, adapters) {
  * subject ports, ${tool.NAME}, ${run} (the side's raw folder of the job), ${env.NAME}, ${param.NAME}.
  * vars = { dir, run, ports, tool(name) -> path, env, params }; an unknown placeholder is an error naming `where`.
  */
-export function expandParams(params, vars, where) {
+export function expandParams(params, vars, where, shellParams = []) {
   const all = { ...vars, params: vars.params ?? params };
   // Two passes: a ${param.NAME} may bring in a value that holds placeholders itself (a variant's db: "${run}/orders.db").
-  return substituteDeep(substituteDeep(params || {}, all, where), all, where);
+  // Params the tool runs as shell command lines (shellParams: hyperfine's commands) get their paths quoted.
+  const pass = (value) => Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, shellParams.includes(k) ? { ...all, shell: true } : all, where)]));
+  return pass(pass(params || {}));
 }

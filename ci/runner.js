@@ -82,12 +82,41 @@ class JobFailure extends Error {
 export function baseCommit(root, ref) {
   try {
     return execFileSync('git', ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  } catch {
+  } catch (e) {
     if (String(ref).startsWith('-')) throw new UserError(`--base ${ref}: not a commit in ${root} (a branch or tag name cannot start with "-"; give a branch, tag or commit)`);
+    // a short SHA that starts several commits: git lists them as hints
+    const candidates = [...String(e.stderr || '').matchAll(/^hint:\s+([0-9a-f]+) commit\b/gm)].map((m) => m[1]);
+    if (/ is ambiguous/.test(e.stderr || '')) throw new UserError(`--base ${ref}: more than one commit in ${root} starts with it${candidates.length ? ` (${candidates.join(', ')})` : ''}; give more of its digits`);
     const beyond = ancestorBeyondHistory(root, ref);
     if (beyond) throw new UserError(`--base ${ref}: not a commit in ${root} (${beyond})`);
-    throw new UserError(`--base ${ref}: not a commit in ${root} (fetch it first, e.g. git fetch origin ${ref})`);
+    throw new UserError(`--base ${ref}: not a commit in ${root} (${missingCommitHint(root, ref)})`);
   }
+}
+
+/**
+ * How to get the commit `ref` names when the repository at root has none by that name: it is no repository, has no
+ * commits yet, is a shallow clone (actions/checkout's default of one commit) or lacks the ref until it is fetched.
+ */
+function missingCommitHint(root, ref) {
+  const git = (...args) => {
+    try {
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  if (git('rev-parse', '--git-dir') === undefined) return 'this folder is in no git repository: --base checks a commit out of the project\'s repository, so run in a git checkout, or leave out --base';
+  if (git('rev-parse', '--verify', '--quiet', 'HEAD^{commit}') === undefined) return 'the repository has no commits yet: commit the project first, then measure a change committed on top of it';
+  // a CI checkout has the remote's branches as origin/NAME only, with no local branch of that name
+  const [, name, tail] = /^(.+?)((?:[~^]\d*)*)$/.exec(ref);
+  const remote = git('for-each-ref', '--format=%(refname:short)', `refs/remotes/*/${name}`)?.split('\n')[0];
+  if (remote) return `no branch or tag ${name} here, but the remote-tracking branch ${remote} is: give --base ${remote}${tail}`;
+  // a shortened SHA cannot be fetched by itself: the branch that holds it can; a fetched branch is origin/NAME
+  const fetch = /^[0-9a-f]{40}$/i.test(ref) ? `git fetch origin ${ref}`
+    : /^[0-9a-f]{4,39}$/i.test(ref) ? 'git fetch origin BRANCH, a branch that holds it'
+      : `git fetch origin ${name}, then give --base origin/${name}${tail}`;
+  if (git('rev-parse', '--is-shallow-repository') === 'true') return `this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, ${fetch}`;
+  return `fetch it first, e.g. ${fetch}`;
 }
 
 /**
@@ -110,22 +139,78 @@ function ancestorBeyondHistory(root, ref) {
 }
 
 /**
- * Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, commit, remove() }.
+ * Adds a base checkout of `ref` (at `commit`, when already resolved) as a detached git worktree; returns { dir, project,
+ * commit, remove() }: `dir` is the worktree, `project` the folder in it that matches `root` (the same as `dir` unless
+ * the project lives in a subfolder of its repository, as in a monorepo, whose base subjects are there too).
  * The folder gets the head checkout's permissions, not mkdtemp's 0700: a subject process that drops its privileges (nginx
  * run as root serves files from worker processes running as nobody) must read the base's files as it reads the head's,
  * or every base request fails (403) and the comparison measures error pages.
  */
 export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
+  removeOrphanWorktrees(root);
+  const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'benchline-base-'));
   chmodSync(dir, statSync(root).mode & 0o777);
-  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, stdio: 'ignore' });
+  try {
+    // without the repository's hooks: a post-checkout hook of the developer's (a linter, an install) is no part of
+    // what is measured, and one that fails would fail a checkout that is complete
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
+    rmSync(dir, { recursive: true, force: true });
+    try { execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' }); } catch { /* nothing to prune */ }
+    const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
+    throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
+  }
+  // locked with the owner's pid (git worktree lock, as old as worktrees themselves): a run killed outright (kill -9)
+  // leaves it, and the next run removes it (removeOrphanWorktrees)
+  try { execFileSync('git', ['worktree', 'lock', '--reason', `${OWNER}${process.pid}`, dir], { cwd: root, stdio: 'ignore' }); } catch { /* unlocked: only never removed by a later run */ }
   return {
     dir,
+    project: join(dir, prefix),
     commit,
     remove: () => {
-      try { execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }); } catch { rmSync(dir, { recursive: true, force: true }); }
+      removeWorktree(root, dir);
     },
   };
+}
+
+/** The lock reason of a base worktree, followed by the pid of the benchline that made it. */
+const OWNER = 'benchline base checkout, process ';
+
+/** Removes a base worktree, locked or not, and git's record of it; the folder goes even if git cannot remove it. */
+function removeWorktree(root, dir) {
+  try {
+    execFileSync('git', ['worktree', 'remove', '--force', '--force', dir], { cwd: root, stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    try { execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' }); } catch { /* nothing to prune */ }
+  }
+}
+
+/**
+ * Removes the base worktrees that runs killed outright (kill -9, an out-of-memory kill) left in the repository at root:
+ * those locked by a benchline whose process is gone. A run going on beside this one keeps its own.
+ */
+function removeOrphanWorktrees(root) {
+  let list;
+  try {
+    list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return;
+  }
+  for (const block of list.split('\n\n')) {
+    const dir = /^worktree (.+)$/m.exec(block)?.[1];
+    const pid = Number(new RegExp(`^locked ${OWNER}(\\d+)$`, 'm').exec(block)?.[1]);
+    if (!dir || !pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (e) {
+      if (e.code === 'EPERM') continue; // alive, another user's
+    }
+    removeWorktree(root, dir);
+  }
 }
 
 /**
@@ -136,6 +221,20 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
 export const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a fresh git worktree of ${ref} holding only the files git tracks; `
   + `what your checkout has from an install or a build that git ignores, such as node_modules/, a venv or a compiled binary, is not there: `
   + `make it in subjects/${subject}/subject.yaml build: steps, e.g. ["npm", "ci"], which run once in each checkout before the first start; docs/config.md, subject.yaml)`;
+
+/**
+ * A base-side failure, said as one: led by `base (REF)`, with the base worktree's paths (removed when the run ends)
+ * written as REF:PATH, the file in the base commit that `git show REF:PATH` prints. Changes `e` (once: a failed build
+ * is one error shared by the subject's jobs) and returns it.
+ */
+export function onBaseSide(e, { ref, dir, root }) {
+  if (!(e instanceof Error) || e.message.startsWith(`base (${ref}`)) return e;
+  const rel = relative(root, dir);
+  // the relative form first: it ends with the absolute one's text
+  const text = e.message.split(`${rel}/`).join(`${ref}:`).split(`${dir}/`).join(`${ref}:`);
+  e.message = text === e.message ? `base (${ref}): ${text}` : `base (${ref}; ${ref}:PATH is a file of the base commit, git show ${ref}:PATH prints it): ${text}`;
+  return e;
+}
 
 /**
  * Installs the load tools the jobs need. A tool that cannot be had does not stop the run: its jobs
@@ -203,11 +302,25 @@ export async function runJobs(jobs, opts) {
   // The family judged together: every judged metric of every A/B job (a JMH or hyperfine case counts once here; at a
   // look, the job looked at counts what it has: compare.js undecided).
   const familySize = runnable.reduce((s, j) => s + (j.judge || ADAPTERS[j.tool]?.judged || []).length, 0);
+  // the jobs are in run.json from the start: a stop while the base is checked out or built marks each interrupted
+  for (const job of jobs) {
+    const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
+    if (job.group) entry.group = job.group;
+    runDoc.jobs.push(entry);
+    entries.set(job, entry);
+  }
   try {
     if (opts.base) {
-      worktree = addWorktree(root, opts.base, baseAt);
-      checkouts.base = worktree.dir;
-      runDoc.base = { ref: opts.base, commit: worktree.commit };
+      runDoc.base = { ref: opts.base, commit: baseAt };
+      try {
+        worktree = addWorktree(root, opts.base, baseAt);
+      } catch (e) {
+        // Ctrl-C in a terminal (or a cancelled CI job) signals git as well: the run stops by that signal, not as a failure
+        if (SIGNALS.includes(e.signal)) onSignal(e.signal);
+        throw e;
+      }
+      checkouts.base = worktree.project;
+      ctx.baseSide = { ref: opts.base, dir: worktree.dir, root };
     }
     // one load and build a side's subject: its promise, so a failed build fails every job of that subject alike
     const manifests = {};
@@ -222,12 +335,6 @@ export async function runJobs(jobs, opts) {
       return manifests[key];
     };
     Object.assign(ctx, { roles, manifestFor, dir, opts, seed, tools, runner, startedAt, runId, progress, checkouts, root, rounds, budget, familySize, runStarted: Date.now(), compareConfig: config.compare || {} });
-    for (const job of jobs) {
-      const entry = { id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario, params: job.params, trials: job.trials };
-      if (job.group) entry.group = job.group;
-      runDoc.jobs.push(entry);
-      entries.set(job, entry);
-    }
     const adaptive = (j) => roundPlan(j, { ab: roles.length === 2, rounds }).adaptive;
     let lanesLeft = runnable.filter(adaptive).length;
     const settle = (job, { docs, error: e }) => {
@@ -459,7 +566,7 @@ async function runGroup(group, ctx) {
             manifest = await manifestFor(role, job.subject);
           } catch (e) {
             if (role === 'base' && !existsSync(join(checkouts.base, 'subjects', job.subject))) continue;
-            throw e;
+            throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
           }
           const runDir = join(dir, 'raw', role, job.id);
           makeDirs(runDir);
@@ -474,7 +581,7 @@ async function runGroup(group, ctx) {
                 const hint = baseCheckoutHint(opts.base, checkouts.base, job.subject);
                 e.message = [first.includes(' Last lines of ') ? first.replace(' Last lines of ', ` ${hint}. Last lines of `) : `${first} ${hint}`, ...rest].join('\n');
               }
-              throw e;
+              throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
             }
             live.manifest = manifest;
             return live;
@@ -659,7 +766,16 @@ async function duetTrials(lane, order, t, ctx) {
  * One trial of one lane's role: the tool run against that role's subject, its output parsed, or a JobFailure saying
  * why not. `meter: false` leaves the CPU reading to the caller (a duet reads both sides at once).
  */
-async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true } = {}) {
+async function runTrial(lane, role, trial, rawParams, tag, ctx, options) {
+  try {
+    return await runTrialOnce(lane, role, trial, rawParams, tag, ctx, options);
+  } catch (e) {
+    throw role === 'base' ? onBaseSide(e, ctx.baseSide) : e;
+  }
+}
+
+/** runTrial's work, whose errors name the base worktree's paths as they are. */
+async function runTrialOnce(lane, role, trial, rawParams, tag, ctx, { meter = true } = {}) {
   const { dir, tools, root, checkouts, opts } = ctx;
   const { job, adapter, live, script } = lane;
   const runDir = join(dir, 'raw', role, job.id);
@@ -670,7 +786,7 @@ async function runTrial(lane, role, trial, rawParams, tag, ctx, { meter = true }
   // naming ${dir}/build/app times base's binary on the base side and head's on the head side.
   const side = checkouts[role];
   const where = `${relative(root, opts.config.file || 'bench.config.yaml')} suites.${job.suite} job ${job.tool}/${job.scenario} params`;
-  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } }, where);
+  const params = expandParams(rawParams, { dir: side, run: runDir, ports: live[role].ports, tool: toolPath, env: { ...process.env, ...job.env } }, where, adapter.shellParams);
   const c = {
     bin: tools[adapter.binary]?.path,
     params,

@@ -50,9 +50,31 @@ export function toolsOfManifest(manifest) {
   return [...new Set([...text.matchAll(/\$\{tool\.([\w-]+)\}/g)].map((m) => m[1]))];
 }
 
-/** Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. */
+/** Whether position `at` of a shell command line is inside '...' or "..." quotes. */
+function quotedAt(text, at) {
+  let quote = null;
+  for (let k = 0; k < at; k += 1) {
+    const c = text[k];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === '\\') k += 1;
+    else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+  }
+  return quote !== null;
+}
+
+/** A word the shell reads back as `s`: as it is when it holds nothing the shell would split or expand, else in single quotes. */
+export const shellQuote = (s) => (/^[\w@%+=:,./-]*$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/**
+ * Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. With
+ * vars.shell (the text is a shell command line), a path (${dir}, ${run}, ${tool.x}) outside quotes is quoted as
+ * one word, so a checkout whose path holds a space still names one file.
+ */
 export function substitute(text, vars, where) {
-  return String(text).replace(/\$\{([\w.-]+)\}/g, (_, key) => {
+  return String(text).replace(/\$\{([\w.-]+)\}/g, (_, key, at, whole) => {
     const [head, ...rest] = key.split('.');
     const name = rest.join('.');
     let value;
@@ -67,7 +89,7 @@ export function substitute(text, vars, where) {
         : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
       throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
     }
-    return String(value);
+    return vars.shell && ['dir', 'run', 'tool'].includes(head) && !quotedAt(whole, at) ? shellQuote(String(value)) : String(value);
   });
 }
 
@@ -156,7 +178,7 @@ function runBuildStep(cmd, cwd) {
 /** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
 export async function buildSubject(manifest, { log = () => {} } = {}) {
   for (const [i, step] of (manifest.build || []).entries()) {
-    const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env }, `${manifest.file} build`);
+    const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env, shell: !Array.isArray(step) }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
     log(`building ${manifest.name}: ${cmd.join(' ')}`);
     const r = await runBuildStep(cmd, manifest.dir);

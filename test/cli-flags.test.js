@@ -121,7 +121,7 @@ const CASES = [
   [['export', '--format', 'csv', 'results'], /'csv' is invalid\. Allowed choices are gab-smaller, gab-bigger, bmf/],
   [['compare', join(TMP, 'none')], /none: no such file or folder/],
   [['publish', WRK, '--store', NOT_A_DIR], /plain-file: is a file, not a history store folder/],
-  [['run', '--base', 'no-such-ref-anywhere', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /^benchline run: --base no-such-ref-anywhere: not a commit in .* \(fetch it first, e\.g\. git fetch origin no-such-ref-anywhere\)$/m],
+  [['run', '--base', 'no-such-ref-anywhere', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /^benchline run: --base no-such-ref-anywhere: not a commit in .* \(fetch it first, e\.g\. git fetch origin no-such-ref-anywhere, then give --base origin\/no-such-ref-anywhere\)$/m],
   [['run', '--base=--help', '--suite', 'orders-startup', '--out', join(TMP, 'base-out')], /--base --help: not a commit in .* \(a branch or tag name cannot start with "-"; give a branch, tag or commit\)/],
   [['run', '--suite', 'orders-startup', '--out', NOT_A_DIR], /^benchline run: cannot mkdir .*plain-file\/\S+: a part of that path is a file, not a folder; give another path/],
   // Node's own recursive mkdir spins for ever where the kernel answers ENOENT under an existing folder (/proc)
@@ -147,6 +147,7 @@ const CASES = [
   [['export', DOC, '--format', 'bmf', '-o', ''], /^benchline: option '-o, --output <file>' argument '' is invalid\. Give a path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site'), '--cache', ''], /option '--cache <dir>' argument '' is invalid/],
   [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],
+  [['bench', '--base', '', '--job', 'none', '--fail-on-regression'], /option '-b, --base <git-ref>' argument '' is invalid\. Give a branch, tag or commit; an empty one \(an unset variable\?\) would measure head alone/],
   [['bench', '--history', '', '--job', 'none'], /option '--history <dir>' argument '' is invalid/],
   [['plan', '--config', ''], /option '-c, --config <file>' argument '' is invalid/],
   [['plan', '--profile', ''], /option '-p, --profile <name>' argument '' is invalid\. Give a profile from the config/],

@@ -718,6 +718,14 @@ test('a --base run whose base has no such subject says the benchmarks were measu
   assert.match(plain, /no base to compare against/, 'without --base the comment still says how to get verdicts');
 });
 
+test('a --base run in which no job measured both sides says nothing was compared and points at the failed jobs, not at --base', () => {
+  const run = { ...RUN, base: { ref: 'HEAD~1', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'failed', reason: 'base (HEAD~1): building subject primes failed' }] };
+  const comment = renderComment({ run, docs: [], comparisons: undefined, failures: run.jobs, config: CONFIG });
+  assert.match(comment, /^### benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m);
+  assert.doesNotMatch(comment, /Run with `--base <ref>`|no base to compare against/, 'the run had a base');
+  assert.match(comment, /primes\.small\.ab\.keepalive failed/);
+});
+
 test('the console report lists the tools\' notes once per job and kind, with the trials they came from', () => {
   const d = doc({ suite: 'primes', variant: 'small', role: 'local', metrics: OFF });
   d.notes = ['trial 1: k6 threshold crossed: http_req_duration p(95)<1000', 'trial 3: k6 threshold crossed: http_req_duration p(95)<1000',

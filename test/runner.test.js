@@ -12,7 +12,7 @@ import { addWorktree, baseCommit, runJobs, roundOrder, orderSeed, trialTimeout, 
 import { ADAPTERS } from '../ci/adapters/index.js';
 import { rng } from '../ci/stats.js';
 import { resultProblems } from '../ci/schema/index.js';
-import { startSubject, loadManifest } from '../ci/subjects.js';
+import { startSubject, loadManifest, substitute } from '../ci/subjects.js';
 import { loadResultsDir } from '../ci/results-dir.js';
 import { compare } from '../ci/compare.js';
 import { tempDir } from './support/temp.js';
@@ -380,7 +380,52 @@ test('--base HEAD~1 past the start of the history says so, and in a shallow clon
   const shallow = join(out(), 'shallow');
   git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
   assert.throws(() => baseCommit(shallow, 'HEAD^'), { message: `--base HEAD^: not a commit in ${shallow} (HEAD has 1 commit in its history here: this clone is shallow; fetch its history first, e.g. git fetch --unshallow, or check out with fetch-depth: 0)` });
-  assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch~1\)$/);
+  assert.throws(() => baseCommit(repo, 'no-such-branch~1'), /\(fetch it first, e\.g\. git fetch origin no-such-branch, then give --base origin\/no-such-branch~1\)$/);
+});
+
+test('--base naming a commit a repository lacks says how to get it: fetch-depth: 0 in a shallow clone, a first commit in an empty repository, a repository at all', () => {
+  const repo = out();
+  const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  git(repo, 'init', '-q');
+  assert.throws(() => baseCommit(repo, 'main'), { message: `--base main: not a commit in ${repo} (the repository has no commits yet: commit the project first, then measure a change committed on top of it)` });
+  assert.throws(() => baseCommit(repo, 'HEAD~1'), /\(the repository has no commits yet: /);
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  const first = git(repo, 'rev-parse', 'HEAD');
+  writeFileSync(join(repo, 'a.txt'), 'b\n');
+  git(repo, 'commit', '-qam', 'second');
+  // what a pull-request job checked out by actions/checkout's default (one commit) has: the base's full SHA is missing
+  const shallow = join(out(), 'shallow');
+  git(repo, 'clone', '-q', '--depth', '1', `file://${repo}`, shallow);
+  assert.throws(() => baseCommit(shallow, first), { message: `--base ${first}: not a commit in ${shallow} (this clone is shallow, so older commits are not in it: fetch the history, git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0), or the ref, git fetch origin ${first})` });
+  assert.throws(() => baseCommit(shallow, first.slice(0, 8)), /or the ref, git fetch origin BRANCH, a branch that holds it\)$/);
+  // a CI checkout (actions/checkout, fetch-depth: 0) of a pull request: detached, the base branch only as origin/main
+  const ci = join(out(), 'ci');
+  git(repo, 'branch', '-M', 'main');
+  git(repo, 'clone', '-q', `file://${repo}`, ci);
+  git(ci, 'checkout', '-q', '--detach');
+  git(ci, 'branch', '-q', '-D', 'main');
+  assert.throws(() => baseCommit(ci, 'main'), { message: `--base main: not a commit in ${ci} (no branch or tag main here, but the remote-tracking branch origin/main is: give --base origin/main)` });
+  assert.throws(() => baseCommit(ci, 'main~1'), /: give --base origin\/main~1\)$/);
+  const plain = out();
+  assert.throws(() => baseCommit(plain, 'main'), { message: `--base main: not a commit in ${plain} (this folder is in no git repository: --base checks a commit out of the project's repository, so run in a git checkout, or leave out --base)` });
+});
+
+test('--base with a short SHA that starts several commits says so and lists them, instead of saying to fetch it', () => {
+  const repo = out();
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  // 700 commits in one git process (fast-import): some share their first four digits
+  const stream = Array.from({ length: 700 }, (_, i) => `commit refs/heads/main\ncommitter t <t@example.invalid> ${1700000000 + i} +0000\ndata ${String(i).length}\n${i}\n`).join('');
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: repo, input: stream });
+  const shas = execFileSync('git', ['rev-list', 'main'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+  const prefix = shas.map((c) => c.slice(0, 4)).find((p, i, all) => all.indexOf(p) !== i);
+  assert.ok(prefix, 'two commits share four digits');
+  const [a, b] = shas.filter((c) => c.startsWith(prefix)).map((c) => c.slice(0, 7)).sort();
+  assert.throws(() => baseCommit(repo, prefix), (e) => {
+    assert.match(e.message, new RegExp(`^--base ${prefix}: more than one commit in \\S+ starts with it \\((${a}, ${b}|${b}, ${a})\\); give more of its digits$`));
+    return true;
+  });
 });
 
 test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
@@ -402,6 +447,48 @@ test('the base worktree is as readable as the head checkout, so a subject whose 
   assert.equal(existsSync(wt.dir), false, 'removed afterwards');
 });
 
+test('the base checkout runs none of the repository\'s git hooks, so a failing post-checkout hook (a linter, an install) does not stop the run', () => {
+  const repo = out();
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  const marker = join(repo, 'hook-ran');
+  writeFileSync(join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\n# a developer's hook that fails\ntouch ${JSON.stringify(marker)}\nexit 1\n`, { mode: 0o755 });
+  const wt = addWorktree(repo, 'HEAD');
+  try {
+    assert.equal(readFileSync(join(wt.dir, 'a.txt'), 'utf8'), 'a\n');
+    assert.equal(existsSync(marker), false, 'the hook did not run');
+  } finally {
+    wt.remove();
+  }
+});
+
+test('a base worktree left by a run killed outright (kill -9) is removed by the next --base run, and one of a run still going is kept', () => {
+  const repo = out();
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  const killed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { addWorktree } from ${JSON.stringify(resolve('ci/runner.js'))}; console.log(addWorktree(${JSON.stringify(repo)}, 'HEAD').dir); process.kill(process.pid, 'SIGKILL');`], { encoding: 'utf8' });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const orphan = killed.stdout.trim();
+  assert.equal(existsSync(orphan), true, 'the killed run left its worktree');
+  const live = addWorktree(repo, 'HEAD');
+  const next = addWorktree(repo, 'HEAD');
+  try {
+    const listed = git('worktree', 'list', '--porcelain').match(/^worktree .+$/gm).map((l) => l.slice('worktree '.length));
+    assert.deepEqual(listed.sort(), [repo, live.dir, next.dir].sort());
+    assert.equal(existsSync(orphan), false);
+  } finally {
+    live.remove();
+    next.remove();
+  }
+  assert.equal(git('worktree', 'list', '--porcelain').match(/^worktree /gm).length, 1, 'a locked worktree is removed as any other');
+});
+
 test('Ctrl-C during a run stops the subject it started and exits 130', async () => {
   const results = out();
   const child = spawn(process.execPath, [resolve('ci/cli.js'), 'run', '--config', join(project, 'bench.config.yaml'), '--variant', 'ok', '--scenario', 'hangs', '--out', results, '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -420,6 +507,34 @@ test('Ctrl-C during a run stops the subject it started and exits 130', async () 
   assert.equal(code, 130);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(isAlive(pid), false, 'the subject was stopped');
+});
+
+test('Ctrl-C while git checks out the base (a terminal signals git as well) exits 130 with run.json marked interrupted, no stack trace and no worktree left', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  writeFileSync(join(repo, '.gitignore'), 'results/\n');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'a change\n'));
+  // a git that, asked to add a worktree, signals its whole process group as Ctrl-C in a terminal does, then is the real git
+  const bin = out();
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\n# git, but "worktree add" first gets the Ctrl-C a terminal sends its foreground group\ncase " $* " in *" worktree add "*) kill -INT 0 ;; esac\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  const temp = out();
+  const results = join(repo, 'results');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', join(repo, 'bench.config.yaml'), '--base', 'HEAD~1', '--out', results, '--no-progress'], { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TMPDIR: temp } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const code = await new Promise((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+  assert.equal(code, 130, stderr);
+  assert.doesNotMatch(stderr, /    at |Command failed/, 'no stack trace');
+  assert.equal(execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' }).match(/^worktree /gm).length, 1, 'no base worktree registered');
+  assert.deepEqual(readdirSync(temp).filter((f) => f.startsWith('benchline-base-')), [], 'no checkout folder left');
+  const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+  assert.equal(run.interrupted, 'SIGINT');
+  assert.equal(run.base.ref, 'HEAD~1');
+  assert.deepEqual(run.jobs.map((j) => [j.id, j.status, j.reason]), [['cli.only.hyperfine.s', 'interrupted', 'stopped by SIGINT before its first trial ended (of 1)']]);
 });
 
 test('under --base a hyperfine job runs in each side\'s checkout, with ${dir}, ${run}, ${port.NAME} and ${tool.NAME} filled per side', async () => {
@@ -535,6 +650,22 @@ test('a --base run whose base has no such subject measures head only and records
   assert.deepEqual(run.jobs[0].headOnly, { subject: 'step', ref: 'HEAD~1' });
 });
 
+test('a --base run of a project in a subfolder of its repository (a monorepo) measures the base side from the same subfolder of the base commit', async () => {
+  const repo = out();
+  const project = join(repo, 'services', 'bench');
+  execFileSync('mkdir', ['-p', join(project, 'subjects', 'step')]);
+  writeFileSync(join(project, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
+  writeFileSync(join(project, 'hello.sh'), '#!/bin/sh\necho base\n', { mode: 0o755 });
+  writeFileSync(join(project, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: s, params: { commands: "${dir}/hello.sh", runs: 2, warmup: 0 } }\n');
+  baseAndHead(repo, () => writeFileSync(join(project, 'hello.sh'), '#!/bin/sh\necho head\n'));
+  const cfg = loadConfig(join(project, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(project, 'results'), progress: false, order: 'abab' });
+  // the base side looked for subjects/ at the repository's root, found none, and said the base had no such subject
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  assert.equal(run.jobs[0].headOnly, undefined);
+  assert.deepEqual(Object.keys(run.jobs[0].docs).sort(), ['base', 'head']);
+});
+
 test('a subject process that fails only on the base side says the base is a fresh worktree without the files git ignores, and where to make them', async () => {
   const repo = out();
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'svc')]);
@@ -552,12 +683,62 @@ test('a subject process that fails only on the base side says the base is a fres
   assert.match(run.jobs[0].reason, /base side: \S+ is a fresh git worktree of HEAD~1 holding only the files git tracks; .*node_modules\/.* make it in subjects\/svc\/subject\.yaml build: steps/);
 });
 
+test('a base that cannot build fails its jobs with a message led by the base ref that names the manifest as REF:PATH, not the removed worktree', async () => {
+  const repo = out();
+  execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
+  writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\nbuild:\n  - ["false"]\n');
+  writeFileSync(join(repo, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [cli], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  cli:\n    subject: step\n    variants: { only: {} }\n    jobs:\n      - { tool: hyperfine, scenario: a, params: { commands: "true", runs: 2, warmup: 0 } }\n      - { tool: hyperfine, scenario: b, params: { commands: "true", runs: 2, warmup: 0 } }\n');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  for (const job of run.jobs) {
+    assert.equal(job.status, 'failed');
+    // both jobs share the one failed build: each says it once
+    assert.equal(job.reason, 'base (HEAD~1; HEAD~1:PATH is a file of the base commit, git show HEAD~1:PATH prints it): building subject step failed: HEAD~1:subjects/step/subject.yaml build step 1 (false, run in HEAD~1:subjects/step) exited 1; its last lines:');
+  }
+});
+
+test('a hyperfine command naming ${dir} runs in a --base run of a repository whose path holds a space, on both sides', async () => {
+  const repo = join(out(), 'my project');
+  const step = '#!/bin/sh\n# records that it ran\necho ran >> "$1"\n';
+  scratchProject('{ tool: hyperfine, scenario: s, params: { commands: "${dir}/bin/step ${run}/ran.txt", names: step, runs: 2, warmup: 0 } }', { 'bin/step': { text: step, mode: 0o755 }, '.gitignore': 'results/\n' }, { repo });
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'a change\n'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, order: 'abab' });
+  // the shell split /tmp/.../my project/bin/step at the space: exit 127 on head, whose checkout is the project folder
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  for (const role of ['base', 'head']) assert.match(readFileSync(join(dir, 'raw', role, run.jobs[0].id, 'ran.txt'), 'utf8'), /^(ran\n)+$/, role);
+});
+
+test('in a shell command line a path placeholder outside quotes is quoted as one word, and one inside quotes is left as written', () => {
+  const vars = { dir: '/tmp/my project', run: '/r', shell: true };
+  assert.equal(substitute('${dir}/bin/app --out ${run}/x', vars, 'w'), "'/tmp/my project'/bin/app --out /r/x");
+  assert.equal(substitute('"${dir}/bin/app" \'${dir}\'', vars, 'w'), '"/tmp/my project/bin/app" \'/tmp/my project\'');
+  assert.equal(substitute('${dir}/bin/app', { ...vars, shell: false }, 'w'), '/tmp/my project/bin/app', 'an argv word is never quoted');
+});
+
+test('a hyperfine command the base does not have yet, kept by ignoreFailure, gets no time verdict: every base run failed, so base timed a failure', async () => {
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }', { '.gitignore': 'results/\n' });
+  baseAndHead(repo, () => {
+    execFileSync('mkdir', ['-p', join(repo, 'bin')]);
+    writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nsleep 0.01\n', { mode: 0o755 });
+  });
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const { run, dir } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false, budget: 20 });
+  assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+  const docs = loadResultsDir(dir).byRole;
+  const { comparisons } = compare(docs.base, docs.head);
+  // the base's exit 127 took no time: head's 10 ms sleep was called a regression of thousands of percent
+  const time = comparisons.find((c) => c.metric === 'time.mean');
+  assert.equal(time.verdict, 'inconclusive', JSON.stringify(time));
+  assert.equal(time.reason, 'one side failed throughout (every base run exited non-zero, in every trial), so its figures are of failures, not of what the other side ran; not judged');
+});
+
 /**
  * A scratch project: a subject `step` that starts nothing, `files` (path -> text, or { text, mode }) and a config of one
  * job (YAML flow text) in suite `cli` with `trials` a side. Returns the project folder.
  */
-function scratchProject(job, files = {}, { trials = 1 } = {}) {
-  const repo = out();
+function scratchProject(job, files = {}, { trials = 1, repo = out() } = {}) {
   execFileSync('mkdir', ['-p', join(repo, 'subjects', 'step')]);
   writeFileSync(join(repo, 'subjects', 'step', 'subject.yaml'), 'name: step\nprocesses: {}\n');
   for (const [path, file] of Object.entries(files)) {

@@ -17,6 +17,8 @@ export const binary = 'hyperfine';
 export const produce = "hyperfine --runs 10 --export-json out.json 'command one' 'command two'";
 /** Every parameter command() reads (docs/config.md, hyperfine): `--param` may set these even when the config does not. */
 export const params = Object.freeze(['commands', 'command', 'names', 'runs', 'warmup', 'prepare', 'parameterList', 'parameterScan', 'ignoreFailure', 'shell', 'args']);
+/** Params hyperfine runs as shell command lines: a path placeholder in them (${dir}) is quoted, as a path may hold a space. */
+export const shellParams = Object.freeze(['commands', 'command', 'prepare', 'args']);
 /** Times its commands one run at a time: the cores it uses are the benchmark's, never a load tool's ceiling. */
 export const selfTimed = true;
 

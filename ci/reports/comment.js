@@ -154,6 +154,9 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   if (!comparisons && headOnly.length) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
       `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
+  } else if (!comparisons && run?.base) {
+    // the run had a base, but no job measured both sides (a base that did not build, a side that failed)
+    parts.push(`### benchline: ❗ nothing compared: no job measured both the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) and head`, 'The jobs below say which side failed and why.');
   } else if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {
