@@ -428,14 +428,20 @@ test('--base with a short SHA that starts several commits says so and lists them
   });
 });
 
+/** A git repository in `repo` with one commit of `files` ({ name: text }); returns git(...args) run in it. */
+function committedRepo(repo, files) {
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(repo, name), text);
+  git('add', '-A');
+  git('commit', '-qm', 'one');
+  return git;
+}
+
 test('the base worktree is as readable as the head checkout, so a subject whose workers drop privileges (nginx as root) can serve its files', () => {
   const repo = tempDir('worktree-mode');
   chmodSync(repo, 0o755);
-  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
-  git('init', '-q');
-  writeFileSync(join(repo, 'index.html'), 'hello\n');
-  git('add', '-A');
-  git('commit', '-qm', 'one');
+  committedRepo(repo, { 'index.html': 'hello\n' });
   const wt = addWorktree(repo, 'HEAD');
   try {
     // mkdtemp makes 0700: nginx's workers (user nobody) got 403 for every base file while head's were served
@@ -449,11 +455,7 @@ test('the base worktree is as readable as the head checkout, so a subject whose 
 
 test('the base checkout runs none of the repository\'s git hooks, so a failing post-checkout hook (a linter, an install) does not stop the run', () => {
   const repo = out();
-  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
-  git('init', '-q');
-  writeFileSync(join(repo, 'a.txt'), 'a\n');
-  git('add', '-A');
-  git('commit', '-qm', 'one');
+  committedRepo(repo, { 'a.txt': 'a\n' });
   const marker = join(repo, 'hook-ran');
   writeFileSync(join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\n# a developer's hook that fails\ntouch ${JSON.stringify(marker)}\nexit 1\n`, { mode: 0o755 });
   const wt = addWorktree(repo, 'HEAD');
@@ -467,11 +469,7 @@ test('the base checkout runs none of the repository\'s git hooks, so a failing p
 
 test('a base worktree left by a run killed outright (kill -9) is removed by the next --base run, and one of a run still going is kept', () => {
   const repo = out();
-  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
-  git('init', '-q');
-  writeFileSync(join(repo, 'a.txt'), 'a\n');
-  git('add', '-A');
-  git('commit', '-qm', 'one');
+  const git = committedRepo(repo, { 'a.txt': 'a\n' });
   const killed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { addWorktree } from ${JSON.stringify(resolve('ci/runner.js'))}; console.log(addWorktree(${JSON.stringify(repo)}, 'HEAD').dir); process.kill(process.pid, 'SIGKILL');`], { encoding: 'utf8' });
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   const orphan = killed.stdout.trim();
