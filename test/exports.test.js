@@ -355,3 +355,18 @@ test('leaves the throughput of a ghz run paced at --rps out of the bigger-is-bet
   const open = fixtureDoc('test/fixtures/ghz/throughput.json', { suite: 'grpc', variant: 'default', scenario: 'open', tool: { name: 'ghz', version: '0.93.0' } });
   assert.deepEqual(toGab([open], 'higher').map((e) => e.name), ['grpc/default/ghz/open/throughput']);
 });
+
+test('leaves a k6 script\'s own metrics whose direction is only guessed out of both github-action-benchmark files, and Bencher keeps them', () => {
+  // test/fixtures/k6/custom-metrics.json and ws-metrics.json: k6 v1.8.1 runs of scripts with their own Counters, Gauges and Rates
+  const custom = fixtureDoc('test/fixtures/k6/custom-metrics.json', { suite: 'catalog-api', variant: 'rest', scenario: 'custom', tool: { name: 'k6', version: '1.8.1' } });
+  const ws = fixtureDoc('test/fixtures/k6/ws-metrics.json', { suite: 'catalog-api', variant: 'ws', scenario: 'echo', tool: { name: 'k6', version: '1.8.1' } });
+  const guessed = [custom, ws].flatMap((d) => d.metrics.filter((m) => m.guessed).map((m) => `${d.scenario}/${m.name}`));
+  assert.deepEqual(guessed.sort(), ['custom/items_read', 'custom/last_item_count', 'custom/parsed_ok', 'echo/http_req_retries', 'echo/ws_echo_ok', 'echo/ws_messages_echoed']);
+  const exported = [...toGab([custom, ws], 'lower'), ...toGab([custom, ws], 'higher')].map((e) => e.name);
+  assert.deepEqual(exported.filter((n) => guessed.some((g) => n.endsWith(`/${g}`))), []);
+  assert.ok(exported.includes('catalog-api/rest/k6/custom/parse_errors'), 'a count named as a failure is kept');
+  assert.ok(exported.includes('catalog-api/rest/k6/custom/json_parse_ms.p99'), 'a time Trend is kept');
+  assert.ok(exported.includes('catalog-api/ws/k6/echo/throughput'));
+  const bmf = toBmf([custom, ws]);
+  assert.ok('items-read' in bmf['catalog-api/rest/k6/custom'] && 'ws-echo-ok' in bmf['catalog-api/ws/k6/echo'], 'Bencher keeps them');
+});

@@ -10,7 +10,8 @@
 // `duration`, its `requests` and `bytes_received`) are left out: more of them follows from more throughput, and the
 // action, which alerts on every entry, would call a speed-up a regression of `bytes_received`; so are JMH's GC figures
 // summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason, and a value the load set (`setBy`: the
-// throughput of ghz paced at --rps), which says nothing of the code.
+// throughput of ghz paced at --rps), which says nothing of the code, and one whose direction is only guessed (`guessed`:
+// a k6 script's own count or ratio by the naming rule alone), which the action could alert on the wrong way round.
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
