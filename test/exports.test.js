@@ -370,3 +370,21 @@ test('leaves a k6 script\'s own metrics whose direction is only guessed out of b
   const bmf = toBmf([custom, ws]);
   assert.ok('items-read' in bmf['catalog-api/rest/k6/custom'] && 'ws-echo-ok' in bmf['catalog-api/ws/k6/echo'], 'Bencher keeps them');
 });
+
+test('a time of 0 stays out of the github-action-benchmark files: hyperfine\'s system time of a short command reads 0 in one run and not in the next, which the action calls infinitely worse', () => {
+  // test/fixtures/hyperfine/single-run.json and one-command.json: hyperfine 1.15.0 timing `sleep 0.01`
+  const hf = (file) => fixtureDoc(file, { suite: 'cli', variant: 'default', scenario: 'sleeper', tool: { name: 'hyperfine', version: '1.15.0' } });
+  const [before, after] = [hf('test/fixtures/hyperfine/single-run.json'), hf('test/fixtures/hyperfine/one-command.json')];
+  const system = (d) => d.metrics.find((m) => m.name === 'time.system').value;
+  assert.equal(system(before), 0);
+  assert.ok(system(after) > 0);
+  const name = 'cli/default/hyperfine/sleeper/sleep 0.01/time.system';
+  assert.equal(toGab([before], 'lower').find((e) => e.name === name), undefined);
+  assert.equal(toGab([after], 'lower').find((e) => e.name === name).value, system(after));
+  // test/fixtures/hyperfine/shell-zero.json: `true`, quicker than the shell hyperfine subtracts
+  const zero = fixtureDoc('test/fixtures/hyperfine/shell-zero.json', { suite: 'cli', variant: 'default', scenario: 'noop', tool: { name: 'hyperfine', version: '1.15.0' } });
+  const names = toGab([zero], 'lower').map((e) => e.name.split('/').at(-1));
+  assert.deepEqual(['time.median', 'time.min'].filter((n) => names.includes(n)), []);
+  assert.ok(names.includes('time.mean') && names.includes('errors'), 'its mean and its failed runs (0) stay');
+  assert.equal(toBmf([zero])['cli/default/hyperfine/noop/true']['time-median'].value, 0, 'Bencher keeps it');
+});

@@ -81,7 +81,7 @@ export const GAB_MIN_STEPS = 10;
 
 /**
  * The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`; restated ones,
- * per-measurement-time ones and values of fewer than GAB_MIN_STEPS steps of their resolution left out.
+ * per-measurement-time ones, values of fewer than GAB_MIN_STEPS steps of their resolution and times of 0 left out.
  */
 export function toGab(docs, better) {
   if (better !== 'lower' && better !== 'higher') throw new Error(`toGab: better must be "lower" or "higher", got ${better}`);
@@ -90,6 +90,9 @@ export function toGab(docs, better) {
     for (const m of d.metrics) {
       if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name) || m.setBy || m.guessed) continue;
       if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) continue;
+      // a time of 0 is one below what its tool could tell apart (hyperfine's time.system of a short command, its
+      // time.median after taking off the shell's start-up): any time measured after it would alert "Infinity x worse"
+      if (m.unit === 'ns' && m.value === 0) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
