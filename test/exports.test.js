@@ -388,3 +388,17 @@ test('a time of 0 stays out of the github-action-benchmark files: hyperfine\'s s
   assert.ok(names.includes('time.mean') && names.includes('errors'), 'its mean and its failed runs (0) stay');
   assert.equal(toBmf([zero])['cli/default/hyperfine/noop/true']['time-median'].value, 0, 'Bencher keeps it');
 });
+
+test('a metric of one trial without its tool\'s own interval has no range and no Bencher bounds, while one JMH trial has both', () => {
+  // test/fixtures/ab/keepalive.txt (ab 2.3) and test/fixtures/jmh/avgt-gc.json (JMH 1.37, with its 99.9% interval)
+  const ab = fixtureDoc('test/fixtures/ab/keepalive.txt', { suite: 'orders-api', variant: 'cache-off', scenario: 'keepalive', tool: { name: 'ab', version: '2.3' } });
+  const jmh = fixtureDoc('test/fixtures/jmh/avgt-gc.json', { suite: 'serialization', variant: 'default', scenario: 'gc', tool: { name: 'jmh', version: '1.37' } });
+  const abMean = toGab([ab], 'lower').find((e) => e.name.endsWith('/latency.mean'));
+  assert.equal(abMean.range, undefined);
+  assert.equal(abMean.extra, '1 trial\nab 2.3\ncommit 0123456789ab');
+  assert.deepEqual(Object.keys(toBmf([ab])['orders-api/cache-off/ab/keepalive']['latency-mean']), ['value']);
+  const jmhMean = toGab([jmh], 'lower').find((e) => e.name === 'serialization/default/jmh/gc/jsonSerialize/time.mean');
+  assert.ok(gabRange(jmhMean.range) > 0);
+  assert.match(jmhMean.extra, /^1 trial\n99\.9% interval [\d.]+\.\.[\d.]+ ns\njmh 1\.37\ncommit 0123456789ab$/);
+  assert.deepEqual(Object.keys(toBmf([jmh])['serialization/default/jmh/gc/jsonSerialize']['time-mean']), ['value', 'lower_value', 'upper_value']);
+});
