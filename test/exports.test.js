@@ -402,3 +402,17 @@ test('a metric of one trial without its tool\'s own interval has no range and no
   assert.match(jmhMean.extra, /^1 trial\n99\.9% interval [\d.]+\.\.[\d.]+ ns\njmh 1\.37\ncommit 0123456789ab$/);
   assert.deepEqual(Object.keys(toBmf([jmh])['serialization/default/jmh/gc/jsonSerialize']['time-mean']), ['value', 'lower_value', 'upper_value']);
 });
+
+test('an empty export of a ghz run paced at --rps says its throughput was left out as set by the load, not that the run has no higher-is-better metric', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'benchline-export-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  // test/fixtures/ghz/latency.json: ghz v0.93.0 at --rps=200
+  const r = spawnSync(process.execPath, ['ci/cli.js', 'normalize', '--tool', 'ghz', 'test/fixtures/ghz/latency.json'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  writeFileSync(join(root, 'paced.json'), r.stdout);
+  const bigger = spawnSync(process.execPath, ['ci/cli.js', 'export', root, '--format', 'gab-bigger'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(bigger.status, 0, bigger.stderr);
+  assert.deepEqual(JSON.parse(bigger.stdout), []);
+  assert.doesNotMatch(bigger.stderr, /no metric of this run is higher-is-better/);
+  assert.match(bigger.stderr, /every higher-is-better metric of this run is one the file leaves out \(docs\/exports\.md\): .*throughput \(set by the load\).*skip its call for it/);
+});

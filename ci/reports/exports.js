@@ -80,6 +80,21 @@ const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4)
 export const GAB_MIN_STEPS = 10;
 
 /**
+ * Why a metric stays out of both github-action-benchmark files (a few words), or undefined when it goes in. Pure.
+ */
+export function gabLeftOut(m) {
+  if (RESTATED.includes(m.name)) return 'restates a run parameter';
+  if (PER_MEASUREMENT_TIME.includes(m.name)) return 'summed over the measurement time';
+  if (m.setBy) return 'set by the load';
+  if (m.guessed) return 'direction only guessed';
+  if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) return `under ${GAB_MIN_STEPS} steps of its resolution`;
+  // a time of 0 is one below what its tool could tell apart (hyperfine's time.system of a short command, its
+  // time.median after taking off the shell's start-up): any time measured after it would alert "Infinity x worse"
+  if (m.unit === 'ns' && m.value === 0) return 'a time of 0';
+  return undefined;
+}
+
+/**
  * The entries of one github-action-benchmark file: metrics of `docs` whose `better` is `better`; restated ones,
  * per-measurement-time ones, values of fewer than GAB_MIN_STEPS steps of their resolution and times of 0 left out.
  */
@@ -88,11 +103,7 @@ export function toGab(docs, better) {
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better || RESTATED.includes(m.name) || PER_MEASUREMENT_TIME.includes(m.name) || m.setBy || m.guessed) continue;
-      if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) continue;
-      // a time of 0 is one below what its tool could tell apart (hyperfine's time.system of a short command, its
-      // time.median after taking off the shell's start-up): any time measured after it would alert "Infinity x worse"
-      if (m.unit === 'ns' && m.value === 0) continue;
+      if (m.better !== better || gabLeftOut(m)) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
