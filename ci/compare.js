@@ -62,7 +62,6 @@ export const COMPARE_DEFAULTS = Object.freeze({ confidence: 0.95, alpha: 0.05, m
 /** Identity of a job across runs: suite/variant/tool/scenario. */
 export const jobKey = (doc) => `${doc.suite}/${doc.variant}/${doc.tool?.name ?? doc.tool}/${doc.scenario}`;
 
-
 /**
  * The smallest relative change that counts for a metric name: the job's own table (`minEffect:` on the job, carried in
  * its result documents) first, then compare.metrics; in each an exact entry, else the matching glob with the most
@@ -596,6 +595,21 @@ export function failedThroughout(c, samples, doc) {
   return runs > 0 && samples.every((x) => x >= runs);
 }
 
+/**
+ * Why a metric of a head document gets no verdict, for a metric isJudged (or the comparison's setBy/guessed) leaves out:
+ * a value the load set, a direction only guessed or a trial's extreme that the judge list names, a restated run
+ * parameter, a GC figure summed over the measurement time, else not one of the job's judged metrics. Pure.
+ */
+export function notJudgedReason(headDoc, name, { setBy, guessed } = {}) {
+  const listed = () => judgedNames(headDoc).some((p) => matches(p, name));
+  if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
+  if (guessed && listed()) return `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${name.split('.')[0]}=lower") says it`;
+  if (RESTATED.includes(name)) return 'restates a run parameter: shown, never judged';
+  if (PER_MEASUREMENT_TIME.includes(name)) return 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)';
+  if (isExtreme(name) && listed()) return 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged';
+  return 'information only: not one of this job\'s judged metrics';
+}
+
 /** Base and head ran in rounds of one run: the same run id and as many trials on each side. */
 const pairedDocs = (b, h) => b.run?.id && b.run.id === h.run?.id && b.trials === h.trials && b.trials >= 2;
 
@@ -610,10 +624,8 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   const heads = indexDocs(headDocs, 'head');
   const comparisons = [];
   const unmatched = [];
-  // each comparison's trial values, for the failure check below (not kept in the comparisons)
-  const baseSamples = new Map();
-  const headSamples = new Map();
-  const docsOf = new Map();
+  // each comparison's trial values and documents by side, for the failure checks below (not kept in the comparisons)
+  const sides = new Map();
   for (const [key, headDoc] of heads) {
     const baseDoc = bases.get(key);
     if (!baseDoc) {
@@ -658,12 +670,10 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: setBy ? `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency` : guessed && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${hm.name.split('.')[0]}=lower") says it` : RESTATED.includes(hm.name) ? 'restates a run parameter: shown, never judged' : PER_MEASUREMENT_TIME.includes(hm.name) ? 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)' : isExtreme(hm.name) && judgedNames(headDoc).some((p) => matches(p, hm.name)) ? 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged' : 'information only: not one of this job\'s judged metrics' });
+      if (!judged) Object.assign(entry, { verdict: null, reason: notJudgedReason(headDoc, hm.name, { setBy, guessed }) });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
-      baseSamples.set(entry, bm.samples);
-      headSamples.set(entry, hm.samples);
-      docsOf.set(entry, { base: baseDoc, head: headDoc });
+      sides.set(entry, { base: { samples: bm.samples, doc: baseDoc }, head: { samples: hm.samples, doc: headDoc } });
     }
     for (const [mk, bm] of baseMetrics) {
       // a judged metric head lost (every request of a trial failed, so its latencies were left out) is said as such
@@ -686,7 +696,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   // once (an error page, a command that exits at start), so no improvement of it stands; its regressions do.
   const failing = new Map();
   // a failure metric judged a regression names the rise first, then one whose failures appeared on head
-  const rises = comparisons.map((c) => ({ c, why: failuresRose(c, baseSamples.get(c), headSamples.get(c)) })).filter((x) => x.why);
+  const rises = comparisons.map((c) => ({ c, why: failuresRose(c, sides.get(c)?.base.samples, sides.get(c)?.head.samples) })).filter((x) => x.why);
   for (const { c, why } of [...rises.filter((x) => x.c.verdict === 'regression'), ...rises]) if (!failing.has(failureScope(c))) failing.set(failureScope(c), why);
   for (const c of comparisons) {
     const rose = failing.get(failureScope(c)) ?? failing.get(failureScope({ ...c, case: undefined }));
@@ -696,8 +706,9 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
   // the other side ran: the job's (or case's) other figures get no verdict, whichever way they point.
   const failedSide = new Map();
   for (const c of comparisons) {
-    for (const [side, samples] of [['base', baseSamples.get(c)], ['head', headSamples.get(c)]]) {
-      if (!failedSide.has(failureScope(c)) && failedThroughout(c, samples, docsOf.get(c)?.[side])) failedSide.set(failureScope(c), `every ${side} ${c.metric === 'errors' ? 'run exited non-zero' : 'request failed'}, in every trial`);
+    for (const side of ['base', 'head']) {
+      const { samples, doc } = sides.get(c)?.[side] ?? {};
+      if (!failedSide.has(failureScope(c)) && failedThroughout(c, samples, doc)) failedSide.set(failureScope(c), `every ${side} ${c.metric === 'errors' ? 'run exited non-zero' : 'request failed'}, in every trial`);
     }
   }
   for (const c of comparisons) {

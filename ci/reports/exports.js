@@ -25,8 +25,6 @@ import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
 import { PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
 
-export { PER_MEASUREMENT_TIME };
-
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
 /** Bencher's spelling of each canonical unit (its built-in measures use "nanoseconds (ns)" and "operations / second (ops/s)"). */
@@ -63,7 +61,6 @@ export function measureSlug(name) {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   return fitBencher(slug, name, '-').replace(/-+/g, '-');
 }
-
 
 // Every metric benchline keeps is zero or more: an interval reaching below zero (JMH's score ± error of one fork) starts
 // at 0 in every export.
