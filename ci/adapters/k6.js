@@ -725,13 +725,9 @@ const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-i
  */
 export function judgeProblem({ script, judge, root = '.' } = {}) {
   if (!script || !judge?.some((p) => matches(p, 'throughput'))) return undefined;
-  let text;
-  try {
-    text = readFileSync(resolve(root, script), 'utf8');
-  } catch {
-    return undefined; // the missing script is said where it is looked for
-  }
-  if (!ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
+  // the script's own text, read as every script check reads it (a missing one is said where it is looked for)
+  const [text] = scriptTexts(resolve(root, script));
+  if (text === undefined || !ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
   const pattern = judge.find((p) => matches(p, 'throughput'));
   return `k6: judge names ${pattern === 'throughput' ? 'throughput' : `"${pattern}", which takes in throughput`}, but ${script} starts its iterations at a fixed rate `
     + '(an arrival-rate scenario), so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
