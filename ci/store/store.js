@@ -578,6 +578,9 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
   return out;
 }
 
+/** Why `store` cannot be read as a history store because nothing is there, or undefined. */
+export const missingStoreProblem = (store) => (existsSync(store) ? undefined : `${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
+
 /**
  * Everything in the store, validated: { policy, docs: [{ doc, path, slim? }], failures: [{ rec, path }],
  * archives: [{ archive, path, text (the file as read, which the site serves unchanged), stat (its size, mtimeMs and ino as read) }], problems: [{ path, message }],
@@ -588,9 +591,6 @@ export function runFolders(files, folderOf = files.map(runFolderOf)) {
  * readStoreFile's result) of files already read (the archived months, which a site build reads while worker threads
  * read run folders), taken instead of reading them again.
  */
-/** Why `store` cannot be read as a history store because nothing is there, or undefined. */
-export const missingStoreProblem = (store) => (existsSync(store) ? undefined : `${store}: no history store here; create one with \`benchline publish --store ${store} <results>\``);
-
 export function readStore(store, { cache, read = new Map() } = {}) {
   const missing = missingStoreProblem(store);
   if (missing) throw new StoreError(missing);
