@@ -157,8 +157,7 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
     execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
     // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
-    rmSync(dir, { recursive: true, force: true });
-    try { execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'ignore' }); } catch { /* nothing to prune */ }
+    removeWorktree(root, dir);
     const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
     throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
   }
