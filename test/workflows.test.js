@@ -94,6 +94,30 @@ test('every action is pinned to a full commit SHA with its version in a comment'
   assert.ok(count >= 20, `expected the pinned actions, found ${count}`);
 });
 
+/** Every script the workflows and the local actions run: `run:` blocks and actions/github-script's `script:`. */
+function scripts() {
+  const found = [];
+  const add = (where, list) => list.forEach((s, i) => {
+    const name = `${where} step ${s.name || s.id || i + 1}`;
+    if (typeof s.run === 'string') found.push({ where: name, script: s.run });
+    if (s.uses?.startsWith('actions/github-script@')) found.push({ where: name, script: String(s.with?.script ?? '') });
+  });
+  for (const f of workflowFiles()) for (const [id, job] of Object.entries(load(f).jobs)) add(`${f}/${id}`, job.steps || []);
+  for (const a of readdirSync(join(ROOT, '.github/actions'))) {
+    add(`actions/${a}`, YAML.parse(readFileSync(join(ROOT, '.github/actions', a, 'action.yml'), 'utf8')).runs.steps || []);
+  }
+  return found;
+}
+
+test('no script has a ${{ }} expression in it: event fields, inputs and step outputs reach scripts through env only', () => {
+  const all = scripts();
+  assert.ok(all.length >= 15, `expected the workflows' scripts, found ${all.length}`);
+  for (const { where, script } of all) assert.doesNotMatch(script, /\$\{\{/, `${where}: pass the value through env: and quote "$VAR"`);
+  // the check reads what GitHub would expand: a PR title in a run block is found
+  const bad = YAML.parse('jobs:\n  x:\n    steps:\n      - run: echo "${{ github.event.pull_request.title }}"\n');
+  assert.match(bad.jobs.x.steps[0].run, /\$\{\{/);
+});
+
 test('checkouts never persist credentials, and nothing runs on pull_request_target', () => {
   for (const f of workflowFiles()) {
     assert.doesNotMatch(text(f), /pull_request_target/, f);
