@@ -118,6 +118,37 @@ test('no script has a ${{ }} expression in it: event fields, inputs and step out
   assert.match(bad.jobs.x.steps[0].run, /\$\{\{/);
 });
 
+test('the bench job passes hostile job ids, parameters and refs to benchline as literal words, never as shell code or file patterns', () => {
+  const job = load('bench-job.yml').jobs.run.steps;
+  const dir = tempDir('hostile-inputs');
+  writeFileSync(join(dir, 'pageSize=1'), ''); // a file a pattern in a parameter would expand to
+  const env = {
+    PATH: process.env.PATH,
+    // prints each argument on a line of its own, as benchline would receive them
+    BENCHLINE_CLI: 'printf %s\\n',
+    JOB: 'a.b.c.d x";touch${IFS}pwned-job;"',
+    SUITE: '$(touch pwned-suite)',
+    CONFIG: '`touch pwned-config`',
+    PROFILE: '"; touch pwned-profile; #',
+    TRIALS: '3',
+    PARAMS: 'pageSize=? n=$(touch${IFS}pwned-param)',
+    BASE: 'main;touch pwned-base',
+  };
+  const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', job.find((s) => s.name.startsWith('Run the job')).run], { cwd: dir, env, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    'run', '--config', '`touch pwned-config`', '--suite', '$(touch pwned-suite)', '--out', 'results', '--no-progress',
+    '--job', 'a.b.c.d', '--job', 'x";touch${IFS}pwned-job;"', '--profile', '"; touch pwned-profile; #', '--trials', '3',
+    '--param', 'pageSize=?', '--param', 'n=$(touch${IFS}pwned-param)', '--base', 'main;touch pwned-base',
+  ]);
+  const output = join(dir, 'output');
+  writeFileSync(output, '');
+  const name = spawnSync('bash', ['-e', '-c', job.find((s) => s.id === 'name').run], { cwd: dir, env: { ...env, PREFIX: 'results-', JOB: 'a.b $(touch pwned-name)', GITHUB_OUTPUT: output }, encoding: 'utf8' });
+  assert.equal(name.status, 0, name.stderr);
+  assert.equal(readFileSync(output, 'utf8'), 'artifact=results-a.b+$(touch+pwned-name)\n');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('pwned')), []);
+});
+
 test('checkouts never persist credentials, and nothing runs on pull_request_target', () => {
   for (const f of workflowFiles()) {
     assert.doesNotMatch(text(f), /pull_request_target/, f);
