@@ -243,6 +243,20 @@ test('bench-publish.yml records the measured commit, never lets the action push 
   assert.ok(cfg.commentOnAlert || cfg.failOnAlert, 'the shipped alert settings alert on main');
 });
 
+test('a job that reads the Pages API holds a pages permission, and bench-publish.yml\'s read-only build job uploads the site without one', () => {
+  // actions/configure-pages calls GET /repos/{owner}/{repo}/pages, which a private repository refuses without pages: read
+  for (const f of workflowFiles()) {
+    for (const [id, job] of Object.entries(load(f).jobs)) {
+      for (const s of (job.steps || []).filter((x) => x.uses?.startsWith('actions/configure-pages@'))) {
+        assert.ok(job.permissions?.pages, `${f}/${id}: ${s.uses} needs pages: read`);
+      }
+    }
+  }
+  const build = load('bench-publish.yml').jobs.build;
+  assert.deepEqual(build.permissions, { actions: 'read', contents: 'read' });
+  assert.equal(build.steps.filter((s) => s.uses?.startsWith('actions/upload-pages-artifact@')).length, 1);
+});
+
 test('bench-publish.yml skips a github-action-benchmark call whose export has no entry, which the action would fail on', () => {
   const wf = load('bench-publish.yml');
   const exportStep = wf.jobs.build.steps.find((s) => s.name === 'Export for github-action-benchmark');
