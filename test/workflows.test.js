@@ -327,6 +327,24 @@ test('bench-report.yml comments with the least permission, and takes the PR numb
   assert.doesNotMatch(text('bench-report.yml'), /head_sha\s*}}|head\.sha\s*}}/, 'never check out or pass the PR commit');
 });
 
+test('a job that can write restores no cache: no actions/cache, and setup-node with its package cache off', () => {
+  let writers = 0;
+  for (const f of workflowFiles()) {
+    for (const [id, job] of Object.entries(load(f).jobs)) {
+      if (!Object.values(job.permissions || {}).includes('write')) continue;
+      writers++;
+      for (const s of job.steps || []) {
+        assert.doesNotMatch(s.uses || '', /^actions\/cache[@/]/, `${f}/${id}: a cache entry would be an input to a job that can write`);
+        if (s.uses?.startsWith('actions/setup-node@')) {
+          assert.equal(s.with?.cache, undefined, `${f}/${id}: setup-node restores the npm cache`);
+          assert.equal(s.with?.['package-manager-cache'], false, `${f}/${id}: setup-node restores the npm cache when package.json names npm as its package manager`);
+        }
+      }
+    }
+  }
+  assert.equal(writers, 3, 'the comment, record and deploy jobs');
+});
+
 test('bench-publish.yml is the only gh-pages writer, in one never-cancelled concurrency group', () => {
   const wf = load('bench-publish.yml');
   assert.deepEqual(wf.concurrency, { group: 'bench-publish', 'cancel-in-progress': false });
