@@ -327,6 +327,12 @@ test('bench-report.yml comments with the least permission, and takes the PR numb
   assert.doesNotMatch(text('bench-report.yml'), /head_sha\s*}}|head\.sha\s*}}/, 'never check out or pass the PR commit');
 });
 
+test('bench-report.yml shares a concurrency group only between runs of the same PR branch, so a push or dispatch run on that branch never cancels its comment', () => {
+  const { concurrency } = load('bench-report.yml');
+  assert.equal(concurrency['cancel-in-progress'], true);
+  assert.equal(concurrency.group, "bench-report-${{ github.event.workflow_run.event == 'pull_request' && format('pr-{0}-{1}', github.event.workflow_run.head_repository.full_name, github.event.workflow_run.head_branch) || github.run_id }}");
+});
+
 test('a job that can write restores no cache: no actions/cache, and setup-node with its package cache off', () => {
   let writers = 0;
   for (const f of workflowFiles()) {
