@@ -149,6 +149,20 @@ test('the bench job passes hostile job ids, parameters and refs to benchline as 
   assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('pwned')), []);
 });
 
+test('the actions the docs tell an adopter to use are pinned as the workflows pin them', () => {
+  const pins = new Map();
+  for (const f of workflowFiles()) for (const m of text(f).matchAll(/uses:\s+([\w.-]+\/[\w.-]+)[\w./-]*@([0-9a-f]{40})\s+# (v[\d.]+)/g)) pins.set(m[1], `${m[2]} # ${m[3]}`);
+  let count = 0;
+  for (const doc of ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))]) {
+    for (const m of readFileSync(join(ROOT, doc), 'utf8').matchAll(/uses:\s+([\w.-]+\/[\w.-]+)[\w./-]*@(\S+)(.*)/g)) {
+      if (m[1].startsWith('OWNER/')) continue; // benchline itself, at the adopter's chosen commit
+      count++;
+      assert.equal(`${m[2]}${m[3].replace(/\s+$/, '')}`.replace(/\s+#/, ' #'), pins.get(m[1]), `${doc}: ${m[1]} is not pinned as in the workflows`);
+    }
+  }
+  assert.ok(count >= 2, `expected the adopter's checkout and setup-node, found ${count}`);
+});
+
 test('checkouts never persist credentials, and nothing runs on pull_request_target', () => {
   for (const f of workflowFiles()) {
     assert.doesNotMatch(text(f), /pull_request_target/, f);
