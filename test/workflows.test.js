@@ -594,6 +594,43 @@ test('the record job refuses a handed-over commit that is not on top of gh-pages
   assert.match(foreign.stderr, /touches paths outside history\/: index\.html/);
 });
 
+test('the record job refuses a handed-over commit that moves a file from outside history/ into it, or adds a link there', { timeout: 120000 }, () => {
+  const box = ghSandbox('gh-escape');
+  publishRound(box, (abDoc('keepalive.txt', join(box.dir, 'a.json')), join(box.dir, 'a.json')), 1);
+  const tip = box.g(['--git-dir', box.bare, 'rev-parse', 'gh-pages']);
+  const other = box.checkout();
+  box.g(['fetch', '-q', 'origin', 'gh-pages:gh-pages'], other);
+  box.g(['switch', '-q', 'gh-pages'], other);
+  /** Hands over the commit `change` makes on top of gh-pages, as a build job would, and runs take on it. */
+  const takeOf = (name, change) => {
+    box.g(['reset', '-q', '--hard', tip], other);
+    change();
+    box.g(['commit', '-q', '-m', `history: ${name}`], other);
+    box.g(['branch', '-f', 'benchline-handover', 'HEAD'], other);
+    const handover = join(box.dir, name);
+    mkdirSync(handover);
+    writeFileSync(join(handover, 'base'), `${tip}\n`);
+    box.g(['bundle', 'create', '-q', join(handover, 'history.bundle'), `${tip}..benchline-handover`], other);
+    return box.sh(box.checkout(), 'take', { HANDOVER: handover });
+  };
+  // git diff lists a rename under its new name only: the file it took away from gab/ must be named too
+  const moved = takeOf('moved', () => box.g(['mv', 'gab/data.js', 'history/data.js'], other));
+  assert.equal(moved.status, 1, moved.stdout);
+  assert.match(moved.stderr, /touches paths outside history\/: gab\/data\.js/);
+  // a link in the store would make the next build read (and publish) whatever it points at on the runner
+  const linked = takeOf('linked', () => {
+    symlinkSync('/proc/self/environ', join(other, 'history', 'environ'));
+    box.g(['add', 'history/environ'], other);
+  });
+  assert.equal(linked.status, 1, linked.stdout);
+  assert.match(linked.stderr, /adds a link or submodule: history\/environ/);
+  const fine = takeOf('fine', () => {
+    writeFileSync(join(other, 'history', 'note.txt'), 'a regular file\n');
+    box.g(['add', 'history/note.txt'], other);
+  });
+  assert.equal(fine.status, 0, fine.stderr);
+});
+
 test('the stand-in for github-action-benchmark fails as the action does when a second call fetches gh-pages, and passes with skip-fetch-gh-pages', { timeout: 60000 }, () => {
   const box = ghSandbox('gh-standin');
   const seed = box.checkout();

@@ -94,15 +94,20 @@ case "$cmd" in
     git fetch --quiet --no-tags "$HANDOVER/history.bundle" "+refs/heads/benchline-handover:refs/heads/gh-pages"
     if [[ "$base" == "none" ]]; then
       [[ "$(git rev-list --count gh-pages)" == 1 ]] || die "the first history commit must be one root commit"
-      changed="$(git ls-tree -r --name-only gh-pages)"
+      from="$(git hash-object -t tree /dev/null)"
     else
       [[ "$(git rev-list --count "$base..gh-pages")" == 1 && "$(git rev-parse gh-pages^)" == "$base" ]] \
         || die "the handed-over history is not one commit on top of gh-pages ${base}"
-      changed="$(git diff --name-only "$base" gh-pages)"
+      from="$base"
     fi
+    # --no-renames: a rename is listed under its new name only, which would hide the path it took a file away from
+    changed="$(git diff --name-only --no-renames "$from" gh-pages)"
     if bad="$(grep -Ev "$allowed" <<< "$changed")" && [[ -n "$bad" ]]; then
       die "the history commit touches paths outside history/: $(head -n 5 <<< "$bad" | tr '\n' ' ')"
     fi
+    # regular files only: a link (mode 120000) would make the next build read what it points at on the runner
+    links="$(git diff --raw --no-renames --diff-filter=d "$from" gh-pages | awk '$2 == "120000" || $2 == "160000" { sub(/^[^\t]*\t/, ""); print }')"
+    [[ -z "$links" ]] || die "the history commit adds a link or submodule: $(head -n 5 <<< "$links" | tr '\n' ' ')"
     echo "gh-pages.sh take: gh-pages is now $(git rev-parse gh-pages) ($(grep -c . <<< "$changed" || true) files changed)"
     ;;
 
