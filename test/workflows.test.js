@@ -334,6 +334,8 @@ test('bench-report.yml comments with the least permission, and takes the PR numb
   const wf = load('bench-report.yml');
   assert.deepEqual(wf.on.workflow_run.workflows, ['bench']);
   assert.deepEqual(wf.jobs.comment.permissions, { actions: 'read', 'pull-requests': 'write' });
+  assert.match(wf.jobs.comment.if, /^\$\{\{ github\.event\.workflow_run\.event == 'pull_request' && /, 'only PR runs have a comment to post');
+  assert.equal(wf.jobs.comment.steps[0].with?.ref, undefined, 'the default branch is checked out, never the PR');
   const post = wf.jobs.comment.steps.at(-1);
   assert.match(post.run, /ci\/cli\.js comment --repo "\$GITHUB_REPOSITORY" --pr "\$PR"/);
   assert.equal(post.env.PR, '${{ steps.pr.outputs.number }}');
@@ -367,6 +369,11 @@ test('a job that can write restores no cache: no actions/cache, and setup-node w
 
 test('bench-publish.yml is the only gh-pages writer, in one never-cancelled concurrency group', () => {
   const wf = load('bench-publish.yml');
+  // branches: [main] also lets through a fork PR's run from a branch named main: the event must be push, too
+  assert.equal(wf.jobs.build.if, "${{ github.event.workflow_run.event == 'push' && github.event.workflow_run.conclusion == 'success' }}");
+  assert.equal(wf.jobs.record.needs, 'build');
+  assert.deepEqual(wf.jobs.deploy.needs, ['build', 'record']);
+  for (const id of ['record', 'deploy']) assert.equal(wf.jobs[id].if, undefined, `${id} runs only after build, never on a condition that could skip past it`);
   assert.deepEqual(wf.concurrency, { group: 'bench-publish', 'cancel-in-progress': false });
   assert.deepEqual(wf.on.workflow_run.branches, ['main']);
   assert.equal(wf.jobs.record.permissions.contents, 'write');
