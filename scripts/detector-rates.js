@@ -4,11 +4,14 @@
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
 //                                  [--looks 10,20,40] [--pinning auto|off] [--restart auto|round|never] [--duet auto|never] [--keep]
+//                                  [--work-us US]
 // (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
 // --keep leaves each case's copy with its results folders, reports and comment.md in place;
 // --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it; --pinning, --restart
 // and --duet set defaults.pinning, compare.restart and compare.duet the same way, to measure what core pinning, fresh
-// processes and duet rounds pay)
+// processes and duet rounds pay; --work-us gives A/B cases a knob sized before, e.g. on a quiet machine, instead of
+// sizing it from probe trials taken beside the neighbour: a busy host slows the probe, and a knob sized on it is too
+// large, so the case would measure a larger change than the one it names)
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
@@ -44,9 +47,13 @@ const o = scriptArgs(import.meta.url, {
   pinning: { type: 'string' },
   restart: { type: 'string' },
   duet: { type: 'string' },
+  'work-us': { type: 'string' },
 });
 const extra = o.param.flatMap((p) => ['--param', p]);
-for (const c of o.case) if (!CASES.includes(c)) throw new Error(`--case ${c}: choose from ${CASES.join(', ')}`);
+const fixedUs = o['work-us'] === undefined ? null : Number(o['work-us']);
+const refuse = (m) => { console.error(`detector-rates: ${m}`); process.exit(2); };
+if (fixedUs !== null && !(fixedUs > 0)) refuse(`--work-us ${o['work-us']}: give a number of microseconds above 0`);
+for (const c of o.case) if (!CASES.includes(c)) refuse(`--case ${c}: choose from ${CASES.join(', ')}`);
 const runs = Number(o.runs);
 const root = resolve(new URL('..', import.meta.url).pathname);
 const say = (m) => process.stdout.write(`${m}\n`);
@@ -186,7 +193,7 @@ function runCase(name, neighbourOn, seed) {
     if (o.duet) setConfig(dir, 'compare', `duet: ${o.duet}`);
     const [kind, tool, pctText] = name.split('-');
     if (kind === 'ab') {
-      const { us, probe } = knobFor(dir, tool, Number(pctText) / 100);
+      const { us, probe } = fixedUs === null ? knobFor(dir, tool, Number(pctText) / 100) : { us: fixedUs, probe: 'knob given (--work-us)' };
       setWorkUs(dir, us);
       rows.note = `${probe}; WORK_US=${us}`;
     }
