@@ -105,6 +105,27 @@ export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc
  */
 export const isExtreme = (name) => /\.(max|min)$/.test(name);
 
+/**
+ * Whether a latency percentile is, in some trial, that trial's slowest request: a pQ of at most 100 / (100 - Q)
+ * requests (a p99 of 100 or fewer, a p95 of 20) has no request above it (wrk's rank rounds up to the last one), so one
+ * pause sets it, as it sets latency.max: shown, never judged. `counts`: each trial's requests, of both sides.
+ * Returns { fewest, need } then, else undefined.
+ */
+export function slowestOnly(name, counts) {
+  const q = Number(/^latency\.p(\d+(?:\.\d+)?)$/.exec(name)?.[1]);
+  const known = (counts || []).filter(Number.isFinite);
+  if (!(q > 0 && q < 100) || !known.length) return undefined;
+  const need = Math.round(100 / (100 - q));
+  const fewest = Math.min(...known);
+  return fewest <= need ? { fewest, need } : undefined;
+}
+
+/** Each trial's request count of a document (its `requests` samples), for slowestOnly. */
+const requestCounts = (doc) => {
+  const m = doc.metrics?.find((x) => x.name === 'requests' && !x.case);
+  return m?.samples?.length ? m.samples : m ? [m.value] : [];
+};
+
 /** True when a metric of this document gets a verdict: listed as judged, not a restated run parameter, not an extreme. */
 export function isJudged(doc, name) {
   return !RESTATED.includes(name) && !PER_MEASUREMENT_TIME.includes(name) && !isExtreme(name) && judgedNames(doc).some((p) => matches(p, name));
@@ -600,8 +621,9 @@ export function failedThroughout(c, samples, doc) {
  * a value the load set, a direction only guessed or a trial's extreme that the judge list names, a restated run
  * parameter, a GC figure summed over the measurement time, else not one of the job's judged metrics. Pure.
  */
-export function notJudgedReason(headDoc, name, { setBy, guessed } = {}) {
+export function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
   const listed = () => judgedNames(headDoc).some((p) => matches(p, name));
+  if (tail && listed()) return `the slowest request of a trial of ${tail.fewest} requests (a ${name.slice('latency.'.length)} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; longer trials or a higher rate give it requests above it`;
   if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
   if (guessed && listed()) return `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${name.split('.')[0]}=lower") says it`;
   if (RESTATED.includes(name)) return 'restates a run parameter: shown, never judged';
@@ -664,13 +686,15 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       const setBy = hm.setBy || bm.setBy;
       // a direction taken by a rule, not known from what the metric counts, cannot tell a regression from an improvement
       const guessed = hm.guessed || bm.guessed;
-      const judged = !setBy && !guessed && isJudged(headDoc, hm.name);
+      // a percentile that some trial's few requests leave at its slowest one is that trial's max in all but name
+      const tail = slowestOnly(hm.name, [...requestCounts(baseDoc), ...requestCounts(headDoc)]);
+      const judged = !setBy && !guessed && !tail && isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
       const unjudgeable = apart || withinTrials(baseDoc, headDoc, bm, hm);
       const stats = unjudgeable ? { ...metricStats(bm, hm, { paired: false, cfg, seed, own }), verdict: 'inconclusive', reason: unjudgeable, final: true } : metricStats(bm, hm, { paired, sequential: headDoc.sequential, disturbed, otherGap, cfg, seed, own });
       const entry = { ...identity(headDoc), ...(hm.case ? { case: hm.case } : {}), metric: hm.name, unit: hm.unit, better: hm.better, judged, ...(headDoc.duet && !duetApart ? { duet: true } : {}), ...(otherParams ? { paramsDiffer: true } : {}), ...stats };
-      if (!judged) Object.assign(entry, { verdict: null, reason: notJudgedReason(headDoc, hm.name, { setBy, guessed }) });
+      if (!judged) Object.assign(entry, { verdict: null, reason: notJudgedReason(headDoc, hm.name, { setBy, guessed, tail }) });
       else if (capped && !stats.final) entry.capped = capped;
       comparisons.push(entry);
       sides.set(entry, { base: { samples: bm.samples, doc: baseDoc }, head: { samples: hm.samples, doc: headDoc } });
@@ -732,11 +756,12 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
  */
 export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequential, cfg, familySize = 1, planned = familySize }) {
   const job = { tool, judge };
+  const counts = [...baseTrials, ...headTrials].flatMap((t) => requestCounts(t));
   const values = (trials) => {
     const map = new Map();
     trials.forEach((t, i) => {
       for (const m of t.metrics) {
-        if (m.setBy || m.guessed || !isJudged(job, m.name)) continue;
+        if (m.setBy || m.guessed || !isJudged(job, m.name) || slowestOnly(m.name, counts)) continue;
         const key = metricKey(m);
         if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
         map.get(key).samples[i] = m.value;

@@ -1,6 +1,7 @@
 // Expands the config into the job matrix: suite x variant x (tool, scenario), filtered by the CLI selection.
 import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resolveParams, parseOverrides, checkOverrides, ConfigError } from './config.js';
 import { substituteDeep } from './subjects.js';
 import { ADAPTERS } from './adapters/index.js';
@@ -14,6 +15,9 @@ function nearIn(folder, name) {
     return undefined;
   }
 }
+
+// the benchline package this runs from: in an adopting repository, node_modules/benchline
+const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Why a job's `script:` cannot be run, or undefined when it is there: where the config names it, where it was looked
@@ -34,8 +38,12 @@ export function missingScript(job, root, configFile = 'bench.config.yaml') {
     }
   }
   const near = nearIn(dirname(file), basename(file));
+  // a script the package ships (loadtests/wrk/json.lua) named as in benchline's own repository, where it sits at the root
+  const shipped = resolve(PACKAGE, job.script);
+  const inPackage = !near && resolve(root) !== PACKAGE && shipped.startsWith(`${PACKAGE}/`) && existsSync(shipped);
   return `${where} does not exist `
-    + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${relative(root, join(dirname(file), near))}?` : ''}`;
+    + `(script: paths are relative to the project root, ${root})${near ? `; did you mean ${relative(root, join(dirname(file), near))}?` : ''}`
+    + (inPackage ? `; the benchline package ships it: script: ${relative(root, shipped)}` : '');
 }
 
 /** What a path that is no regular file is (a folder, a device, a FIFO, a socket), or undefined for a regular file. */

@@ -131,6 +131,18 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
   });
 
+  test('a script whose setup() made requests and whose thresholds name no scenario of its own gets a note that they are measured, in both summary formats, and the lib\'s scenario bench gets none', () => {
+    // setup-requests: scenario browse, 41 iterations of one request, 5 requests in setup(), thresholds on the whole test
+    const note = /^the script's setup\(\) ran, and the summary holds no metric of one scenario, so the requests setup\(\) made are counted in requests, throughput, latency and errors .* give the job the param k6Scenario: NAME \(bench, the name loadtests\/k6\/lib gives it, needs none\)$/;
+    for (const file of ['setup-requests.json', 'setup-requests.summary-export.json']) {
+      const r = parse(file);
+      assert.equal(byName(r, 'requests').value, 46, `${file}: 41 iterations' requests and setup()'s 5`);
+      assert.equal(r.notes.filter((n) => note.test(n)).length, 1, `${file}: ${r.notes.join(' | ')}`);
+    }
+    // the lib's scripts probe readiness in setup() and scope their thresholds to scenario bench: nothing to say
+    for (const file of ['one.json', 'many.json', 'one.summary-export.json']) assert.equal(parse(file).notes.some((n) => /setup\(\) ran/.test(n)), false, file);
+  });
+
   test('a script that throws in its iterations gets a note with how many did and the first exception, from k6\'s stderr', () => {
     const stderr = text('throws.stderr.txt');
     const r = parse('throws.json', { stderr });

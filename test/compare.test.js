@@ -832,6 +832,29 @@ test('a trial\'s slowest or fastest value (latency.max, time.min) is shown and n
   assert.equal(judgeListProblem(['latency.*', 'time.mean']), null, 'a glob passes them by');
 });
 
+test('a latency percentile that a trial\'s few requests leave at its slowest one (a p99 of 84 wrk requests) is shown and never judged, while the same p99 over 5,000 requests is', () => {
+  // wrk's json.lua p99 of a 2-s trial of a slow endpoint: 84 requests, so its p99 is the trial's latency.max
+  const few = BASE.map((x, i) => 84 + (i % 3));
+  const slow = BASE.map((x) => x * 1.5);
+  const [b, h] = pair({ base: { requests: few, 'latency.p99': BASE, 'latency.p50': BASE }, head: { requests: few, 'latency.p99': slow, 'latency.p50': slow } }, { sequential: ONE_LOOK(8) });
+  const by = Object.fromEntries(compare([b], [h], CFG).comparisons.map((c) => [c.metric, c]));
+  assert.equal(by['latency.p99'].judged, false);
+  assert.equal(by['latency.p99'].verdict, null);
+  assert.equal(by['latency.p99'].reason, 'the slowest request of a trial of 84 requests (a p99 of 100 or fewer has none above it), which one pause or outlier sets: shown, never judged; longer trials or a higher rate give it requests above it');
+  assert.equal(by['latency.p50'].verdict, 'regression', 'a median of 84 requests rests on many');
+  const many = BASE.map(() => 5000);
+  const trial = (d, i) => ({ metrics: d.metrics.map((m) => ({ ...m, value: m.samples[i], samples: [m.samples[i]] })) });
+  // a p99 that swings ±30% from round to round would keep the rounds going, were it judged
+  const swings = BASE.map((x, i) => x * (i % 2 ? 1.3 : 0.75));
+  const [, hs] = pair({ base: { requests: few, 'latency.p99': BASE }, head: { requests: few, 'latency.p99': swings } }, { sequential: ONE_LOOK(8) });
+  const rounds = (d) => BASE.map((_, i) => trial(d, i));
+  assert.deepEqual(undecided(rounds(b), rounds(hs), { tool: 'wrk', judge: ['latency.p99'], sequential: ONE_LOOK(8), cfg: CFG }), [], 'the rounds do not wait for it either');
+  const [b3, h3] = [b, hs].map((d) => ({ ...d, metrics: d.metrics.map((m) => (m.name === 'requests' ? { ...m, samples: many, value: many[0] } : m)) }));
+  assert.equal(undecided(rounds(b3), rounds(h3), { tool: 'wrk', judge: ['latency.p99'], sequential: ONE_LOOK(8), cfg: CFG }).length, 1, 'with many requests it does');
+  const [b2, h2] = pair({ base: { requests: many, 'latency.p99': BASE }, head: { requests: many, 'latency.p99': slow } }, { sequential: ONE_LOOK(8) });
+  assert.equal(compare([b2], [h2], CFG).comparisons.find((c) => c.metric === 'latency.p99').verdict, 'regression');
+});
+
 test('JMH\'s GC figures summed over the measurement time (alloc_rate, gc_count, gc_time) are never judged: a 20% faster benchmark allocating the same bytes per operation is no allocation regression', () => {
   const faster = BASE.map((b, i) => b * 0.8 * Math.exp(EPS[i]));
   const perOp = BASE.map(() => 96);

@@ -2,7 +2,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, readdirSync, cpSync, writeFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { loadConfig } from '../ci/config.js';
@@ -770,6 +770,13 @@ async function runScratchJob(job, files = {}) {
 
 /** Runs one hyperfine job with these params (YAML flow text) on a subject that starts nothing (runScratchJob). */
 const runHyperfineJob = (params) => runScratchJob(`{ tool: hyperfine, scenario: s, params: ${params} }`);
+
+test('a script the benchline package ships, named as in benchline\'s own repository (loadtests/wrk/json.lua) from a project that installed the package, is refused with the path it has there', () => {
+  const repo = scratchProject('{ tool: wrk, scenario: s, script: loadtests/wrk/json.lua, params: { duration: 1s } }');
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const shipped = relative(repo, resolve(dirname(CLI), '..', 'loadtests/wrk/json.lua'));
+  assert.throws(() => planJobs(cfg), { message: `bench.config.yaml suites.cli job wrk/s: script loadtests/wrk/json.lua does not exist (script: paths are relative to the project root, ${repo}); the benchline package ships it: script: ${shipped}` });
+});
 
 test('a job whose script or subject does not exist is refused when the run is planned, naming the config, the job or suite, the project root and the name it nearly spells', () => {
   const repo = scratchProject('{ tool: hyperfine, scenario: s, script: loadtests/start-wrok.sh, params: { args: x, runs: 1 } }', { 'loadtests/start-work.sh': '#!/bin/sh\n' });

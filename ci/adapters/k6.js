@@ -365,6 +365,13 @@ function requestFailure(stderr) {
  * missing; array or comma list), k6Scenario, contains, better ("name=lower,other=higher"); stderr: what k6
  * printed, which says when a threshold with abortOnFail stopped the test early.
  */
+/** Whether a summary shows that setup() ran: the data it returned, or its group (k6 files setup()'s checks under `setup`). */
+function setupRan(doc) {
+  const groups = doc?.root_group?.groups;
+  const list = Array.isArray(groups) ? groups : isObj(groups) ? Object.values(groups) : [];
+  return (doc?.setup_data !== undefined && doc.setup_data !== null) || list.some((g) => g?.name === 'setup');
+}
+
 export function parse(text, opts = {}) {
   // the runner passes the job's params as opts.params (as to every adapter); a caller's own opts take precedence
   if (isObj(opts.params)) opts = { ...opts.params, ...opts };
@@ -388,6 +395,16 @@ export function parse(text, opts = {}) {
   if (opts.k6Scenario && ![...all.keys()].some((n) => n.endsWith(`{scenario:${scenario}}`))) {
     notes.push(`k6Scenario is ${scenario}, but the summary holds no metric of scenario ${scenario}, so these figures are the whole test's (every scenario and setup()); `
       + `k6 reports a scenario's own only for submetrics its thresholds name: add thresholds such as 'http_reqs{scenario:${scenario}}': ['count>=0'] and 'http_req_failed{scenario:${scenario}}': ['rate<=1'] to the script, and check the scenario's name there`);
+  }
+
+  // setup()'s requests are tagged with no scenario: only a scenario's own submetrics leave them out, and without them
+  // (a script's own scenario name, thresholds on the whole test) they are measured with the iterations' requests
+  if (!opts.k6Scenario && all.has('http_reqs') && !all.has(`http_reqs{scenario:${scenario}}`) && setupRan(doc)) {
+    notes.push('the script\'s setup() ran, and the summary holds no metric of one scenario, so the requests setup() made are counted in requests, '
+      + 'throughput, latency and errors with those of the iterations; to leave them out, add thresholds on the scenario\'s own metrics to the script, '
+      + 'such as \'http_reqs{scenario:NAME}\': [\'count>=0\'], \'http_req_duration{scenario:NAME}\': [\'max>=0\'], \'http_req_failed{scenario:NAME}\': [\'rate<=1\'], '
+      + '\'checks{scenario:NAME}\': [\'rate>=0\'] and \'data_received{scenario:NAME}\': [\'count>=0\'] '
+      + `(NAME: the scenario's name in options.scenarios), and give the job the param k6Scenario: NAME (${DEFAULT_SCENARIO}, the name loadtests/k6/lib gives it, needs none)`);
   }
 
   const iterations = all.get('iterations')?.values;
