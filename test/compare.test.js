@@ -607,7 +607,7 @@ test('documents of two runs whose job ran with different params (10 connections 
   const same = compare([{ ...b, params: { threads: 2, duration: '5s', connections: 10 } }], [{ ...h, params: { connections: 10, duration: '5s', threads: 2 } }], CFG);
   assert.equal(same.comparisons.find((c) => c.metric === 'latency.p50').verdict, 'regression');
   const body = renderComment({ docs: [{ ...h, runner: { name: 'runner-a', os: 'linux', arch: 'x64', cpus: 2, cpuModel: 'Test CPU' } }], comparisons: r });
-  assert.match(body, /### benchline: ✅ no regressions, 2 inconclusive/);
+  assert.match(body, /### benchline: ❔ no regression shown, 2 inconclusive/);
   assert.match(body, /\n⚠️ Not judged, because base and head ran this job with different params \(compare runs of one configuration\): orders-api\/cache-on\/wrk\/peak\.\n/, 'the comment says so above the fold');
   assert.match(body, /ran the job with different params \\\(connections 10 → 50/, 'and why, among the inconclusive reasons');
   assert.ok(r.comparisons.every((c) => c.paramsDiffer === true), 'comparisons.json marks them');

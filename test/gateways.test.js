@@ -390,7 +390,7 @@ describe('the gateways report', () => {
     // The same three trials on both sides: no change in any median, but three paired rounds can never be significant,
     // so throughput is inconclusive; p99 moved by less than wrk's step of 1 µs in every round, below its resolution;
     // the rest are information.
-    assert.match(text, /Against base: no regressions, 3 inconclusive\n/);
+    assert.match(text, /Against base: no regression shown, 3 inconclusive\n/);
     assert.ok(text.includes([
       '  Nginx          throughput   +0.0%               –      inconclusive',
       '  Nginx        latency.mean   +0.0%               –       information',

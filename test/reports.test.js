@@ -431,6 +431,28 @@ const judgedEntry = (over) => ({
   level: 0.95, minEffect: 0.02, discovery: true, verdict: 'regression', reason: 'r', ...over,
 });
 
+test('headlines a pull request with an undecided metric as no regression shown, never with ✅, and lists the ones worse by their estimate', () => {
+  // p99 of a lower-is-better metric up 66% but not a discovery; throughput down 1% (under its 2% margin); p50 down 30%
+  // (better); a third undecided one worse by 1.5%, under its margin
+  const list = [
+    judgedEntry({ metric: 'latency.p99', change: 0.66, lower: -0.1, upper: 1.4, p: 0.09, discovery: false, verdict: 'inconclusive', minEffect: 0.1 }),
+    judgedEntry({ metric: 'throughput', better: 'higher', unit: '/s', base: { value: 1000, n: 8 }, head: { value: 990, n: 8 }, change: -0.01, lower: -0.03, upper: 0.01, p: 0.4, discovery: false, verdict: 'no change' }),
+    judgedEntry({ metric: 'latency.p50', change: -0.3, lower: -0.6, upper: 0.05, p: 0.1, discovery: false, verdict: 'inconclusive' }),
+    judgedEntry({ metric: 'latency.p90', change: 0.015, lower: -0.05, upper: 0.08, p: 0.5, discovery: false, verdict: 'inconclusive' }),
+  ];
+  const body = renderComment({ comparisons: { comparisons: list } });
+  assert.match(body, /^### benchline: ❔ no regression shown, 1 unchanged, 3 inconclusive$/m);
+  assert.doesNotMatch(body, /✅/u);
+  const lines = body.split('\n').filter((l) => l.startsWith('- 🟡'));
+  assert.equal(lines.length, 1, 'only the metric worse by at least its margin');
+  assert.match(lines[0], /· \*\*.*p99.*\*\*: \*\*\+66\.0%\*\*/);
+  assert.match(body, /^Undecided, but worse by its estimate by at least the margin \(not counted as a regression/m);
+  // an improvement direction or a change under the margin is not listed, and a regression takes the ⚠️ headline
+  const decided = [...list, judgedEntry({ metric: 'latency.p75' })];
+  assert.match(renderComment({ comparisons: { comparisons: decided } }), /^### benchline: ⚠️ 1 regression, 1 unchanged, 3 inconclusive$/m);
+  assert.match(renderComment({ comparisons: { comparisons: [list[1]] } }), /^### benchline: ✅ no regressions, 1 unchanged$/m);
+});
+
 test('escapes markdown and HTML in benchmark names that come from a pull request, in findings, tables, links and details', () => {
   const evil = '<img src=x onerror=alert(1)> | @octocat [x](javascript:alert(1)) `code` **b**\n# h';
   const list = [
@@ -466,7 +488,7 @@ test('keeps a comment with 6,000 compared metrics under 65,536 characters, cutti
   const tables = body.match(/^\*\*orders-api\/v\d\/wrk\/s\d+\*\* · 8 rounds$/gm).length;
   assert.ok(tables > 60 && tables < 300, `${tables} of the 300 job tables with a finding kept (the 5,800 jobs without one are folded, and that section is cut first)`);
   assert.equal(body.match(/\| 🔴 regression \|/g).length, Math.min(250, tables), 'the jobs with regressions come first');
-  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the folded job tables, the inconclusive and information sections and ${300 - tables} job tables\\. The job summary and the results artifact have every row\\._`));
+  assert.match(body, new RegExp(`_Left out to fit GitHub's comment size limit: the undecided lines, the folded job tables, the inconclusive and information sections and ${300 - tables} job tables\\. The job summary and the results artifact have every row\\._`));
   assert.doesNotMatch(body, /<details>/);
   // Tighter than the findings: improvements go before regressions, and the note says how many findings were cut.
   const tight = renderComment({ comparisons, limit: 6000 });

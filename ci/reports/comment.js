@@ -1,6 +1,6 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
-  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons, worseUndecided,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -31,6 +31,8 @@ export const row = (c) => `| ${[
 const GROUPS = ['regression', 'improvement', 'inconclusive', 'no change'];
 // Where the findings go among the comment's parts.
 const FINDINGS = Symbol('findings');
+// Where the undecided lines (inconclusive metrics worse by their estimate) go; kept only while the detail sections are.
+const LEANING = Symbol('leaning');
 
 const jobName = (c) => [c.suite, c.variant, c.tool, c.scenario].join('/');
 const metricName = (c) => `${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)}`;
@@ -49,7 +51,9 @@ export function findingLine(c, site) {
   const rounds = c.method === 'paired' ? `${c.head.n}${c.duet ? ' duet' : ''} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
   const url = trendUrl(site, c);
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
-  return `- ${c.verdict === 'regression' ? '🔴' : '🟢'} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (p=${c.p.toPrecision(2)}, ${rounds})`;
+  const mark = { regression: '🔴', improvement: '🟢' }[c.verdict] || '🟡';
+  const p = Number.isFinite(c.p) ? `p=${c.p.toPrecision(2)}, ` : '';
+  return `- ${mark} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (${p}${rounds})`;
 }
 
 /**
@@ -150,6 +154,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   const parts = [MARKER];
   const tail = [];
   let findings = [];
+  let leaning = [];
   const headOnly = headOnlyJobs(run);
   if (!comparisons && headOnly.length) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
@@ -166,6 +171,8 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
     const groups = groupByVerdict(list);
     findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
     parts.push(FINDINGS, countsLine(counts, comparisons, info));
+    leaning = worseUndecided(list);
+    if (leaning.length) parts.push(LEANING);
     if (counts.regression && failOnRegression) parts.push(`The pull request's bench check fails on ${counts.regression === 1 ? 'this regression' : 'these regressions'} (\`compare.failOnRegression\` in bench.config.yaml; a local \`bench\` exits non-zero only with \`--fail-on-regression\`).`);
   }
   if (comparisons && headOnly.length) parts.push(`Measured on head only (the base has no such subject): ${headOnly.map((j) => mdEscape(j.id)).join(', ')}.`);
@@ -200,13 +207,16 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   if (all.some(opposesMedians)) tail.push(`<sub>${PAIRED_NOTE}.</sub>`);
   if (foot) tail.push(foot);
   // Findings are one part so that the size limit can cut them last; an empty list leaves no blank part.
-  const build = (t, d, note, shown = findings) => `${[...parts.flatMap((p) => (p !== FINDINGS ? [p] : shown.length ? [shown.join('\n')] : [])), ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;
+  // the undecided lines go with the detail sections when the size limit cuts those (they summarize the inconclusive one)
+  const leanText = `Undecided, but worse by ${leaning.length === 1 ? 'its estimate' : 'their estimates'} by at least the margin (not counted as ${leaning.length === 1 ? 'a regression' : 'regressions'}: the rounds could not rule out chance; the inconclusive section says what would settle ${leaning.length === 1 ? 'it' : 'them'}):\n${leaning.map((c) => findingLine(c, site)).join('\n')}`;
+  const part = (p, shown, d) => (p === FINDINGS ? (shown.length ? [shown.join('\n')] : []) : p === LEANING ? (d.length ? [leanText] : []) : [p]);
+  const build = (t, d, note, shown = findings) => `${[...parts.flatMap((p) => part(p, shown, d)), ...t, ...d, ...(note ? [note] : []), ...tail].join('\n\n')}\n`;
   let body = build(tables, details);
   if (body.length <= limit) return body;
   // Too long: drop the detail sections, then job tables from the end (the least notable jobs), then findings from
   // the end (improvements before regressions), and say so. The length grows with what is kept: search for the most.
   const leftOut = (keep, cut) => {
-    const what = [details.length ? 'the folded job tables, the inconclusive and information sections' : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
+    const what = [details.length ? `${leaning.length ? 'the undecided lines, ' : ''}the folded job tables, the inconclusive and information sections` : '', tables.length - keep ? plural(tables.length - keep, 'job table') : '', cut ? `the last ${plural(cut, 'finding')}` : ''].filter(Boolean);
     return `_Left out to fit GitHub's comment size limit: ${what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0]}. The job summary and the results artifact have every row._`;
   };
   // The largest k in 0..n for which fits(k), or -1.

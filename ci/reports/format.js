@@ -153,18 +153,29 @@ export function groupByVerdict(comparisons) {
   return groups;
 }
 
-/** Headline of a comparison: "⚠️ 2 regressions, 1 improvement, 40 unchanged" or "✅ no regressions". */
+/**
+ * Headline of a comparison: "⚠️ 2 regressions, 1 improvement, 40 unchanged", "✅ no regressions, 40 unchanged" when
+ * every judged metric was decided, or "❔ no regression shown, 39 unchanged, 1 inconclusive": an inconclusive metric
+ * may still be a regression the rounds could not settle, so no ✅ claims there is none.
+ */
 export function headline(counts, { emoji = true } = {}) {
   const parts = [];
   if (counts.regression) parts.push(plural(counts.regression, 'regression'));
   if (counts.improvement) parts.push(plural(counts.improvement, 'improvement'));
   if (counts['no change']) parts.push(`${counts['no change'].toLocaleString('en-US')} unchanged`);
   if (counts.inconclusive) parts.push(`${counts.inconclusive.toLocaleString('en-US')} inconclusive`);
-  if (!counts.regression) parts.unshift('no regressions');
+  if (!counts.regression) parts.unshift(counts.inconclusive ? 'no regression shown' : 'no regressions');
   const text = parts.join(', ');
   if (!emoji) return text;
-  return `${counts.regression ? '⚠️' : '✅'} ${text}`;
+  return `${counts.regression ? '⚠️' : counts.inconclusive ? '❔' : '✅'} ${text}`;
 }
+
+/**
+ * Inconclusive metrics whose estimate is a change for the worse of at least their minimum effect: not decided (the
+ * rounds could not rule out chance), but what a reviewer should look at before calling the pull request clean.
+ */
+export const worseUndecided = (list) => list.filter((c) => c.verdict === 'inconclusive' && Number.isFinite(c.change)
+  && Number.isFinite(c.minEffect) && Math.abs(c.change) >= c.minEffect && c.change !== 0 && (c.change > 0) === (c.better === 'lower'));
 
 /**
  * A suite report's closing block against the base, as plain text lines: the headline, then one line
