@@ -616,14 +616,17 @@ export function readStore(store, { cache, read = new Map() } = {}) {
       for (const rec of folder.cached.failures) out.failures.push({ rec, path: join(store, failureRelPath(rec)) });
       continue;
     }
-    const r = read.get(rel) ?? readStoreFile(store, rel);
-    const path = join(store, rel);
-    if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
-    else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
-    else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
-    else out.archives.push({ archive: r.value, path, text: r.text, stat: r.stat });
+    sortInto(out, read.get(rel) ?? readStoreFile(store, rel), join(store, rel));
   }
   return out;
+}
+
+/** Puts one readStoreFile result at `path` into out's list of its kind (archives only where out keeps them). */
+function sortInto(out, r, path) {
+  if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
+  else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
+  else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
+  else out.archives?.push({ archive: r.value, path, text: r.text, stat: r.stat });
 }
 
 /** The archived months of a store, read: Map(path in the store -> readStoreFile's result), for readStore's `read`. */
@@ -642,14 +645,7 @@ export function readArchives(store) {
 export function readRunFolders(store, folders) {
   const out = { docs: [], failures: [], problems: [] };
   for (const [folder, names] of folders) {
-    for (const name of names) {
-      const rel = `${folder}/${name}`;
-      const r = readStoreFile(store, rel);
-      const path = join(store, rel);
-      if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
-      else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
-      else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
-    }
+    for (const name of names) sortInto(out, readStoreFile(store, `${folder}/${name}`), join(store, folder, name));
   }
   return out;
 }
