@@ -123,9 +123,6 @@ export const metricRank = (name) => {
   return i >= 0 ? i : ORDER.length;
 };
 
-/** Metrics (or rows with `name`) in report order, stable for ties. */
-export const sortMetrics = (list) => list.map((m, i) => [m, i]).sort((a, b) => metricRank(a[0].name) - metricRank(b[0].name) || a[1] - b[1]).map(([m]) => m);
-
 const VERDICT_RANK = Object.fromEntries(VERDICTS.map((v, i) => [v, i]));
 
 /**
