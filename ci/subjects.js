@@ -135,7 +135,7 @@ const PORT_RETRIES = 3;
 const portTaken = (e) => /EADDRINUSE|address already in use/i.test(String(e?.message));
 
 /** True when nothing listens on 127.0.0.1:port. */
-export function portIsFree(port) {
+function portIsFree(port) {
   return new Promise((res) => {
     const srv = createServer();
     srv.once('error', () => res(false));
@@ -274,7 +274,7 @@ const procText = (path) => {
  * The TCP ports the processes of process group `pgid` listen on (Linux /proc; [] elsewhere): a subject that is never
  * healthy because it listens on a port of its own instead of its ${port.NAME} is told which one.
  */
-export function listeningPorts(pgid) {
+function listeningPorts(pgid) {
   let pids = [];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));

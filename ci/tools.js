@@ -132,7 +132,7 @@ const GUARD = [
 ].join('\n');
 
 /** spawnSync of an installer that is stopped, with its children, when this process ends or is interrupted (GUARD). */
-export function installStep(command, args, options = {}) {
+function installStep(command, args, options = {}) {
   return spawnSync('sh', ['-c', GUARD, 'sh', String(process.pid), command, ...args], options);
 }
 

@@ -156,7 +156,7 @@ function nameHintContains(n) {
 }
 
 /** Detects the format and returns { format, metrics: Map(name -> {type, contains, values, thresholds}), durationMs, toolVersion }. */
-export function readSummary(doc, opts = {}) {
+function readSummary(doc, opts = {}) {
   if (!isObj(doc)) fail(`top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, not a k6 summary object`);
   const metrics = new Map();
   if (typeof doc.version === 'string' && isObj(doc.results) && Array.isArray(doc.results.metrics)) {
@@ -321,7 +321,7 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
 }
 
 /** benchline's name for a custom k6 metric: k6's own, without a bl_ prefix, lower case letters, digits and _ only. */
-export function customName(k6Name) {
+function customName(k6Name) {
   const base = k6Name.startsWith('bl_') ? k6Name.slice(3) : k6Name;
   const clean = base.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
   return /^[a-z]/.test(clean) ? clean : `k6_${clean}`;
@@ -604,7 +604,7 @@ export function noOutput(ctx = {}) {
 }
 
 /** How a script at `script` imports benchline's k6 helpers: a path from its folder (into node_modules/benchline where benchline is a dependency). */
-export function libImport(script) {
+function libImport(script) {
   const lib = fileURLToPath(new URL('../../loadtests/k6/lib/index.js', import.meta.url));
   if (!script) return lib;
   const path = relative(dirname(script), lib);
@@ -670,7 +670,7 @@ const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]*\b__ENV\b(
 const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*__ENV\b/g;
 
 /** Reads by name through a name the script binds to __ENV: env.NAME, env['NAME'], vars().NAME. Pure. */
-export function aliasReads(text) {
+function aliasReads(text) {
   const names = new Set([...text.matchAll(ENV_ALIAS)].map((m) => m[1]));
   return [...names].flatMap((n) => {
     const at = `\\b${n.replace(/\$/g, '\\$')}(?:\\(\\s*\\))?`;
@@ -679,7 +679,7 @@ export function aliasReads(text) {
 }
 
 /** The names a script takes out of __ENV by destructuring it. Pure. */
-export function destructuredReads(text) {
+function destructuredReads(text) {
   return [...text.matchAll(ENV_DESTRUCTURED)].flatMap((m) => m[1].split(',')
     .map((part) => /^\s*['"]?([A-Za-z_]\w*)['"]?\s*(?:[:=]|$)/.exec(part)?.[1])
     .filter(Boolean));
@@ -773,7 +773,7 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
 }
 
 /** The variables benchline sets for a k6 script, and what they hold: no job param may replace them. */
-export const SET_BY_BENCHLINE = Object.freeze({
+const SET_BY_BENCHLINE = Object.freeze({
   BASE_URL: "the subject's address (its manifest's target.url)",
   GRPC_TARGET: "the subject's gRPC address (its manifest's target.grpc)",
   BENCHLINE_SUMMARY: 'the path of the summary benchline reads',

@@ -246,7 +246,7 @@ function contentsProblem(out) {
  * So it must be new or empty, hold only names a build gives what it writes there (what a build stopped early left, or
  * a damaged cache), or be a cache a build wrote: one holding a file that opens with a build's checksum and schema.
  */
-export function cacheProblem(cache) {
+function cacheProblem(cache) {
   const entries = dirEntries(cache) || [];
   const foreign = entries.map((e) => e.name).filter((name) => !CACHE_NAMES.includes(name.replace(/\.\d+$/, ''))).sort();
   if (!foreign.length || entries.some((e) => e.isFile() && sealedCacheFile(join(cache, e.name)))) return null;

@@ -110,7 +110,7 @@ export function runFolderRel(run) {
 }
 
 /** Store-relative path of a job failure record. */
-export function failureRelPath(rec) {
+function failureRelPath(rec) {
   return `${runFolderRel(rec.run)}/${rec.run.role}/${rec.job.id}.failed.json`;
 }
 
@@ -146,7 +146,7 @@ const POLICY_KEYS = {
  * Why store.json's content is not { schema: benchline/store@1, policy }, each problem naming the key and what it may
  * hold (the schema's own words as a fallback); [] when it is.
  */
-export function storeJsonProblems(doc) {
+function storeJsonProblems(doc) {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     return [`holds ${shown(doc)}, not { "schema": "${STORE_SCHEMA}", "policy": ${JSON.stringify(DEFAULT_POLICY)} }`];
   }
@@ -234,7 +234,7 @@ function failureRecords(loaded) {
  * A run folder is read as report and export read it (results-dir.js loadResultsDir), except that a document that
  * cannot be read as its run's is named and left out while the run's others are published.
  */
-export function collectInputs(paths) {
+function collectInputs(paths) {
   const docs = [];
   const failures = [];
   const errors = [];
