@@ -10,6 +10,7 @@ import { locate } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
+import { shellQuote } from './shell.js';
 
 const validateManifest = compileHandWritten('subject');
 
@@ -64,9 +65,6 @@ function quotedAt(text, at) {
   }
   return quote !== null;
 }
-
-/** A word the shell reads back as `s`: as it is when it holds nothing the shell would split or expand, else in single quotes. */
-export const shellQuote = (s) => (/^[\w@%+=:,./-]*$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /**
  * Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. With
