@@ -511,13 +511,25 @@ export function parse(text, opts = {}) {
   const crossed = thresholds.filter((t) => !t.ok);
   for (const t of crossed) notes.push(`k6 threshold crossed: ${t.metric} ${t.expr}`);
   if (crossed.length) notes.push(`k6: ${crossed.length} of ${thresholds.length} thresholds failed`);
+  notes.push(...stderrNotes(opts.stderr || '', durationMs));
+  if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
+
+  const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
+  if (distributions.length) result.distributions = distributions;
+  if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
+  return result;
+}
+
+/** Notes on what k6 logged on stderr but left out of the summary: a test stopped early, exceptions, a failed handleSummary. */
+function stderrNotes(stderr, durationMs) {
+  const notes = [];
   // abortOnFail: k6 ends the test at the crossing and still writes the summary, of a shorter run than the script planned
-  if (/abortOnFail enabled, stopping test prematurely/.test(opts.stderr || '')) {
+  if (/abortOnFail enabled, stopping test prematurely/.test(stderr)) {
     notes.push(`k6 stopped the test early: a threshold with abortOnFail was crossed${durationMs ? ` after ${(durationMs / 1000).toFixed(1)} s` : ''}, so this trial measured less than the script planned (its requests and iterations are not comparable with a full trial)`);
   }
   // an exception in the script's default() (or a scenario's exec function) ends that iteration, which k6 still counts,
   // and is only logged on stderr: a script that throws every time would otherwise look like a clean run
-  const logged = (opts.stderr || '').split('\n').filter((l) => /\blevel=error\b/.test(l));
+  const logged = stderr.split('\n').filter((l) => /\blevel=error\b/.test(l));
   const message = (line) => /msg="((?:[^"\\]|\\.)*)"/.exec(line)?.[1]?.split(/\\n/)[0];
   const thrown = logged.filter((l) => /\bsource=stacktrace\b/.test(l));
   if (thrown.length) {
@@ -528,12 +540,7 @@ export function parse(text, opts = {}) {
   // a handleSummary that throws writes none of its files: k6 logs it, exits 0, and only its own --summary-export is left
   const summaryThrew = logged.find((l) => /at handleSummary \(/.test(l));
   if (summaryThrew) notes.push(`k6: the script's handleSummary threw (${message(summaryThrew) || 'see the trial\'s stderr'}), so it wrote no summary of its own`);
-  if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
-
-  const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
-  if (distributions.length) result.distributions = distributions;
-  if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
-  return result;
+  return notes;
 }
 
 /** What k6's exit codes that end a run before its summary mean (k6's errext codes). */
