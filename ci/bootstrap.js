@@ -22,7 +22,7 @@ function ensureNodeModules() {
 }
 
 /** Tools the test suite drives for real; `bench` installs the tools of its plan itself, once parsed. */
-export const TEST_TOOLS = ['wrk', 'ab', 'hyperfine', 'k6', 'ghz', 'bun', 'nginx', 'haproxy', 'envoy'];
+const TEST_TOOLS = ['wrk', 'ab', 'hyperfine', 'k6', 'ghz', 'bun', 'nginx', 'haproxy', 'envoy'];
 
 async function main(purpose) {
   ensureNodeModules();

@@ -54,7 +54,7 @@ export const RESTATED = Object.freeze(['duration', 'requests', 'iterations', 'by
  * compare.metrics when a config sets none: tail latencies move more from trial to trial than the median, so a smaller
  * change there is not actionable (a config's own compare.metrics replaces this whole table).
  */
-export const DEFAULT_METRIC_EFFECTS = Object.freeze({ 'latency.p95': 0.1, 'latency.p99': 0.1, 'latency.p99.9': 0.15 });
+const DEFAULT_METRIC_EFFECTS = Object.freeze({ 'latency.p95': 0.1, 'latency.p99': 0.1, 'latency.p99.9': 0.15 });
 
 /** The compare settings a config that says nothing of them gets (config.js, and reports of results without a config). */
 export const COMPARE_DEFAULTS = Object.freeze({ confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: DEFAULT_METRIC_EFFECTS });
@@ -87,7 +87,7 @@ function lookupMinEffect(name, table) {
 }
 
 /** The metric names (or globs) a document's job is judged on: its own `judge` list, else its tool's defaults. */
-export function judgedNames(doc) {
+function judgedNames(doc) {
   return doc.judge || ADAPTERS[doc.tool?.name ?? doc.tool]?.judged || [];
 }
 
@@ -111,7 +111,7 @@ export const isExtreme = (name) => /\.(max|min)$/.test(name);
  * pause sets it, as it sets latency.max: shown, never judged. `counts`: each trial's requests, of both sides.
  * Returns { fewest, need } then, else undefined.
  */
-export function slowestOnly(name, counts) {
+function slowestOnly(name, counts) {
   const q = Number(/^latency\.p(\d+(?:\.\d+)?)$/.exec(name)?.[1]);
   const known = (counts || []).filter(Number.isFinite);
   if (!(q > 0 && q < 100) || !known.length) return undefined;
@@ -257,14 +257,14 @@ export function pairedStats(base, head, { alpha, sequential, disturbed = [], oth
  * runs, a 92% loss on this machine as -6%. Both tests are exact under "no change", so p = min(p_adjusted / 0.9,
  * p_raw / 0.1) keeps the false alarms at alpha (a weighted Bonferroni), and the adjusted test keeps nine tenths of alpha.
  */
-export const RAW_SHARE = 0.1;
+const RAW_SHARE = 0.1;
 
 /**
  * One look's test: { p, d (the differences its interval comes from), slope, unadjusted }. Without other work to
  * adjust for, the signed-rank test of the differences as measured; otherwise the stronger of the adjusted and the
  * unadjusted test by weighted Bonferroni (RAW_SHARE).
  */
-export function pathOf(d, gap) {
+function pathOf(d, gap) {
   const adjusted = adjustForOtherWork(d, gap);
   const pAdjusted = signedRankTest(adjusted.d).p;
   if (!adjusted.slope) return { ...adjusted, p: pAdjusted, unadjusted: false };
@@ -309,17 +309,17 @@ export function adjustForOtherWork(d, gap, { intercept = false } = {}) {
  * so the claim errs at most that often (at alpha * the look's weight; over the looks, at most alpha). The interval
  * that must exclude 0 for a discovery stays two-sided at `level`.
  */
-export const equivalenceLevel = (level) => Math.max(0.5, Number((1 - 2 * (1 - level)).toFixed(12)));
+const equivalenceLevel = (level) => Math.max(0.5, Number((1 - 2 * (1 - level)).toFixed(12)));
 
 /**
  * Head's value relative to base's as 1 + change: head / base, and for a negative base 1 + (head - base) / |base|, so the
  * change has the sign of head - base (a ratio of two negatives would call -10 -> -5 a 50% fall). Zero base: the ratio
  * as it is (infinite, or NaN for 0 / 0).
  */
-export const relativeRatio = (h, b) => (b < 0 ? 1 + (h - b) / -b : h / b);
+const relativeRatio = (h, b) => (b < 0 ? 1 + (h - b) / -b : h / b);
 
 /** Statistics of one metric from two independent sets of trials (two runs). */
-export function unpairedStats(base, head, { alpha, confidence, seed }) {
+function unpairedStats(base, head, { alpha, confidence, seed }) {
   const b = median(base);
   const h = median(head);
   const out = { method: 'unpaired', p: mannWhitney(head, base).p, change: b ? relativeRatio(h, b) - 1 : null, lower: null, upper: null, absolute: h - b, level: confidence ?? 1 - alpha };
@@ -334,7 +334,7 @@ export function unpairedStats(base, head, { alpha, confidence, seed }) {
 }
 
 /** Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)). */
-export function roundsToSettle(s, n, minEffect) {
+function roundsToSettle(s, n, minEffect) {
   const eq = s.equivalence ?? s;
   if (!Number.isFinite(eq.lower) || !Number.isFinite(eq.upper)) return null;
   const half = (eq.upper - eq.lower) / 2;
@@ -464,10 +464,10 @@ export function disturbedRounds(baseLoad, headLoad, maxGap = MAX_OTHER_GAP) {
  * sides' other work (load[].other) differ by more than this many cores (or compare.maxOtherGap, when set), an unpaired
  * comparison gives no verdict.
  */
-export const UNPAIRED_OTHER_GAP = 0.5;
+const UNPAIRED_OTHER_GAP = 0.5;
 
 /** Why documents of two runs are not judged because other work on the machine differed between them, or null. */
-export function busierRun(baseDoc, headDoc, maxGap = UNPAIRED_OTHER_GAP) {
+function busierRun(baseDoc, headDoc, maxGap = UNPAIRED_OTHER_GAP) {
   const others = (doc) => (Array.isArray(doc.load) ? doc.load.map((l) => l?.other).filter(Number.isFinite) : []);
   const b = others(baseDoc);
   const h = others(headDoc);
@@ -519,7 +519,7 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
  * rounds' differences (W+ against its mean); unpaired (null), Mann-Whitney's U of head against its mean. The side the
  * tests found when the estimate of the change is 0.
  */
-export function leanOf(base, head, disturbed) {
+function leanOf(base, head, disturbed) {
   if (disturbed) {
     const d = base.map((b, i) => head[i] - b).filter((_, i) => !disturbed[i]);
     const { w, n } = signedRankTest(d);
@@ -558,7 +558,7 @@ const identity = (doc) => ({ suite: doc.suite, subject: doc.subject, variant: do
  * whose configs differ: 10 connections against 50 measure different loads), or null when the params agree (or a side
  * does not record them). Names each differing param as base → head.
  */
-export function paramsApart(baseDoc, headDoc) {
+function paramsApart(baseDoc, headDoc) {
   const b = baseDoc.params;
   const h = headDoc.params;
   if (!b || !h || typeof b !== 'object' || typeof h !== 'object') return null;
@@ -577,7 +577,7 @@ export function paramsApart(baseDoc, headDoc) {
  * block and the head block, would read as a change (A/A runs of 3 forks x 10 iterations a side were flagged in about a
  * third of simulated runs). Only whole trials, run in rounds, can tell a change from that.
  */
-export function withinTrials(baseDoc, headDoc, bm, hm) {
+function withinTrials(baseDoc, headDoc, bm, hm) {
   const trials = Math.min(baseDoc.trials, headDoc.trials);
   if (!(trials < MIN_TRIALS) || (bm.samples.length <= baseDoc.trials && hm.samples.length <= headDoc.trials)) return null;
   const tool = headDoc.tool?.name ?? headDoc.tool;
@@ -592,7 +592,7 @@ const FAILURE_METRICS = Object.freeze(['errors', 'error_rate', 'checks_pass_rate
  * head where base never did (every base trial at none: no errors, every check passing) and is not decided as no change,
  * judged or not (errors in 4 of 12 head rounds are not yet a discovery, and a job may judge no failure metric at all).
  */
-export function failuresRose(c, base = [], head = []) {
+function failuresRose(c, base = [], head = []) {
   if (!FAILURE_METRICS.includes(c.metric)) return undefined;
   if (c.judged && c.verdict === 'regression') return `its ${c.metric} regressed`;
   if (c.verdict === 'no change' || c.verdict === 'improvement') return undefined;
@@ -608,7 +608,7 @@ const failureScope = (c) => `${c.suite}/${c.variant}/${c.tool}/${c.scenario}::${
  * of 1, or a hyperfine case whose every run exited non-zero (kept by ignoreFailure: a command the base checkout does
  * not have yet). `samples` are that side's values, `doc` its result document.
  */
-export function failedThroughout(c, samples, doc) {
+function failedThroughout(c, samples, doc) {
   if (!samples?.length) return false;
   if (c.metric === 'error_rate') return samples.every((x) => x >= 1);
   if (c.metric !== 'errors' || c.tool !== 'hyperfine') return false;
@@ -621,7 +621,7 @@ export function failedThroughout(c, samples, doc) {
  * a value the load set, a direction only guessed or a trial's extreme that the judge list names, a restated run
  * parameter, a GC figure summed over the measurement time, else not one of the job's judged metrics. Pure.
  */
-export function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
+function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
   const listed = () => judgedNames(headDoc).some((p) => matches(p, name));
   if (tail && listed()) return `the slowest request of a trial of ${tail.fewest} requests (a ${name.slice('latency.'.length)} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; longer trials or a higher rate give it requests above it`;
   if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
@@ -791,7 +791,7 @@ export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequ
 }
 
 /** Beyond this many more rounds a hint says "too noisy here" instead of a count nobody would run. */
-export const MAX_MORE_ROUNDS = 200;
+const MAX_MORE_ROUNDS = 200;
 
 /** The clause a reason ends with: about how many more rounds would likely do `what`, or that it is too noisy here. */
 export function moreRoundsHint(more, what = 'settle it') {
@@ -800,7 +800,7 @@ export function moreRoundsHint(more, what = 'settle it') {
 }
 
 /** How much wider than it needs to be a projected interval must stay before a metric counts as unable to settle. */
-export const FUTILITY_MARGIN = 1.25;
+const FUTILITY_MARGIN = 1.25;
 
 /**
  * Whether an undecided paired metric after n rounds could not settle by `max` rounds even if its interval narrowed as

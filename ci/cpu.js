@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 const HZ = 100;
 
 /** Busy ticks of the whole machine (user, nice, system, steal) from the text of /proc/stat; null if unreadable. */
-export function machineBusyTicks(procStat) {
+function machineBusyTicks(procStat) {
   const line = /^cpu\s+(.*)$/m.exec(procStat || '');
   if (!line) return null;
   const [user, nice, system, , , , , steal = 0] = line[1].trim().split(/\s+/).map(Number);

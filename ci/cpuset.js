@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { processStats } from './cpu.js';
 
-export const PINNING_MODES = Object.freeze(['auto', 'off']);
+const PINNING_MODES = Object.freeze(['auto', 'off']);
 const TASKSET = ['/usr/bin/taskset', '/bin/taskset'];
 
 /** "0-3,6,8-9" -> [0,1,2,3,6,8,9]; undefined for text that is not a CPU list. */
@@ -89,7 +89,7 @@ export function groupProcesses(pgid) {
 }
 
 /** Threads of `pids` whose affinity is not exactly `cores`: [{ pid, tid, cpus }] from /proc/<pid>/task/<tid>/status. */
-export function threadsOffCores(pids, cores) {
+function threadsOffCores(pids, cores) {
   const want = formatCpuList(cores);
   const off = [];
   for (const pid of pids) {
@@ -129,7 +129,7 @@ export function toolCoreCount(wasPinned = true, split = current) {
 }
 
 /** A load tool that used at least this share of the cores it may use was the bottleneck of its trial. */
-export const SATURATION = 0.9;
+const SATURATION = 0.9;
 
 /**
  * Whether the load tool saturated its cores, from a result document's load[] (per trial): the median trial's tool

@@ -5,7 +5,7 @@ import { Octokit } from '@octokit/rest';
 export const MARKER = '<!-- benchline:pr-comment -->';
 
 /** GitHub rejects issue comments longer than this many characters. */
-export const MAX_COMMENT_CHARS = 65536;
+const MAX_COMMENT_CHARS = 65536;
 
 /** An Octokit client; baseUrl points at GitHub Enterprise or a local stand-in in tests. */
 export function githubClient({ token, baseUrl = 'https://api.github.com', userAgent = 'benchline' } = {}) {
@@ -51,7 +51,7 @@ export function isStickyComment(comment, login) {
 }
 
 /** The login behind the token, or undefined for installation tokens, which GitHub refuses /user. */
-export async function tokenLogin(octokit) {
+async function tokenLogin(octokit) {
   try {
     const { data } = await octokit.rest.users.getAuthenticated();
     return data?.login;

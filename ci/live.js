@@ -75,3 +75,13 @@ export function onFirstSignal(handler) {
     handler(sig);
   };
 }
+
+/** Runs `fn` with `onSignal` listening to SIGNALS, and takes it off again however `fn` ends. */
+export async function whileListening(onSignal, fn) {
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  try {
+    return await fn();
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+  }
+}

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 export const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Longest file name most file systems take, in bytes. */
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 /** Longest job id: leaves room for the longest suffix a store file gets (".failed.json") and temp names. */
 export const MAX_JOB_ID = 200;
 
@@ -17,7 +17,7 @@ export function nameProblem(name, what, max = MAX_JOB_ID) {
 }
 
 /** Why a relative path is unsafe to write or delete under a folder (absolute, "..", overlong segments), or undefined. */
-export function relPathProblem(rel) {
+function relPathProblem(rel) {
   if (typeof rel !== 'string' || !rel) return `path ${JSON.stringify(rel)} is empty`;
   if (isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return `path "${rel}" is absolute`;
   const parts = rel.split(/[\\/]/);

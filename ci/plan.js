@@ -257,7 +257,7 @@ export const toMatrix = (jobs) => ({
 });
 
 /** Tool names a job's params (warm-up included) refer to with ${tool.NAME}, so they are installed before the job runs. */
-export function toolsOfParams(job) {
+function toolsOfParams(job) {
   const text = JSON.stringify([job.params, job.warmup]);
   return [...text.matchAll(/\$\{tool\.([\w-]+)\}/g)].map((m) => m[1]);
 }

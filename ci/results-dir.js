@@ -7,13 +7,13 @@ import { firstFew } from './units.js';
 import { jobIdOf } from './store/archive.js';
 import { insideDir } from './names.js';
 
-export const RUN_SCHEMA = 'benchline/run@1';
+const RUN_SCHEMA = 'benchline/run@1';
 /** Roles whose documents are "the measurement" when no base is involved, in order of preference. */
-export const PRIMARY_ROLES = Object.freeze(['head', 'local', 'main']);
+const PRIMARY_ROLES = Object.freeze(['head', 'local', 'main']);
 /** The sides a run measures: the two of an A/B run, or the one of a run without --base. */
 const ROLES = new Set(['head', 'base', 'main', 'local']);
 
-export class ResultsError extends UserError {}
+class ResultsError extends UserError {}
 
 function readJson(file, what) {
   let text;
@@ -67,7 +67,7 @@ export function resolveRunDir(dir) {
 }
 
 /** A document path listed in run.json, which must stay inside the run folder. */
-export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
+function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
   const abs = insideDir(runDir, rel);
   if (abs instanceof Error) throw new ResultsError(`${runFile}: lists a document at ${JSON.stringify(String(rel).slice(0, 80))}: ${abs.message}; run.json must name files inside its run folder`);
   return abs;
@@ -76,7 +76,7 @@ export function runFilePath(runDir, rel, runFile = join(runDir, 'run.json')) {
 const identity = (job) => ({ id: job.id, suite: job.suite, subject: job.subject, variant: job.variant, tool: job.tool, scenario: job.scenario });
 
 /** The statuses `benchline run` writes for a job; a job without one was not settled when the run stopped on an error. */
-export const JOB_STATUSES = Object.freeze(['ok', 'failed', 'skipped', 'interrupted']);
+const JOB_STATUSES = Object.freeze(['ok', 'failed', 'skipped', 'interrupted']);
 // only these jobs have documents: the runner writes none for a job that failed or was skipped
 const MEASURED = new Set(['ok', 'interrupted', undefined]);
 
@@ -90,7 +90,7 @@ const quote = (v) => JSON.stringify(String(v).slice(0, 80));
  * or document path of the wrong kind, a status the runner never writes (or documents beside a failure), a job listed
  * twice. Pure; every reader refuses such a run whole, since it cannot tell which of its documents are the run's.
  */
-export function runFileProblem(run, runFile) {
+function runFileProblem(run, runFile) {
   if (run?.schema !== RUN_SCHEMA || !Array.isArray(run.jobs)) {
     const version = otherVersion(run?.schema, RUN_SCHEMA);
     if (version) return `${runFile}: ${version}`;

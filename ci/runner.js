@@ -217,7 +217,7 @@ function removeOrphanWorktrees(root) {
  * only what git tracks, so what the head checkout has from an install or a build (node_modules/, a venv, a compiled
  * binary) is not there unless the subject's build: steps make it.
  */
-export const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a fresh git worktree of ${ref} holding only the files git tracks; `
+const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a fresh git worktree of ${ref} holding only the files git tracks; `
   + `what your checkout has from an install or a build that git ignores, such as node_modules/, a venv or a compiled binary, is not there: `
   + `make it in subjects/${subject}/subject.yaml build: steps, e.g. ["npm", "ci"], which run once in each checkout before the first start; docs/config.md, subject.yaml)`;
 
@@ -226,7 +226,7 @@ export const baseCheckoutHint = (ref, dir, subject) => `(base side: ${dir} is a 
  * written as REF:PATH, the file in the base commit that `git show REF:PATH` prints. Changes `e` (once: a failed build
  * is one error shared by the subject's jobs) and returns it.
  */
-export function onBaseSide(e, { ref, dir, root }) {
+function onBaseSide(e, { ref, dir, root }) {
   if (!(e instanceof Error) || e.message.startsWith(`base (${ref}`)) return e;
   const rel = relative(root, dir);
   // the relative form first: it ends with the absolute one's text
@@ -624,7 +624,7 @@ async function runGroup(group, ctx) {
  * an A/B lane that starts fresh subjects every round anyway, so a round run later is like any other (the stop was
  * for time, not for anything its data said, so its looks and their alpha are as planned).
  */
-export const resumable = (lane) => lane.stopped === 'budget' && lane.restart && lane.plan.adaptive;
+const resumable = (lane) => lane.stopped === 'budget' && lane.restart && lane.plan.adaptive;
 
 /**
  * More rounds for lanes of one group that the budget stopped (resumable): fresh subjects, the warm-up, and rounds

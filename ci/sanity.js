@@ -16,7 +16,7 @@ export const BOUNDS = Object.freeze({
 /** What a value of each unit is, for messages. */
 export const UNIT_WORD = { ns: 'a time', 'ops/s': 'a rate', bytes: 'a size', 'bytes/s': 'a rate', count: 'a count', ratio: 'a ratio' };
 
-export class ImpossibleValueError extends UserError {}
+class ImpossibleValueError extends UserError {}
 
 /** `latency.p99.9` -> { family: 'latency', stat: 'p', rank: 99.9 }; `time.min` -> { family: 'time', stat: 'min' }. */
 function readStat(name) {

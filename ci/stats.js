@@ -160,7 +160,7 @@ const signedRankCache = new Map();
  * Exact null distribution of the signed-rank statistic W+ for n pairs without ties, as counts per value of W+
  * (they sum to 2^n). Exact in doubles up to n = 50; callers use the normal approximation beyond.
  */
-export function signedRankCounts(n) {
+function signedRankCounts(n) {
   if (signedRankCache.has(n)) return signedRankCache.get(n);
   let counts = [1];
   for (let k = 1; k <= n; k += 1) {

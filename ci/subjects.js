@@ -10,6 +10,7 @@ import { locate } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
+import { shellQuote } from './shell.js';
 
 const validateManifest = compileHandWritten('subject');
 
@@ -64,9 +65,6 @@ function quotedAt(text, at) {
   }
   return quote !== null;
 }
-
-/** A word the shell reads back as `s`: as it is when it holds nothing the shell would split or expand, else in single quotes. */
-export const shellQuote = (s) => (/^[\w@%+=:,./-]*$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /**
  * Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. With
@@ -135,7 +133,7 @@ const PORT_RETRIES = 3;
 const portTaken = (e) => /EADDRINUSE|address already in use/i.test(String(e?.message));
 
 /** True when nothing listens on 127.0.0.1:port. */
-export function portIsFree(port) {
+function portIsFree(port) {
   return new Promise((res) => {
     const srv = createServer();
     srv.once('error', () => res(false));
@@ -274,7 +272,7 @@ const procText = (path) => {
  * The TCP ports the processes of process group `pgid` listen on (Linux /proc; [] elsewhere): a subject that is never
  * healthy because it listens on a port of its own instead of its ${port.NAME} is told which one.
  */
-export function listeningPorts(pgid) {
+function listeningPorts(pgid) {
   let pids = [];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));

@@ -1,6 +1,6 @@
 // The load tools benchline drives: where each comes from, how to find it, install it and read its version.
 // Uses only Node built-ins, because it runs before npm packages are installed.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, delimiter, dirname } from 'node:path';
@@ -132,7 +132,7 @@ const GUARD = [
 ].join('\n');
 
 /** spawnSync of an installer that is stopped, with its children, when this process ends or is interrupted (GUARD). */
-export function installStep(command, args, options = {}) {
+function installStep(command, args, options = {}) {
   return spawnSync('sh', ['-c', GUARD, 'sh', String(process.pid), command, ...args], options);
 }
 
@@ -215,6 +215,3 @@ export function doctorRows() {
     return { tool: name, version: where ? versionOf(name, where.path) : 'missing', source: where ? where.from : `not installed (${TOOLS[name].source})`, path: where?.path || '' };
   });
 }
-
-/** Runs a tool and returns stdout, for the few places that need a one-off call. */
-export const runTool = (name, args) => execFileSync(locate(name).path, args, { encoding: 'utf8' });

@@ -6,7 +6,7 @@ const SIZE_BYTES = { B: 1, KB: 1024, KiB: 1024, MB: 1024 ** 2, MiB: 1024 ** 2, G
 const clip = (text) => (String(text).length > 40 ? `${String(text).slice(0, 40)}... (${String(text).length.toLocaleString('en-US')} characters)` : String(text));
 
 /** Nanoseconds from a number and a time unit (ns, us, ms, s, m, h). */
-export function toNs(value, unit) {
+function toNs(value, unit) {
   const f = TIME_NS[unit];
   if (f === undefined) throw new Error(`unknown time unit "${clip(unit)}"`);
   return value * f;

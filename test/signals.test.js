@@ -321,3 +321,12 @@ test('SIGTERM during a site build stops it with 143, says the folder may be half
   // the data of every run and series as a clean build writes it (the index and feed carry the build's time)
   for (const f of files(out)) if (/^data\/(runs|series)\/.*\.js$/.test(f)) assert.equal(readFileSync(join(out, f), 'utf8'), readFileSync(join(dir, 'clean', f), 'utf8'), f);
 });
+
+test('whileListening has its handler on every stop signal while the work runs and takes it off after, also when the work throws', async () => {
+  const { SIGNALS, whileListening } = await import('../ci/live.js');
+  const handler = () => {};
+  const on = () => SIGNALS.filter((sig) => process.listeners(sig).includes(handler));
+  assert.deepEqual(await whileListening(handler, async () => on()), SIGNALS);
+  await assert.rejects(whileListening(handler, () => { throw new Error('stopped'); }), /stopped/);
+  assert.deepEqual(on(), []);
+});

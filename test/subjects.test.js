@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { buildSubject, freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
+import { shellQuote } from '../ci/shell.js';
 import { tempDir } from './support/temp.js';
 
 const manifestWith = (dir, processSpec) => ({ name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: ['http'], processes: { server: processSpec } });
@@ -155,4 +157,11 @@ test('freePort never hands out the same port twice in one process', async () => 
   const ports = [];
   for (let i = 0; i < 200; i += 1) ports.push(await freePort());
   assert.equal(new Set(ports).size, ports.length);
+});
+
+test('shellQuote gives words sh reads back as they were: plain ones as they are, the empty word, spaces, quotes and $ in single quotes', () => {
+  const words = ['plain/path-1.js', '', 'a b', "it's", '$HOME', 'x;y', '*'];
+  assert.equal(shellQuote('plain/path-1.js'), 'plain/path-1.js');
+  const line = words.map(shellQuote).join(' ');
+  assert.deepEqual(execFileSync('sh', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' }).split('\n').slice(0, -1), words);
 });

@@ -5,6 +5,7 @@ import { ParseError, parseJson, shown } from './errors.js';
 import { metric } from '../metrics.js';
 import { wholeNumber } from './counts.js';
 import { nearMiss } from '../spelling.js';
+import { shellQuote } from '../shell.js';
 
 export const name = 'hyperfine';
 
@@ -174,7 +175,6 @@ export function parse(text, opts = {}) {
 const hasValue = (v) => !(v === undefined || v === null || v === '');
 const asList = (v) => (!hasValue(v) ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 const count = (v, what, min) => wholeNumber(v, { tool: 'hyperfine', what, min });
-const shellQuote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /** "t=0.1,0.2; mode=a,b" or { t: [0.1, 0.2] } -> [[name, "v1,v2"], ...] for --parameter-list. */
 function parameterLists(v) {

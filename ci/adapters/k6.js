@@ -156,7 +156,7 @@ function nameHintContains(n) {
 }
 
 /** Detects the format and returns { format, metrics: Map(name -> {type, contains, values, thresholds}), durationMs, toolVersion }. */
-export function readSummary(doc, opts = {}) {
+function readSummary(doc, opts = {}) {
   if (!isObj(doc)) fail(`top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, not a k6 summary object`);
   const metrics = new Map();
   if (typeof doc.version === 'string' && isObj(doc.results) && Array.isArray(doc.results.metrics)) {
@@ -321,7 +321,7 @@ function customMetrics(k6Name, m, metricName, better, allFailed = false) {
 }
 
 /** benchline's name for a custom k6 metric: k6's own, without a bl_ prefix, lower case letters, digits and _ only. */
-export function customName(k6Name) {
+function customName(k6Name) {
   const base = k6Name.startsWith('bl_') ? k6Name.slice(3) : k6Name;
   const clean = base.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
   return /^[a-z]/.test(clean) ? clean : `k6_${clean}`;
@@ -528,13 +528,25 @@ export function parse(text, opts = {}) {
   const crossed = thresholds.filter((t) => !t.ok);
   for (const t of crossed) notes.push(`k6 threshold crossed: ${t.metric} ${t.expr}`);
   if (crossed.length) notes.push(`k6: ${crossed.length} of ${thresholds.length} thresholds failed`);
+  notes.push(...stderrNotes(opts.stderr || '', durationMs));
+  if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
+
+  const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
+  if (distributions.length) result.distributions = distributions;
+  if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
+  return result;
+}
+
+/** Notes on what k6 logged on stderr but left out of the summary: a test stopped early, exceptions, a failed handleSummary. */
+function stderrNotes(stderr, durationMs) {
+  const notes = [];
   // abortOnFail: k6 ends the test at the crossing and still writes the summary, of a shorter run than the script planned
-  if (/abortOnFail enabled, stopping test prematurely/.test(opts.stderr || '')) {
+  if (/abortOnFail enabled, stopping test prematurely/.test(stderr)) {
     notes.push(`k6 stopped the test early: a threshold with abortOnFail was crossed${durationMs ? ` after ${(durationMs / 1000).toFixed(1)} s` : ''}, so this trial measured less than the script planned (its requests and iterations are not comparable with a full trial)`);
   }
   // an exception in the script's default() (or a scenario's exec function) ends that iteration, which k6 still counts,
   // and is only logged on stderr: a script that throws every time would otherwise look like a clean run
-  const logged = (opts.stderr || '').split('\n').filter((l) => /\blevel=error\b/.test(l));
+  const logged = stderr.split('\n').filter((l) => /\blevel=error\b/.test(l));
   const message = (line) => /msg="((?:[^"\\]|\\.)*)"/.exec(line)?.[1]?.split(/\\n/)[0];
   const thrown = logged.filter((l) => /\bsource=stacktrace\b/.test(l));
   if (thrown.length) {
@@ -545,12 +557,7 @@ export function parse(text, opts = {}) {
   // a handleSummary that throws writes none of its files: k6 logs it, exits 0, and only its own --summary-export is left
   const summaryThrew = logged.find((l) => /at handleSummary \(/.test(l));
   if (summaryThrew) notes.push(`k6: the script's handleSummary threw (${message(summaryThrew) || 'see the trial\'s stderr'}), so it wrote no summary of its own`);
-  if (format === 'machine-readable') notes.push('the machine-readable k6 summary records no thresholds');
-
-  const result = { metrics: out, notes, thresholdsFailed: crossed.length, format };
-  if (distributions.length) result.distributions = distributions;
-  if (toolVersion) result.toolVersion = String(toolVersion).replace(/^v/, '');
-  return result;
+  return notes;
 }
 
 /** What k6's exit codes that end a run before its summary mean (k6's errext codes). */
@@ -621,7 +628,7 @@ export function noOutput(ctx = {}) {
 }
 
 /** How a script at `script` imports benchline's k6 helpers: a path from its folder (into node_modules/benchline where benchline is a dependency). */
-export function libImport(script) {
+function libImport(script) {
   const lib = fileURLToPath(new URL('../../loadtests/k6/lib/index.js', import.meta.url));
   if (!script) return lib;
   const path = relative(dirname(script), lib);
@@ -687,7 +694,7 @@ const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]*\b__ENV\b(
 const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*__ENV\b/g;
 
 /** Reads by name through a name the script binds to __ENV: env.NAME, env['NAME'], vars().NAME. Pure. */
-export function aliasReads(text) {
+function aliasReads(text) {
   const names = new Set([...text.matchAll(ENV_ALIAS)].map((m) => m[1]));
   return [...names].flatMap((n) => {
     const at = `\\b${n.replace(/\$/g, '\\$')}(?:\\(\\s*\\))?`;
@@ -696,7 +703,7 @@ export function aliasReads(text) {
 }
 
 /** The names a script takes out of __ENV by destructuring it. Pure. */
-export function destructuredReads(text) {
+function destructuredReads(text) {
   return [...text.matchAll(ENV_DESTRUCTURED)].flatMap((m) => m[1].split(',')
     .map((part) => /^\s*['"]?([A-Za-z_]\w*)['"]?\s*(?:[:=]|$)/.exec(part)?.[1])
     .filter(Boolean));
@@ -790,7 +797,7 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
 }
 
 /** The variables benchline sets for a k6 script, and what they hold: no job param may replace them. */
-export const SET_BY_BENCHLINE = Object.freeze({
+const SET_BY_BENCHLINE = Object.freeze({
   BASE_URL: "the subject's address (its manifest's target.url)",
   GRPC_TARGET: "the subject's gRPC address (its manifest's target.grpc)",
   BENCHLINE_SUMMARY: 'the path of the summary benchline reads',

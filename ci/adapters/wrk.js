@@ -60,7 +60,7 @@ function noReportReason(text, stderr) {
  * for its main thread and once per load thread), "<script>: cannot read <script>: Is a directory" for a folder, and then
  * runs without the script (plain GET requests) and exits 0 (test/fixtures/wrk/lua-syntax-error.*, lua-folder.*).
  */
-export function scriptLoadError(stderr, script) {
+function scriptLoadError(stderr, script) {
   if (!script) return undefined;
   const head = `${script}: `;
   return String(stderr || '').split('\n').find((l) => l.startsWith(head))?.slice(head.length).trim() || undefined;
@@ -144,7 +144,7 @@ const sizeIn = (text, line) => unitValue(parseSize, text, line, 'a size');
  * `unknown` holds the first line among the totals that wrk does not print (a corrupted error line must not read as 0);
  * `complete` is true once both closing lines (Requests/sec, Transfer/sec) were seen.
  */
-export function parseText(text) {
+function parseText(text) {
   const out = {};
   const sock = { connect: 0, read: 0, write: 0, timeout: 0 };
   let status = 0;
@@ -387,7 +387,7 @@ const seconds = (v, what) => {
 const positiveInt = (v, what) => wholeNumber(v, { tool: 'wrk', what });
 
 /** Joins the target's base URL and a path without doubling or dropping the slash. */
-export const joinUrl = (base, path = '/') => `${String(base).replace(/\/+$/, '')}/${String(path ?? '/').replace(/^\/+/, '')}`;
+const joinUrl = (base, path = '/') => `${String(base).replace(/\/+$/, '')}/${String(path ?? '/').replace(/^\/+/, '')}`;
 
 /**
  * The command line of one trial. params: threads, connections, duration, timeout?, path?, header|headers?,

@@ -15,7 +15,7 @@ function side(loaded, preferred, path) {
 }
 
 /** Base and head documents from the command's one or two paths. */
-export function selectSides(basePath, headPath) {
+function selectSides(basePath, headPath) {
   const first = loadDocuments(basePath);
   if (!headPath) {
     const { base, head } = first.byRole;
@@ -32,7 +32,7 @@ export function selectSides(basePath, headPath) {
  * What to say when nothing was compared (the sides share no job, or no metric of one), naming the jobs each side has
  * alone; null when something was. Pure.
  */
-export function nothingCompared(result) {
+function nothingCompared(result) {
   if (result.comparisons.length) return null;
   const alone = (side) => [...new Set(result.unmatched.filter((u) => u.side === side).map(jobId))];
   const list = (ids) => (ids.length ? firstFew(ids) : 'none');

@@ -7,7 +7,7 @@ import { ADAPTERS } from '../adapters/index.js';
 import { loadManifest, toolsOfManifest } from '../subjects.js';
 
 /** Tools the config's jobs (every suite) and their subjects' manifests use: a Set, or an Error saying why it is not known. */
-export function neededTools(configFile) {
+function neededTools(configFile) {
   try {
     const config = loadConfig(configFile);
     const jobs = planJobs(config, { suite: Object.keys(config.suites) });

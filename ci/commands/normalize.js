@@ -39,7 +39,7 @@ const MAX_SCENARIO = 64;
  * letters, digits, ".", "_" and "-" as "-". One the flag would not take (too long), or ending in ".failed" (the store
  * names failure records <job>.failed.json, so the document would be read as one), is an Error saying to pass --scenario.
  */
-export function defaultScenario(file, toolName) {
+function defaultScenario(file, toolName) {
   const name = basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'default';
   const what = `the scenario taken from the file's name,`;
   const problem = failureLike(name) ? `${what} "${name}", ends in "failed", which the store keeps for failure records` : nameProblem(name, what, MAX_SCENARIO);

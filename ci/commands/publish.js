@@ -1,7 +1,7 @@
 // `benchline publish <paths...>`: appends result documents and job failures to the history store, then compacts it.
 import { resolve } from 'node:path';
 import { publish } from '../store/store.js';
-import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
+import { onFirstSignal, sayOnStop, signalExit, whileListening } from '../live.js';
 
 /** One line per outcome, so a CI log says what the store gained. */
 export function summary(result, store) {
@@ -24,17 +24,14 @@ export default async function publishCommand(opts) {
     sayOnStop(`\nbenchline publish: ${sig}: stopped; what was published so far is in ${opts.store}, and publishing the same results again adds the rest\n`);
     process.exit(signalExit(sig));
   });
-  for (const sig of SIGNALS) process.on(sig, onSignal);
   let result;
   try {
-    result = await publish({ store, files: opts.args });
+    result = await whileListening(onSignal, () => publish({ store, files: opts.args }));
   } catch (e) {
     // a store path that cannot be made or written: the CLI names the path and what is wrong with it (cli.js)
     if (e.syscall && e.path) throw e;
     process.stderr.write(`benchline publish: ${e.message}\n`);
     return e.exitCode || 1;
-  } finally {
-    for (const sig of SIGNALS) process.off(sig, onSignal);
   }
   process.stdout.write(`${summary(result, opts.store)}\n`);
   for (const e of result.errors) process.stderr.write(`benchline publish: not published: ${e.message}\n`);

@@ -110,7 +110,7 @@ export async function loadSuiteRenderer(config, suite) {
 }
 
 /** Suites of the run whose jobs all failed or were skipped (no document), in run.json's order. */
-export function unmeasuredSuites(data) {
+function unmeasuredSuites(data) {
   const measured = new Set(data.docs.map((d) => d.suite));
   const jobs = Array.isArray(data.run?.jobs) ? data.run.jobs : [];
   return [...new Set(jobs.map((j) => j?.suite).filter((s) => typeof s === 'string' && !measured.has(s)))];

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { buildSite } from '../store/site.js';
 import { loadConfig } from '../config.js';
-import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
+import { onFirstSignal, sayOnStop, signalExit, whileListening } from '../live.js';
 
 /** https://host/owner/repo for commit links: GitHub's environment in CI, else the origin remote when it is a forge URL. */
 export function repoUrlFrom(env = process.env, remote) {
@@ -41,9 +41,8 @@ export default async function siteCommand(opts) {
     sayOnStop(`\nbenchline site: ${sig}: stopped; what is in ${opts.out} may be half-built, and the next \`benchline site\` into it checks every file it keeps by content and writes the rest\n`);
     process.exit(signalExit(sig));
   });
-  for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
-    const r = await buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) });
+    const r = await whileListening(onSignal, () => buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) }));
     const how = opts.cache ? `; ${r.read} run folder${r.read === 1 ? '' : 's'} read, ${r.appended ? 'appended to the last build' : 'the whole store laid out'}` : '';
     process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written${how}) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;
@@ -52,7 +51,5 @@ export default async function siteCommand(opts) {
     if (e.syscall && e.path) throw e;
     process.stderr.write(`benchline site: ${e.message}\n`);
     return e.exitCode || 1;
-  } finally {
-    for (const sig of SIGNALS) process.off(sig, onSignal);
   }
 }

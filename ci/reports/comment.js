@@ -38,7 +38,7 @@ const jobName = (c) => [c.suite, c.variant, c.tool, c.scenario].join('/');
 const metricName = (c) => `${c.case ? `${c.case} · ` : ''}${metricLabel(c.metric)}`;
 
 /** Where a series' trend lives on the site: its chart under #/trend/ (the site's own route), or null without a site. */
-export function trendUrl(site, c) {
+function trendUrl(site, c) {
   if (!site) return null;
   const metric = c.case ? `${c.case}::${c.metric}` : c.metric;
   // Parentheses and quotes too: a name from a pull request must not end the markdown link early.
@@ -47,7 +47,7 @@ export function trendUrl(site, c) {
 }
 
 /** One line of the decision: what changed, by how much, how sure, with a link to its trend. */
-export function findingLine(c, site) {
+function findingLine(c, site) {
   const rounds = c.method === 'paired' ? `${c.head.n}${c.duet ? ' duet' : ''} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
   const url = trendUrl(site, c);
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;

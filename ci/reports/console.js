@@ -121,7 +121,7 @@ function infoLines(list, max = 20) {
  * improvement was called, why each inconclusive one was not and how many more rounds would likely settle it, then
  * the information-only metrics compactly, and anything that could not be compared.
  */
-export function renderComparisons(list, { color = false, unmatched = [], family } = {}) {
+function renderComparisons(list, { color = false, unmatched = [], family } = {}) {
   const judged = list.filter((c) => c.judged !== false && c.verdict !== null);
   const info = list.filter((c) => !judged.includes(c));
   const counts = countVerdicts(judged);
@@ -161,7 +161,7 @@ export function renderComparisons(list, { color = false, unmatched = [], family 
 }
 
 /** Failed and skipped jobs with their reasons and the last lines of their logs. */
-export function renderFailures(failures) {
+function renderFailures(failures) {
   const out = [rule(WIDTH), `FAILED AND SKIPPED JOBS  (${failures.length})`, rule(WIDTH)];
   for (const f of failures) {
     out.push(`  ${f.status === 'skipped' ? '-' : '✗'} ${f.id} (${f.status}): ${f.reason}`);

@@ -74,7 +74,7 @@ const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4)
  * ratio of each value to the last commit's: ab's whole milliseconds read 0 one run and 1 ms the next (an "Infinity x
  * worse" alert) or 1 and 2 ms (2x) by rounding alone; from 10 steps on, one step moves a value by 10% at most.
  */
-export const GAB_MIN_STEPS = 10;
+const GAB_MIN_STEPS = 10;
 
 /**
  * Why a metric stays out of both github-action-benchmark files (a few words), or undefined when it goes in. Pure.
@@ -154,7 +154,7 @@ export function bencherMeasures(docs) {
 }
 
 /** Shell lines that create the measures of `docs` in a Bencher project (the project is $BENCHER_PROJECT). */
-export function renderBencherMeasures(docs) {
+function renderBencherMeasures(docs) {
   const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
   const lines = bencherMeasures(docs).map((m) => `bencher measure create --name ${q(m.name)} --slug ${q(m.slug)} --units ${q(m.units)} "$BENCHER_PROJECT"`);
   return `${lines.join('\n')}\n`;

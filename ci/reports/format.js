@@ -28,7 +28,7 @@ export function pct(x, digits = 1) {
 }
 
 /** Unsigned percent of a fraction: 0.598 -> "59.8%". */
-export const pctAbs = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${Math.abs(x * 100).toFixed(digits)}%`);
+const pctAbs = (x, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${Math.abs(x * 100).toFixed(digits)}%`);
 /** A minimum effect as a margin: 0.02 -> "±2%", 0.025 -> "±2.5%"; '–' when there is none. */
 export const formatMargin = (m) => (Number.isFinite(m) ? `±${Number((m * 100).toPrecision(3))}%` : '–');
 
@@ -39,14 +39,14 @@ export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')
  * the part that follows the gap in other processes' CPU between its two trials) carries this mark, and the report
  * says what it means: it may differ from the ratio of the medians shown beside it, even in sign.
  */
-export const ADJUSTED_MARK = '†';
+const ADJUSTED_MARK = '†';
 export const ADJUSTED_NOTE = `${ADJUSTED_MARK} adjusted for other work on the machine: each round's difference less the part that follows how much more CPU other processes used during one of its two trials than during the other, so it can differ from the medians beside it, even in sign (docs/reports.md, otherSlope)`;
 /**
  * A paired change that goes the other way from the medians beside it (0.2% or more, so the sign shows): the change is
  * the typical round's ratio (Hodges-Lehmann), which can disagree with the ratio of two medians over different rounds,
  * and "43.5 ms → 47.0 ms: -1.9%" without a word reads as a mistake. Changes adjusted for other work carry their own mark.
  */
-export const PAIRED_MARK = '‡';
+const PAIRED_MARK = '‡';
 export const PAIRED_NOTE = `${PAIRED_MARK} the change of the typical round (the Hodges-Lehmann estimate of the rounds' head/base ratios), which here goes the other way from the medians beside it: each side's median comes from its own trials, while the change compares the two trials of each round (docs/reports.md)`;
 export const opposesMedians = (c) => c.method === 'paired' && !c.otherSlope && Number.isFinite(c.change) && Math.abs(c.change) >= 0.002
   && Number.isFinite(c.base?.value) && Number.isFinite(c.head?.value) && c.head.value !== c.base.value && Math.sign(c.change) !== Math.sign(c.head.value - c.base.value);
@@ -115,16 +115,13 @@ const ORDER = [
 const DETAIL = [/^(connect|processing|ttfb)\./, /\.stdev$/, /^latency\.(p(66|75|80|98)|total_mean|total_median)$/, /^(requests|iterations|bytes_received|body_bytes_received|bytes_sent|error_rate|time_per_request)$/];
 
 /** True for metrics that variant tables leave out unless asked for every metric. */
-export const isDetail = (name) => DETAIL.some((re) => re.test(name));
+const isDetail = (name) => DETAIL.some((re) => re.test(name));
 
 /** Sort rank of a metric name; unknown names keep their first-seen order after the known ones. */
 export const metricRank = (name) => {
   const i = ORDER.indexOf(name);
   return i >= 0 ? i : ORDER.length;
 };
-
-/** Metrics (or rows with `name`) in report order, stable for ties. */
-export const sortMetrics = (list) => list.map((m, i) => [m, i]).sort((a, b) => metricRank(a[0].name) - metricRank(b[0].name) || a[1] - b[1]).map(([m]) => m);
 
 const VERDICT_RANK = Object.fromEntries(VERDICTS.map((v, i) => [v, i]));
 
@@ -278,7 +275,7 @@ const HEADLINES = [
 ];
 
 /** Words for "better" and "worse" on a metric: faster/slower for times, smaller/larger for sizes. */
-export function directionWords(unit, better) {
+function directionWords(unit, better) {
   if (unit === 'ns') return ['faster', 'slower'];
   if (unit === 'bytes') return ['smaller', 'larger'];
   return better === 'higher' ? ['higher', 'lower'] : ['lower', 'higher'];

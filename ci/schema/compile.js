@@ -32,7 +32,7 @@ export const schemaText = (name) => {
 };
 
 /** The line of a standalone file that names the schema text it was made from. */
-export const schemaStamp = (text) => `// schema sha1 ${createHash('sha1').update(text).digest('hex')}`;
+const schemaStamp = (text) => `// schema sha1 ${createHash('sha1').update(text).digest('hex')}`;
 
 function compiled(name, schema, source) {
   // loaded here only: a command that finds the standalone validators never loads Ajv

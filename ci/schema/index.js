@@ -37,7 +37,7 @@ export function otherVersion(found, expected) {
     + `use the benchline version that wrote it${newer ? ', or upgrade benchline' : ''}`;
 }
 
-export class InvalidResultError extends UserError {}
+class InvalidResultError extends UserError {}
 
 /** Throws InvalidResultError naming `where` when the document breaks the schema. */
 export function assertResult(doc, where = 'result document') {

@@ -150,7 +150,7 @@ export function foldFailure(archive, idx, rec) {
 }
 
 /** Metrics of one run in one job point, as result-document metrics (one value, so samples hold just it). */
-export function pointMetrics(job, point, pos) {
+function pointMetrics(job, point, pos) {
   const metrics = [];
   job.metrics.forEach((m, i) => {
     const raw = point.v[i];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTools } from '../tools.js';
 
-export const CHROMIUM_ARGS = Object.freeze(['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
+const CHROMIUM_ARGS = Object.freeze(['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
 
 /**
  * Launches Chromium with a fresh profile folder (removed again by close()); timezoneId (e.g. 'Asia/Tokyo') sets the page's time zone.

@@ -227,20 +227,23 @@ export function buildModel({ docs = [], failures = [], archives = [] }, { series
   // a series only archives made keeps the description a later document of it gives (snapshot.js appends such documents)
   for (const s of series) if (!described.has(s)) Object.defineProperty(s, 'undescribed', { value: true, configurable: true });
   const out = series.sort((a, b) => (a.id < b.id ? -1 : 1));
-  for (const s of out) {
-    const p = s.points;
-    let sorted = true;
-    for (let i = 1; i < p.run.length && sorted; i += 1) sorted = p.run[i] >= p.run[i - 1];
-    const units = p[UNITS];
-    // stable: points of one run keep the order they were added in
-    const order = sorted ? null : p.run.map((_, i) => i).sort((a, b) => p.run[a] - p.run[b] || a - b);
-    // points measured in another unit than the series' (its newest document's) are not comparable with it: left out
-    // and counted, so a metric that changed unit shows no step of its unit's doing (a count of 2.5 becoming 2.5 ms)
-    const kept = units ? (order || p.run.map((_, i) => i)).filter((i) => units[i] === s.unit) : order;
-    if (units) s.otherUnits = otherUnitsOf(units, s.unit);
-    if (kept) s.points = { run: kept.map((i) => p.run[i]), v: kept.map((i) => p.v[i]), lo: kept.map((i) => p.lo[i]), hi: kept.map((i) => p.hi[i]), n: kept.map((i) => p.n[i]) };
-  }
+  for (const s of out) inRunOrder(s);
   return { runs, series: out, archives };
+}
+
+/** Puts a series' points in run order and leaves out those measured in another unit than the series', counting them. */
+function inRunOrder(s) {
+  const p = s.points;
+  let sorted = true;
+  for (let i = 1; i < p.run.length && sorted; i += 1) sorted = p.run[i] >= p.run[i - 1];
+  const units = p[UNITS];
+  // stable: points of one run keep the order they were added in
+  const order = sorted ? null : p.run.map((_, i) => i).sort((a, b) => p.run[a] - p.run[b] || a - b);
+  // points measured in another unit than the series' (its newest document's) are not comparable with it: left out
+  // and counted, so a metric that changed unit shows no step of its unit's doing (a count of 2.5 becoming 2.5 ms)
+  const kept = units ? (order || p.run.map((_, i) => i)).filter((i) => units[i] === s.unit) : order;
+  if (units) s.otherUnits = otherUnitsOf(units, s.unit);
+  if (kept) s.points = { run: kept.map((i) => p.run[i]), v: kept.map((i) => p.v[i]), lo: kept.map((i) => p.lo[i]), hi: kept.map((i) => p.hi[i]), n: kept.map((i) => p.n[i]) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tupleTable } from './run-file.js';
 import { listFiles, pruneEmptyDirs, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeFresh, writeOwn } from './files.js';
 
-export const CACHE_SCHEMA = 'benchline/site-cache@1';
+const CACHE_SCHEMA = 'benchline/site-cache@1';
 
 /** The run folder (runs/<yyyy>/<mm>/<run>) a store-relative document path belongs to, or null. */
 export const runFolderOf = (rel) => /^(runs\/\d{4}\/\d{2}\/[^/]+)\//.exec(rel)?.[1] ?? null;
@@ -101,10 +101,10 @@ export function unpackDocs(entry) {
   return entry.docs.map((p) => new SlimDoc({ run: entry.runs[p.run], ...(entry.runners[p.runner] !== null ? { runner: entry.runners[p.runner] } : {}), suite: p.suite, subject: p.subject, variant: p.variant, tool: p.tool, scenario: p.scenario, params: p.params, trials: p.trials }, p.m, defs));
 }
 
-export const SPLITS_SCHEMA = 'benchline/site-splits@1';
+const SPLITS_SCHEMA = 'benchline/site-splits@1';
 const SPLITS_FILE = 'splits.json';
 const PVALUES_FILE = 'pvalues.f64';
-export const DATA_FILES_SCHEMA = 'benchline/site-data-files@1';
+const DATA_FILES_SCHEMA = 'benchline/site-data-files@1';
 const DATA_FILES_FILE = 'data-files.json';
 
 /** What a cache file of this builder says, how it is read: the check of its text, then of what it holds. */

@@ -40,7 +40,7 @@ export function readDataScript(text) {
 export const MIN_SEGMENT = 5;
 
 /** Chart id: one trend chart per suite, tool, scenario and metric, with every variant as a line. */
-export const chartId = (key) => [key.suite, key.tool, key.scenario, key.metric].join('/');
+const chartId = (key) => [key.suite, key.tool, key.scenario, key.metric].join('/');
 
 const runRef = (r) => ({ id: r.id, commit: r.commit, startedAt: r.startedAt, path: runPath(r) });
 
@@ -52,7 +52,7 @@ const escapeXml = (s) => String(s).replace(NOT_XML, '\ufffd').replace(/[<>&'"]/g
 /** Feed links: under the site's base path when one is set, else relative to the feed (which sits beside index.html). */
 const siteLink = (basePath, hash) => (!basePath || basePath === './' || basePath === '.' ? `index.html${hash}` : `${basePath.replace(/\/?$/, '/')}${hash}`);
 
-export function commitUrl(repoUrl, commit) {
+function commitUrl(repoUrl, commit) {
   return repoUrl && commit ? `${repoUrl.replace(/\/$/, '')}/commit/${commit}` : null;
 }
 
@@ -295,7 +295,7 @@ const UNKNOWN = metricRank('\u0000');
  * from typical to extreme (mean, p50, p90, p99, p99.9, min, max), also for families the registry does not know
  * (k6's latency_deep.*, JMH's time.p99.99).
  */
-export function rowOrder(name) {
+function rowOrder(name) {
   const m = /^(.+)\.(mean|avg|median|min|max|stdev|p(\d+(?:\.\d+)?))$/.exec(name);
   if (!m) return [metricRank(name), metricRank(name) < UNKNOWN ? '' : name, 0];
   const family = m[1];

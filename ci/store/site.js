@@ -246,7 +246,7 @@ function contentsProblem(out) {
  * So it must be new or empty, hold only names a build gives what it writes there (what a build stopped early left, or
  * a damaged cache), or be a cache a build wrote: one holding a file that opens with a build's checksum and schema.
  */
-export function cacheProblem(cache) {
+function cacheProblem(cache) {
   const entries = dirEntries(cache) || [];
   const foreign = entries.map((e) => e.name).filter((name) => !CACHE_NAMES.includes(name.replace(/\.\d+$/, ''))).sort();
   if (!foreign.length || entries.some((e) => e.isFile() && sealedCacheFile(join(cache, e.name)))) return null;
@@ -516,6 +516,20 @@ async function build(options) {
     readCache.writeDataFiles(Object.fromEntries(files.filter((f) => nowOf.has(f)).map((f) => [f, nowOf.get(f)])));
   }
 
+  const removed = removeUnlisted(out, files, previous, distrust, log);
+  const manifest = `${JSON.stringify({ generatedAt, files, hashes })}\n`;
+  writeOwn(join(out, MANIFEST), manifest, out);
+  // the next build lays out only the runs added after this one, when the store has nothing this build could not read
+  if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
+  background?.close();
+  return { pages: files.length, unchanged, written, removed, read: plan.read, warmed: plan.warmed || 0, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
+}
+
+/**
+ * Removes from the site folder what this build did not write: what the last build's manifest lists (every file but the
+ * manifest when distrusted) and temp files a stopped build left. Returns how many it removed.
+ */
+function removeUnlisted(out, files, previous, distrust, log) {
   const now = new Set(files);
   // a build stopped outright mid-write (kill -9) leaves write-file-atomic's temp file beside the file it was writing
   // (`<name>.<number>`), which no manifest lists: found by name, as the folder is ours (its lock) while this build runs
@@ -537,14 +551,8 @@ async function build(options) {
       pruneEmptyDirs(abs, resolve(out));
     }
   }
-  const manifest = `${JSON.stringify({ generatedAt, files, hashes })}\n`;
-  writeOwn(join(out, MANIFEST), manifest, out);
-  // the next build lays out only the runs added after this one, when the store has nothing this build could not read
-  if (readCache && !problems.length) saveSnapshot(cache, { ...plan.snapshot, builder: readCache.builder, key, manifest: sha1(manifest), partPoints });
-  background?.close();
-  return { pages: files.length, unchanged, written, removed, read: plan.read, warmed: plan.warmed || 0, appended: Boolean(plan.appended), series: layout.seriesFiles.length, runs: layout.runsTable.id.length, charts: layout.index.charts.length, problems, ms: Math.round(performance.now() - t0), out };
+  return removed;
 }
-
 
 /** The run folder of each suite's newest document (by start, then run id) among docs, for suites in `suites`. */
 function newestFolders(docs, suites, into = {}) {

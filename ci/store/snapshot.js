@@ -14,7 +14,7 @@ import { hashState, hexOf } from '../changepoints.js';
 import { clearWay, openRegular, readFloats, readRegular, sealed, sha1, unsealed, writeFloats, writeOwn } from './files.js';
 import { runRanges, runsOfRanges } from './series-file.js';
 
-export const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
+const SNAPSHOT_SCHEMA = 'benchline/site-snapshot@1';
 const FILE = 'snapshot.json';
 const VALUES = 'values';
 // every series' lo, hi and n from its point `from` on, one after the other as 64-bit floats (null as NaN): as JSON

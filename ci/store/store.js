@@ -110,7 +110,7 @@ export function runFolderRel(run) {
 }
 
 /** Store-relative path of a job failure record. */
-export function failureRelPath(rec) {
+function failureRelPath(rec) {
   return `${runFolderRel(rec.run)}/${rec.run.role}/${rec.job.id}.failed.json`;
 }
 
@@ -146,7 +146,7 @@ const POLICY_KEYS = {
  * Why store.json's content is not { schema: benchline/store@1, policy }, each problem naming the key and what it may
  * hold (the schema's own words as a fallback); [] when it is.
  */
-export function storeJsonProblems(doc) {
+function storeJsonProblems(doc) {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     return [`holds ${shown(doc)}, not { "schema": "${STORE_SCHEMA}", "policy": ${JSON.stringify(DEFAULT_POLICY)} }`];
   }
@@ -234,7 +234,7 @@ function failureRecords(loaded) {
  * A run folder is read as report and export read it (results-dir.js loadResultsDir), except that a document that
  * cannot be read as its run's is named and left out while the run's others are published.
  */
-export function collectInputs(paths) {
+function collectInputs(paths) {
   const docs = [];
   const failures = [];
   const errors = [];
@@ -616,14 +616,17 @@ export function readStore(store, { cache, read = new Map() } = {}) {
       for (const rec of folder.cached.failures) out.failures.push({ rec, path: join(store, failureRelPath(rec)) });
       continue;
     }
-    const r = read.get(rel) ?? readStoreFile(store, rel);
-    const path = join(store, rel);
-    if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
-    else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
-    else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
-    else out.archives.push({ archive: r.value, path, text: r.text, stat: r.stat });
+    sortInto(out, read.get(rel) ?? readStoreFile(store, rel), join(store, rel));
   }
   return out;
+}
+
+/** Puts one readStoreFile result at `path` into out's list of its kind (archives only where out keeps them). */
+function sortInto(out, r, path) {
+  if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
+  else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
+  else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
+  else out.archives?.push({ archive: r.value, path, text: r.text, stat: r.stat });
 }
 
 /** The archived months of a store, read: Map(path in the store -> readStoreFile's result), for readStore's `read`. */
@@ -642,14 +645,7 @@ export function readArchives(store) {
 export function readRunFolders(store, folders) {
   const out = { docs: [], failures: [], problems: [] };
   for (const [folder, names] of folders) {
-    for (const name of names) {
-      const rel = `${folder}/${name}`;
-      const r = readStoreFile(store, rel);
-      const path = join(store, rel);
-      if (r.problem) out.problems.push({ path, message: `${path}: ${r.problem}` });
-      else if (r.kind === 'doc') out.docs.push({ doc: r.value, path });
-      else if (r.kind === 'failure') out.failures.push({ rec: r.value, path });
-    }
+    for (const name of names) sortInto(out, readStoreFile(store, `${folder}/${name}`), join(store, folder, name));
   }
   return out;
 }

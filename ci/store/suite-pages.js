@@ -81,7 +81,7 @@ export function suiteReportInput(suite, { docs = [], failures = [], config = {} 
  * SVG files beside the page. mod: the suite's report module (render, optional markdown and plots).
  * Returns { page: { path, payload }, files: [{ path, text }] }.
  */
-export function suiteReportPage(suite, mod, input) {
+function suiteReportPage(suite, mod, input) {
   const text = mod.render(input);
   const md = typeof mod.markdown === 'function' ? mod.markdown(input) : null;
   const files = [];

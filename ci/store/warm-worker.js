@@ -21,7 +21,7 @@ const KIND = 'benchline-warm';
  * The cache entry of one run folder (read-cache.js packEntry) with its run's site file written into `out`, or null when
  * a file of the folder has a problem. The run file is the bytes the build would write for a run of this folder alone.
  */
-export async function warmFolder({ store, out, cache, builder }, folder, names) {
+async function warmFolder({ store, out, cache, builder }, folder, names) {
   const read = readRunFolders(store, [[folder, names]]);
   if (read.problems.length) return null;
   const docs = read.docs.map((d) => d.doc);

@@ -117,7 +117,7 @@ export function trendChart(el, { lines, unit, onCursor, onPick }) {
  * Labels of a log axis. Base 10: each power of ten, and its 2x and 5x while a decade has room. Base 2 (bytes):
  * powers of two, every other one when there are many. Other ticks stay unlabelled.
  */
-export function logTickLabels(splits, format, { decades = 1, base = 10 } = {}) {
+function logTickLabels(splits, format, { decades = 1, base = 10 } = {}) {
   if (base === 2) {
     const step = splits.length > 8 ? 2 : 1;
     return splits.map((v) => (v > 0 && Math.round(Math.log2(v)) % step === 0 ? format(v) : ''));
@@ -131,7 +131,7 @@ export function logTickLabels(splits, format, { decades = 1, base = 10 } = {}) {
 }
 
 /** The powers of `base` around [lo, hi], at least one step apart. */
-export function decadeRange(lo, hi, base = 10) {
+function decadeRange(lo, hi, base = 10) {
   const log = (v) => Math.log(v) / Math.log(base);
   const a = Math.floor(log(lo) + 1e-9);
   return [base ** a, base ** Math.max(a + 1, Math.ceil(log(hi) - 1e-9))];

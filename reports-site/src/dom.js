@@ -30,7 +30,7 @@ export const date = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' '
 export const numCell = (v, unit, extra = {}) => h('td', { class: `num ${extra.class || ''}`.trim(), dataset: { v: v === undefined || v === null ? '' : String(v) } }, fmt(v, unit));
 
 /** Explains the mark ° of an interval cut at zero; views that show one add this note below their table. */
-export const CLAMP_NOTE = '° cut at 0: the tool\'s interval reaches below zero (JMH reports mean ± its 99.9% error, which can exceed the mean), but a time, size, rate or count cannot be negative.';
+const CLAMP_NOTE = '° cut at 0: the tool\'s interval reaches below zero (JMH reports mean ± its 99.9% error, which can exceed the mean), but a time, size, rate or count cannot be negative.';
 
 /** "lower – upper" of an interval, or a dash when the tool gave none; a lower end below an impossible 0 shows as 0°. */
 export function interval(lo, hi, unit) {

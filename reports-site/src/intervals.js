@@ -1,7 +1,7 @@
 // Intervals as the site shows them: a time, size, rate or count cannot be negative, so a symmetric interval is cut at 0.
 
 /** Canonical units (ci/units.js) of quantities that are never below zero. Other units (a tool's own) may be. */
-export const NON_NEGATIVE_UNITS = Object.freeze(['ns', 'bytes', 'bytes/s', 'ops/s', 'count', 'ratio']);
+const NON_NEGATIVE_UNITS = Object.freeze(['ns', 'bytes', 'bytes/s', 'ops/s', 'count', 'ratio']);
 
 const present = (v) => v !== null && v !== undefined && !Number.isNaN(v);
 

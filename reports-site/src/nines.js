@@ -1,7 +1,7 @@
 // The "nines" axis of percentile charts, as HdrHistogram plots them: 90% -> 1, 99% -> 2, 99.9% -> 3; pure.
 
 /** Where the maximum (p100) sits: six nines, past every percentile the tools report. */
-export const MAX_NINES = 6;
+const MAX_NINES = 6;
 
 /** Position of percentile p (0-100) on the axis; p100, which has no finite position, at MAX_NINES. */
 export const nines = (p) => (p >= 100 ? MAX_NINES : -Math.log10(1 - Math.min(p, 99.9999) / 100));

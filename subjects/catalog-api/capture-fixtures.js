@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { locate, versionOf, ROOT } from '../../ci/tools.js';
 import { command as k6Command } from '../../ci/adapters/k6.js';
 import { command as ghzCommand } from '../../ci/adapters/ghz.js';
+import { shellQuote } from '../../ci/shell.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const JAR = join(HERE, 'target', 'catalog-api.jar');
@@ -45,8 +46,6 @@ async function startSubject() {
   });
   return { child, ports };
 }
-
-const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
 function run(argv, { stdoutFile } = {}) {
   const r = spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300000 });
@@ -85,7 +84,7 @@ try {
       const out = relative(ROOT, join(K6_OUT, `${name}.json`));
       const cmd = k6Command({ bin: k6, params: { ...PARAMS, api }, target, script: `loadtests/k6/catalog-${scenario}.js`, outFile: out });
       const r = run(cmd.argv);
-      writeCmd(join(K6_OUT, `${name}.cmd`), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${cmd.argv.map(quote).join(' ')}`, `# exit status: ${r.status}`, `# ${captured}`]);
+      writeCmd(join(K6_OUT, `${name}.cmd`), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${cmd.argv.map(shellQuote).join(' ')}`, `# exit status: ${r.status}`, `# ${captured}`]);
     }
   }
 
@@ -94,13 +93,13 @@ try {
     const ghzOut = relative(ROOT, join(GHZ_OUT, 'catalog-unary-pages.json'));
     const g = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 200, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-list-events.json', outFile: ghzOut, root: ROOT });
     const gr = run(g.argv);
-    writeCmd(join(GHZ_OUT, 'catalog-unary-pages.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${g.argv.map(quote).join(' ')}`, `# exit status: ${gr.status}`, `# ${captured}`]);
+    writeCmd(join(GHZ_OUT, 'catalog-unary-pages.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${g.argv.map(shellQuote).join(' ')}`, `# exit status: ${gr.status}`, `# ${captured}`]);
 
     // The whole range as one stream from the same native client, as the suite's ghz stream job calls it.
     const streamOut = relative(ROOT, join(GHZ_OUT, 'catalog-stream.json'));
     const st = ghzCommand({ bin: ghz, params: { proto: 'subjects/catalog-api/src/main/proto/catalog.proto', total: 2, concurrency: 1 }, target, script: 'loadtests/ghz/catalog-stream-events.json', outFile: streamOut, root: ROOT });
     const sr = run(st.argv);
-    writeCmd(join(GHZ_OUT, 'catalog-stream.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${st.argv.map(quote).join(' ')}`, `# exit status: ${sr.status}`, `# ${captured}`]);
+    writeCmd(join(GHZ_OUT, 'catalog-stream.cmd'), [`# ghz ${versionOf('ghz')} (go install github.com/bojand/ghz/cmd/ghz@v0.93.0)`, `# ${server}`, `cd <repository root> && ${st.argv.map(shellQuote).join(' ')}`, `# exit status: ${sr.status}`, `# ${captured}`]);
   }
 
   if (wanted('bad')) {
@@ -111,7 +110,7 @@ try {
     const br = run(bad.argv);
     writeFileSync(join(K6_OUT, 'catalog-bad-range.stderr.txt'), br.stderr);
     writeFileSync(join(K6_OUT, 'catalog-bad-range.stdout.txt'), br.stdout);
-    writeCmd(join(K6_OUT, 'catalog-bad-range.cmd'), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${bad.argv.map(quote).join(' ')} 2> test/fixtures/k6/catalog-bad-range.stderr.txt > test/fixtures/k6/catalog-bad-range.stdout.txt`,
+    writeCmd(join(K6_OUT, 'catalog-bad-range.cmd'), [`# ${k6Version}`, `# ${server}`, `cd <repository root> && ${bad.argv.map(shellQuote).join(' ')} 2> test/fixtures/k6/catalog-bad-range.stderr.txt > test/fixtures/k6/catalog-bad-range.stdout.txt`,
       `# exit status: ${br.status}; summary file written: ${existsSync(badOut) ? 'yes' : 'no'}`, `# ${captured}`]);
   }
 } finally {

@@ -1,10 +1,10 @@
 // Suite renderer for catalog-api: seed 000's HATEOAS vs REST/Stream vs gRPC report (latency, size, traversal, improvements) from our own runs.
 import { againstBaseLines, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, textTable, trialsTest, box, rule } from '../../ci/reports/format.js';
 
-export const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
+const VARIANTS = ['hateoas', 'rest-stream', 'grpc'];
 const LABELS = { hateoas: 'HATEOAS', 'rest-stream': 'REST/Stream', grpc: 'gRPC' };
 // The seed's three improvement blocks: [challenger, reference].
-export const PAIRS = [['rest-stream', 'hateoas'], ['grpc', 'hateoas'], ['grpc', 'rest-stream']];
+const PAIRS = [['rest-stream', 'hateoas'], ['grpc', 'hateoas'], ['grpc', 'rest-stream']];
 
 const NS_PER_MS = 1e6;
 const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
@@ -27,7 +27,7 @@ const extreme = (doc, name, pick) => {
 };
 
 /** One variant's figures from its k6 latency document (ns and bytes). */
-export function latencyFigures(doc) {
+function latencyFigures(doc) {
   if (!doc) return undefined;
   return {
     avg: valueOf(doc, 'latency.mean'),
@@ -89,7 +89,7 @@ export function traversalFigures(doc) {
 }
 
 /** ghz's figures for a gRPC call (a native client, so no JavaScript decoding in the time). */
-export function ghzFigures(doc) {
+function ghzFigures(doc) {
   if (!doc) return undefined;
   return {
     calls: doc.params?.total,

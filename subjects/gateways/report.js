@@ -2,17 +2,17 @@
 import { bottleneck, BOTTLENECK, comparisonList, countVerdicts, formatInterval, formatSpread, formatValue, headAtConfidence, headline, jobReason, mdEscape, mdTable, pct, textTable, trialsTest, verdictMark } from '../../ci/reports/format.js';
 
 /** A gateway's spread counts as even when no backend's share is further than this from 1/n, relative. */
-export const EVEN_TOLERANCE = 0.05;
-export const MEDALS = ['🏆', '🥈', '🥉'];
+const EVEN_TOLERANCE = 0.05;
+const MEDALS = ['🏆', '🥈', '🥉'];
 /** Two gateways' throughputs differ when the two-sided Mann-Whitney test over their trials gives p below this. */
 export const ALPHA = 0.05;
 /** What the suite measures in place of the seed's BunGate, said in every report. */
-export const BUN_STAND_IN = 'The Bun gateway (subjects/gateways/gateway.js, round robin on Bun.serve and fetch) stands in for BunGate: the BunGate library is not available from the npm registry here, so BunGate itself was not measured.';
+const BUN_STAND_IN = 'The Bun gateway (subjects/gateways/gateway.js, round robin on Bun.serve and fetch) stands in for BunGate: the BunGate library is not available from the npm registry here, so BunGate itself was not measured.';
 
 // The wrk adapter keeps the Lua script's per-trial tallies as notes (result documents hold numbers
 // only as metrics, whose names cannot carry a backend): "responses per backend (X-Backend): backend-1 123, ...".
-export const BACKEND_NOTE = /^(?:trial \d+: )?responses per backend \(X-Backend\): (.+)$/;
-export const STATUS_NOTE = /^(?:trial \d+: )?responses per HTTP status: (.+)$/;
+const BACKEND_NOTE = /^(?:trial \d+: )?responses per backend \(X-Backend\): (.+)$/;
+const STATUS_NOTE = /^(?:trial \d+: )?responses per HTTP status: (.+)$/;
 
 const LABELS = { nginx: 'Nginx', haproxy: 'HAProxy', bun: 'Bun gateway', envoy: 'Envoy' };
 const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
@@ -44,7 +44,7 @@ function summedNotes(doc, re) {
 }
 
 /** Backend names the suite expects (params.backends, a list or "a,b,c"), so a silent backend shows as 0 %. */
-export const expectedBackends = (params = {}) => (Array.isArray(params.backends) ? params.backends : String(params.backends ?? '').split(','))
+const expectedBackends = (params = {}) => (Array.isArray(params.backends) ? params.backends : String(params.backends ?? '').split(','))
   .map((s) => String(s).trim()).filter(Boolean);
 
 /**
@@ -74,7 +74,7 @@ export function distribution(doc, { tolerance = EVEN_TOLERANCE } = {}) {
 }
 
 /** One gateway's figures from its wrk result document (medians over trials; errors summed over trials). */
-export function gatewayFigures(doc) {
+function gatewayFigures(doc) {
   const tp = metricOf(doc, 'throughput');
   const errors = metricOf(doc, 'errors');
   const requests = metricOf(doc, 'requests');

@@ -20,6 +20,7 @@ import { ROOT, locate, versionOf } from '../../ci/tools.js';
 import { loadManifest, buildSubject, startSubject, freePort } from '../../ci/subjects.js';
 import { command } from '../../ci/adapters/grpc-client.js';
 import { command as ghzCommand } from '../../ci/adapters/ghz.js';
+import { shellQuote } from '../../ci/shell.js';
 
 const OUT = join(ROOT, 'test', 'fixtures', 'grpc-client');
 const MESSAGES = 100;
@@ -31,7 +32,6 @@ const manifest = loadManifest(ROOT, 'grpc-streaming');
 const groups = process.argv.slice(2).length ? process.argv.slice(2) : ['loopback', 'network', 'nodelay', 'edge', 'ghz'];
 const GHZ_OUT = join(ROOT, 'test', 'fixtures', 'grpc-streaming');
 
-const shellQuote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${String(s).replace(/'/g, "'\\''")}'`);
 const fromRoot = (s) => String(s).split(`${ROOT}/`).join('');
 
 /** Runs one client command and writes the case's files (ghz writes its own output file). */

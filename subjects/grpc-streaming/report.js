@@ -18,7 +18,7 @@ export const ALPHA = 0.05;
 /** Two servers within this relative difference are called even: quick runs on shared cores are not finer. */
 export const EVEN = 0.10;
 /** The seed's network finding is a collapse: the Helidon server at under a tenth of the Netty server's rate. */
-export const COLLAPSE = 0.10;
+const COLLAPSE = 0.10;
 
 const IMPLS = ['netty', 'helidon'];
 const NETWORKS = ['loopback', 'network'];
@@ -151,7 +151,7 @@ export function findings(cells) {
 }
 
 /** Loopback -> network change per server, client and payload (the seed: Netty halves, Helidon falls ~99 %). */
-export function networkEffect(cells) {
+function networkEffect(cells) {
   const out = [];
   for (const c of cells.filter((x) => x.network === 'network' && !x.tuned)) {
     const loop = cells.find((x) => !x.tuned && x.network === 'loopback' && x.server === c.server && x.client === c.client && x.kb === c.kb);
@@ -184,7 +184,7 @@ export function latencyRows(docs) {
 }
 
 /** The Helidon server with TCP_NODELAY against its default, per client and payload. */
-export function nodelayEffect(cells) {
+function nodelayEffect(cells) {
   return cells.filter((c) => c.tuned === 'nodelay').map((t) => {
     const d = cells.find((x) => !x.tuned && x.network === t.network && x.server === t.server && x.client === t.client && x.kb === t.kb);
     return { client: t.client, kb: t.kb, network: t.network, default: d?.mbps, nodelay: t.mbps, ratio: ratio(t.mbps, d?.mbps) };
@@ -271,7 +271,7 @@ function latencySetup(m) {
 }
 
 /** Delayed-ACK stalls sit at 40 ms on Linux; a p50 between these bounds, 10x Netty's, is that stall. */
-export const STALL_NS = [30e6, 60e6];
+const STALL_NS = [30e6, 60e6];
 
 /**
  * The small-call scenario where the Helidon server's p50 sits at the delayed-ACK floor, if any: at least ten times

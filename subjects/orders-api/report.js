@@ -5,10 +5,10 @@ import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonLis
 export const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
 
 // The reference's own result: caching raised ab's throughput by ~80% (15,241.97 -> 27,436.34 r/s).
-export const REFERENCE_GAIN = 27436.34 / 15241.97 - 1;
+const REFERENCE_GAIN = 27436.34 / 15241.97 - 1;
 // A gain at least this large, and significant, counts as the reference's finding reproduced; smaller significant
 // gains are reported as the same direction at a smaller size.
-export const LARGE_GAIN = 0.2;
+const LARGE_GAIN = 0.2;
 
 const BEFORE = 'cache-off';
 const AFTER = 'cache-on';
@@ -20,7 +20,7 @@ const valueOf = (doc, name) => metricOf(doc, name)?.value;
 const NS_PER_MS = 1e6;
 
 /** The before/after variant names: cache-off/cache-on, else the suite's first two variants in config order. */
-export function variantPair(docs, suiteConfig = {}) {
+function variantPair(docs, suiteConfig = {}) {
   const present = [...new Set(docs.map((d) => d.variant))];
   if (present.includes(BEFORE) || present.includes(AFTER)) return [BEFORE, AFTER];
   const order = Object.keys(suiteConfig.variants || {});
@@ -93,11 +93,11 @@ export function abFigures(doc) {
 
 const fixed = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 /** "15,241.97 r/s" */
-export const fmtRate = (v) => `${fixed(v, 2)} r/s`;
+const fmtRate = (v) => `${fixed(v, 2)} r/s`;
 /** "6.561s" */
-export const fmtSeconds = (v) => `${fixed(v, 3)}s`;
+const fmtSeconds = (v) => `${fixed(v, 3)}s`;
 /** "55ms", "65.608ms": ab prints whole ms in its table and three decimals for means. */
-export const fmtMs = (v) => `${Number(v.toFixed(3)).toLocaleString('en-US', { maximumFractionDigits: 3 })}ms`;
+const fmtMs = (v) => `${Number(v.toFixed(3)).toLocaleString('en-US', { maximumFractionDigits: 3 })}ms`;
 
 /**
  * The size of a relative change, rounded as the seed rounds it: to the nearest 5% from 10% up

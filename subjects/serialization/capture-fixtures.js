@@ -6,11 +6,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT, locate } from '../../ci/tools.js';
 import { command as k6Command } from '../../ci/adapters/k6.js';
+import { shellQuote } from '../../ci/shell.js';
+import { freePort } from '../../ci/subjects.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const JAR = join(HERE, 'target', 'benchmarks.jar');
@@ -22,14 +23,6 @@ const java = locate('java')?.path;
 const k6 = locate('k6')?.path;
 if (!existsSync(JAR)) throw new Error(`${relative(ROOT, JAR)} is missing: build the subject first (mvn -q -B package in ${relative(ROOT, HERE)})`);
 if (!java || !k6) throw new Error('java 25 and k6 are needed (node ci/cli.js doctor lists every tool)');
-
-const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  });
-});
 
 const port = await freePort();
 const child = spawn(java, ['--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED', '-Xms256m', '-Xmx256m', '-cp', JAR, 'benchline.serialization.HttpServe'], {
@@ -61,7 +54,7 @@ try {
     writeFileSync(join(OUT, `${name}.cmd`), [
       `# ${k6Version}`,
       `# server: subjects/serialization HttpServe (${relative(ROOT, JAR)}, ${javaVersion}) on 127.0.0.1:${port}, after an unmeasured k6 run at 500 req/s for 2 s`,
-      `cd <repository root> && ${cmd.argv.map(quote).join(' ')}`,
+      `cd <repository root> && ${cmd.argv.map(shellQuote).join(' ')}`,
       `# exit status: ${r.status}`,
       `# captured: ${new Date().toISOString()} by subjects/serialization/capture-fixtures.js`,
       '',

@@ -3,7 +3,7 @@ import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headli
 import { formatValue } from '../../ci/units.js';
 
 /** The plot file the report writer puts next to the report (see plots()). */
-export const PLOT_FILE = 'serialization-latency.svg';
+const PLOT_FILE = 'serialization-latency.svg';
 
 const LABEL = { sbe: 'SBE', protobuf: 'Protobuf', json: 'JSON' };
 const ORDER = ['sbe', 'protobuf', 'json'];
@@ -40,7 +40,7 @@ const metricOf = (doc, caseName, name) => doc?.metrics.find((m) => m.case === ca
 const modeOf = (doc) => doc?.params?.mode || (doc?.distributions?.length ? 'sample' : 'avgt');
 
 /** The average-time document (the JMH table) and the SampleTime document (percentiles), variant default first. */
-export function pickDocs(docs = []) {
+function pickDocs(docs = []) {
   const jmh = docs.filter((d) => (d.tool?.name ?? d.tool) === 'jmh')
     .sort((a, b) => (a.variant === 'default' ? -1 : 0) - (b.variant === 'default' ? -1 : 0));
   const sample = jmh.find((d) => modeOf(d) === 'sample');
@@ -97,7 +97,7 @@ function percentileBlocks(doc) {
 const valueOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case)?.value;
 
 /** One row per codec from the k6 documents of scenarios http-<codec>: size served, round trip, latency. */
-export function httpRows(docs = []) {
+function httpRows(docs = []) {
   return docs.filter((d) => (d.tool?.name ?? d.tool) === 'k6' && /^http-/.test(d.scenario || ''))
     .map((d) => {
       const codec = d.params?.codec || d.scenario.slice('http-'.length);
@@ -266,7 +266,7 @@ const PERCENTILE_ROWS = [['P50', 'p50'], ['P90', 'p90'], ['P99', 'p99'], ['P99.9
  * other codec at every percentile (P50, P90, P99, P99.9), and whose latency is more consistent (the smaller gap from
  * P50 to P99.9, as a ratio). Directions follow the data.
  */
-export function percentileFindings(blocks) {
+function percentileFindings(blocks) {
   const plain = blocks.filter((b) => b.codec && !b.rest);
   const out = [];
   for (const op of OPS) {

@@ -8,14 +8,14 @@ const ROLE_ORDER = ['head', 'main', 'local', 'base'];
 const iso = (t) => new Date(t).toISOString();
 
 /** The measured side of a run as result-document-like objects for compare(): one role, ok jobs only. */
-export function runDocs(run) {
+function runDocs(run) {
   const ok = run.jobs.filter((j) => j.status === 'ok');
   const role = ROLE_ORDER.find((r) => ok.some((j) => j.role === r));
   return ok.filter((j) => j.role === role).map((j) => ({ suite: j.suite, subject: j.subject, variant: j.variant, tool: { name: j.tool, version: j.toolVersion }, scenario: j.scenario, metrics: j.metrics }));
 }
 
 /** A comparison's verdict as shown: compare.js gives none (null) to metrics it does not judge. */
-export const verdictText = (c) => c.verdict ?? 'not judged';
+const verdictText = (c) => c.verdict ?? 'not judged';
 
 export async function compareView(el, { index, params: [a, b] }) {
   const runs = await loadRuns();

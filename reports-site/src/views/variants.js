@@ -3,7 +3,7 @@ import { h, pct, numCell, runLink, trendLink, metricLabel, interval } from '../d
 import { shownInterval } from '../intervals.js';
 
 /** The best value of a row, or undefined when fewer than two columns have one, all are equal, or the metric names no winner. */
-export function bestOf(row, values) {
+function bestOf(row, values) {
   const present = values.filter((v) => v !== undefined);
   if (row.ranked === false || present.length < 2 || present.every((v) => v === present[0])) return undefined;
   return row.better === 'higher' ? Math.max(...present) : Math.min(...present);
