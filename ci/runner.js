@@ -153,17 +153,17 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   chmodSync(dir, statSync(root).mode & 0o777);
   try {
     // without the repository's hooks: a post-checkout hook of the developer's (a linter, an install) is no part of
-    // what is measured, and one that fails would fail a checkout that is complete
-    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    // what is measured, and one that fails would fail a checkout that is complete. Locked with the owner's pid from
+    // the moment git records it (git worktree add --lock): a run killed outright (kill -9) during the checkout, or
+    // right after it, leaves a worktree the next run knows as its own to remove (removeOrphanWorktrees), where one
+    // locked only afterwards stayed unlocked, and so for ever
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', '--lock', '--reason', `${OWNER}${process.pid}`, dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
     // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
     removeWorktree(root, dir);
     const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
     throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
   }
-  // locked with the owner's pid (git worktree lock, as old as worktrees themselves): a run killed outright (kill -9)
-  // leaves it, and the next run removes it (removeOrphanWorktrees)
-  try { execFileSync('git', ['worktree', 'lock', '--reason', `${OWNER}${process.pid}`, dir], { cwd: root, stdio: 'ignore' }); } catch { /* unlocked: only never removed by a later run */ }
   return {
     dir,
     project: join(dir, prefix),
