@@ -13,7 +13,7 @@ import { UserError, SkipJob } from './errors.js';
 import { unreadable } from './adapters/errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams, missingScript } from './plan.js';
-import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
+import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, stopAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
@@ -284,7 +284,7 @@ export async function runJobs(jobs, opts) {
   // a second signal while this one is handled is ignored, so run.json is written before benchline ends
   const onSignal = onFirstSignal((sig) => {
     sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);
-    killAllNow();
+    stopAllNow();
     keepFinishedTrials(runDoc, entries, ctx, sig);
     worktree?.remove();
     runDoc.finishedAt = new Date().toISOString();

@@ -321,3 +321,30 @@ test('SIGTERM during a site build stops it with 143, says the folder may be half
   // the data of every run and series as a clean build writes it (the index and feed carry the build's time)
   for (const f of files(out)) if (/^data\/(runs|series)\/.*\.js$/.test(f)) assert.equal(readFileSync(join(out, f), 'utf8'), readFileSync(join(dir, 'clean', f), 'utf8'), f);
 });
+
+test('Ctrl-C gives the subject SIGTERM first, so it tidies up what outlives its processes, and SIGKILL once it does not end', { timeout: 60000 }, async () => {
+  const dir = tempDir('tidy');
+  cpSync(join(ROOT, 'test', 'fixtures', 'project'), dir, { recursive: true });
+  const config = join(dir, 'bench.config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replaceAll('../../../loadtests/', `${join(ROOT, 'loadtests')}/`));
+  const mark = join(dir, 'tidied');
+  // beside the server: one process that tidies up on SIGTERM (as netns-server.sh removes its network namespace), and
+  // one that ignores SIGTERM
+  const manifest = join(dir, 'subjects', 'flaky', 'subject.yaml');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('target:', `  tidy:\n    command: ["sh", "-c", "trap 'echo tidied > \\"$0\\"; exit 0' TERM; while :; do sleep 0.1; done", ${JSON.stringify(mark)}]\n  stubborn:\n    command: ["sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"]\ntarget:`));
+  const results = tempDir('tidy-results');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', config, '--variant', 'ok', '--scenario', 'short', '--trials', '3', '--out', results, '--no-progress'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const firstTrial = new Promise((res) => child.stderr.on('data', (d) => { stderr += d; if (/\[1\/3\]/.test(stderr)) res(); }));
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s || c)));
+  await Promise.race([firstTrial, exited, new Promise((r) => setTimeout(r, 40000))]);
+  assert.match(stderr, /\[1\/3\]/, `the first trial finished: ${stderr}`);
+  const procs = descendants(child.pid);
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stderr);
+  assert.equal(readFileSync(mark, 'utf8'), 'tidied\n', 'the subject got SIGTERM and tidied up');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left, the one that ignored SIGTERM included');
+  const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+});
