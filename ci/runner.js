@@ -266,10 +266,8 @@ export async function runJobs(jobs, opts) {
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;
-  // tools are installed before the run folder is made: a run stopped meanwhile (no handler yet) leaves no empty folder
   const runnable = jobs.filter((j) => !j.skip);
   const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
-  makeDirs(dir);
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
   const roles = opts.base ? ['base', 'head'] : [soloRole];
@@ -281,6 +279,9 @@ export async function runJobs(jobs, opts) {
   let worktree;
   const entries = new Map();
   const ctx = {};
+  // made just before the handler that writes its run.json is there: a stop before that (while the tools are installed
+  // or git says what head is) leaves no folder behind
+  makeDirs(dir);
   // a second signal while this one is handled is ignored, so run.json is written before benchline ends
   const onSignal = onFirstSignal((sig) => {
     sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);

@@ -348,3 +348,15 @@ test('Ctrl-C gives the subject SIGTERM first, so it tidies up what outlives its 
   const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
   assert.equal(run.status, 'interrupted');
 });
+
+test('a Ctrl-C while git says what head is, before the run can handle a signal, leaves no run folder behind', { timeout: 60000 }, async () => {
+  // a git that, asked for the checkout's status (what head is), gets the Ctrl-C first, as a terminal sends it to the
+  // whole foreground group, before it answers
+  const bin = tempDir('git-ctrl-c');
+  const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" status "*) kill -INT $PPID; sleep 1 ;; esac\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  const results = tempDir('git-ctrl-c-results');
+  const r = spawnSync(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '1', '--out', results, '--no-progress'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 50000 });
+  assert.equal(r.signal, 'SIGINT', `benchline ended by the Ctrl-C: ${r.stderr}`);
+  assert.deepEqual(readdirSync(results), [], 'no run folder without run.json');
+});
