@@ -13,7 +13,7 @@ import { UserError, SkipJob } from './errors.js';
 import { unreadable } from './adapters/errors.js';
 import { ensureTools, versionOf } from './tools.js';
 import { toolsFor, jobGroups, expandParams, missingScript } from './plan.js';
-import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, killAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
+import { loadManifest, toolsOfManifest, buildSubject, startSubject, logTail, LIVE, stopAllNow, spawnLogged, stopProcess, toolPath } from './subjects.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from './live.js';
 import { rng } from './stats.js';
 import { cpuSnapshot, cpuSince } from './cpu.js';
@@ -153,17 +153,17 @@ export function addWorktree(root, ref, commit = baseCommit(root, ref)) {
   chmodSync(dir, statSync(root).mode & 0o777);
   try {
     // without the repository's hooks: a post-checkout hook of the developer's (a linter, an install) is no part of
-    // what is measured, and one that fails would fail a checkout that is complete
-    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    // what is measured, and one that fails would fail a checkout that is complete. Locked with the owner's pid from
+    // the moment git records it (git worktree add --lock): a run killed outright (kill -9) during the checkout, or
+    // right after it, leaves a worktree the next run knows as its own to remove (removeOrphanWorktrees), where one
+    // locked only afterwards stayed unlocked, and so for ever
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', '--lock', '--reason', `${OWNER}${process.pid}`, dir, commit], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
     // nothing half-made stays behind: the folder, and git's record of a worktree that never finished
     removeWorktree(root, dir);
     const why = e.signal ? `stopped by ${e.signal}` : String(e.stderr || '').trim().split('\n').at(-1) || `exit ${e.status}`;
     throw Object.assign(new UserError(`--base ${ref}: could not check out ${commit} into ${dir} (git worktree add: ${why})`), { signal: e.signal });
   }
-  // locked with the owner's pid (git worktree lock, as old as worktrees themselves): a run killed outright (kill -9)
-  // leaves it, and the next run removes it (removeOrphanWorktrees)
-  try { execFileSync('git', ['worktree', 'lock', '--reason', `${OWNER}${process.pid}`, dir], { cwd: root, stdio: 'ignore' }); } catch { /* unlocked: only never removed by a later run */ }
   return {
     dir,
     project: join(dir, prefix),
@@ -266,10 +266,8 @@ export async function runJobs(jobs, opts) {
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;
-  // tools are installed before the run folder is made: a run stopped meanwhile (no handler yet) leaves no empty folder
   const runnable = jobs.filter((j) => !j.skip);
   const { tools, missing } = availableTools(toolsFor(runnable, ADAPTERS));
-  makeDirs(dir);
   const { trigger } = triggerInfo();
   const soloRole = opts.role || (trigger === 'push' ? 'main' : 'local');
   const roles = opts.base ? ['base', 'head'] : [soloRole];
@@ -281,10 +279,13 @@ export async function runJobs(jobs, opts) {
   let worktree;
   const entries = new Map();
   const ctx = {};
+  // made just before the handler that writes its run.json is there: a stop before that (while the tools are installed
+  // or git says what head is) leaves no folder behind
+  makeDirs(dir);
   // a second signal while this one is handled is ignored, so run.json is written before benchline ends
   const onSignal = onFirstSignal((sig) => {
     sayOnStop(`\nbenchline: ${sig}: stopping every process benchline started\n`);
-    killAllNow();
+    stopAllNow();
     keepFinishedTrials(runDoc, entries, ctx, sig);
     worktree?.remove();
     runDoc.finishedAt = new Date().toISOString();

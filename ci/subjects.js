@@ -212,9 +212,43 @@ export async function stopProcess(proc, graceMs = 5000) {
   return true;
 }
 
-/** Stops every live process synchronously-ish: used on SIGINT/SIGTERM before exiting. */
-export function killAllNow() {
-  for (const p of LIVE) signalGroup(p.pid, 'SIGKILL');
+/** Milliseconds the process groups get to end after SIGTERM when benchline is stopped by a signal, before SIGKILL. */
+export const STOP_GRACE_MS = 3000;
+
+/** Of the process groups `pgids`, those with a process that has not ended yet (a zombie has; /proc, else kill -0). */
+function livingGroups(pgids) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return pgids.filter((g) => signalGroup(g, 0));
+  }
+  const living = new Set();
+  for (const pid of pids) {
+    // /proc/PID/stat: "pid (comm) state ppid pgrp ...", comm may hold spaces and parentheses
+    const stat = procText(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f[0] && f[0] !== 'Z') living.add(Number(f[2]));
+  }
+  return pgids.filter((g) => living.has(g));
+}
+
+/**
+ * Stops every live process group at once, without returning to the event loop (a signal handler's, which ends
+ * benchline next): SIGTERM first, so a subject tidies up what outlives its processes (netns-server.sh removes its
+ * network namespace and veth pair, which a SIGKILL left behind), then SIGKILL to the groups not ended after graceMs.
+ */
+export function stopAllNow(graceMs = STOP_GRACE_MS) {
+  const groups = [...LIVE].map((p) => p.pid).filter(Number.isInteger);
+  for (const g of groups) signalGroup(g, 'SIGTERM');
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + graceMs;
+  let left = livingGroups(groups);
+  while (left.length && Date.now() < until) {
+    Atomics.wait(nap, 0, 0, 20);
+    left = livingGroups(left);
+  }
+  for (const g of left) signalGroup(g, 'SIGKILL');
   LIVE.clear();
 }
 

@@ -487,6 +487,28 @@ test('a base worktree left by a run killed outright (kill -9) is removed by the 
   assert.equal(git('worktree', 'list', '--porcelain').match(/^worktree /gm).length, 1, 'a locked worktree is removed as any other');
 });
 
+test('a base worktree whose run was killed outright while git checked it out is removed by the next --base run', () => {
+  const repo = out();
+  const git = committedRepo(repo, { 'a.txt': 'a\n' });
+  // a git whose "worktree add" ends with benchline killed (-9) the moment the checkout is done, before benchline can
+  // do anything after it
+  const bin = out();
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" worktree add "*) ${realGit} "$@"; kill -KILL $PPID; exit 0 ;; esac\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  const killed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { addWorktree } from ${JSON.stringify(resolve('ci/runner.js'))}; addWorktree(${JSON.stringify(repo)}, 'HEAD'); console.log('not killed');`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 30000 });
+  assert.equal(killed.signal, 'SIGKILL', killed.stdout + killed.stderr);
+  const listed = () => git('worktree', 'list', '--porcelain').match(/^worktree .+$/gm).map((l) => l.slice('worktree '.length));
+  const [orphan] = listed().filter((d) => d !== repo);
+  assert.ok(orphan && existsSync(join(orphan, 'a.txt')), 'the killed run left a checked-out worktree');
+  const next = addWorktree(repo, 'HEAD');
+  try {
+    assert.deepEqual(listed().sort(), [repo, next.dir].sort());
+    assert.equal(existsSync(orphan), false, 'its folder is gone');
+  } finally {
+    next.remove();
+  }
+});
+
 test('Ctrl-C during a run stops the subject it started and exits 130', async () => {
   const results = out();
   const child = spawn(process.execPath, [resolve('ci/cli.js'), 'run', '--config', join(project, 'bench.config.yaml'), '--variant', 'ok', '--scenario', 'hangs', '--out', results, '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });

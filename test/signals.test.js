@@ -330,3 +330,42 @@ test('whileListening has its handler on every stop signal while the work runs an
   await assert.rejects(whileListening(handler, () => { throw new Error('stopped'); }), /stopped/);
   assert.deepEqual(on(), []);
 });
+
+test('Ctrl-C gives the subject SIGTERM first, so it tidies up what outlives its processes, and SIGKILL once it does not end', { timeout: 60000 }, async () => {
+  const dir = tempDir('tidy');
+  cpSync(join(ROOT, 'test', 'fixtures', 'project'), dir, { recursive: true });
+  const config = join(dir, 'bench.config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replaceAll('../../../loadtests/', `${join(ROOT, 'loadtests')}/`));
+  const mark = join(dir, 'tidied');
+  // beside the server: one process that tidies up on SIGTERM (as netns-server.sh removes its network namespace), and
+  // one that ignores SIGTERM
+  const manifest = join(dir, 'subjects', 'flaky', 'subject.yaml');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('target:', `  tidy:\n    command: ["sh", "-c", "trap 'echo tidied > \\"$0\\"; exit 0' TERM; while :; do sleep 0.1; done", ${JSON.stringify(mark)}]\n  stubborn:\n    command: ["sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"]\ntarget:`));
+  const results = tempDir('tidy-results');
+  const child = spawn(process.execPath, [CLI, 'run', '--config', config, '--variant', 'ok', '--scenario', 'short', '--trials', '3', '--out', results, '--no-progress'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const firstTrial = new Promise((res) => child.stderr.on('data', (d) => { stderr += d; if (/\[1\/3\]/.test(stderr)) res(); }));
+  const exited = new Promise((res) => child.on('exit', (c, s) => res(s || c)));
+  await Promise.race([firstTrial, exited, new Promise((r) => setTimeout(r, 40000))]);
+  assert.match(stderr, /\[1\/3\]/, `the first trial finished: ${stderr}`);
+  const procs = descendants(child.pid);
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stderr);
+  assert.equal(readFileSync(mark, 'utf8'), 'tidied\n', 'the subject got SIGTERM and tidied up');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(procs.filter(isAlive), [], 'no process benchline started is left, the one that ignored SIGTERM included');
+  const run = JSON.parse(readFileSync(join(results, 'latest', 'run.json'), 'utf8'));
+  assert.equal(run.status, 'interrupted');
+});
+
+test('a Ctrl-C while git says what head is, before the run can handle a signal, leaves no run folder behind', { timeout: 60000 }, async () => {
+  // a git that, asked for the checkout's status (what head is), gets the Ctrl-C first, as a terminal sends it to the
+  // whole foreground group, before it answers
+  const bin = tempDir('git-ctrl-c');
+  const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" status "*) kill -INT $PPID; sleep 1 ;; esac\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+  const results = tempDir('git-ctrl-c-results');
+  const r = spawnSync(process.execPath, [CLI, 'run', '--config', CONFIG, '--variant', 'ok', '--scenario', 'short', '--trials', '1', '--out', results, '--no-progress'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 50000 });
+  assert.equal(r.signal, 'SIGINT', `benchline ended by the Ctrl-C: ${r.stderr}`);
+  assert.deepEqual(readdirSync(results), [], 'no run folder without run.json');
+});
