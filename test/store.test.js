@@ -696,6 +696,9 @@ test('a store.json with hostile policy values is refused naming each key, what i
     [{ schema: 'benchline/store@1', policy: { keepRuns: 2.5 } }, /policy\.keepRuns is 2\.5; give a whole number of runs, 0 or more/],
     [{ schema: 'benchline/store@1', policy: { digits: 100 } }, /policy\.digits is 100; give a whole number from 3 to 17/],
     [{ schema: 'benchline/store@1', policy: { keepDays: 30, shards: 4 } }, /policy key "shards" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    // names every object has by inheritance are no policy keys either
+    [{ schema: 'benchline/store@1', policy: { constructor: 1 } }, /policy key "constructor" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    [{ schema: 'benchline/store@1', policy: JSON.parse('{"__proto__": 30}') }, /policy key "__proto__" is not one benchline knows/],
     [{ schema: 'benchline/store@1', policy: null }, /"policy" is null; it must be an object such as \{"keepDays":90,"keepRuns":100,"digits":6\}/],
     [{ policy: {} }, /"schema" is missing; it must be "benchline\/store@1"/],
     [[], /holds \[\], not \{ "schema": "benchline\/store@1"/],

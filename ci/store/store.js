@@ -158,7 +158,7 @@ export function storeJsonProblems(doc) {
     out.push(`"policy" is ${shown(policy)}; it must be an object such as ${JSON.stringify(DEFAULT_POLICY)}`);
   } else {
     for (const [key, v] of Object.entries(policy)) {
-      if (!POLICY_KEYS[key]) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
+      if (!Object.hasOwn(POLICY_KEYS, key)) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
       else if (!POLICY_KEYS[key][0](v)) out.push(`policy.${key} is ${shown(v)}; give ${POLICY_KEYS[key][1]}`);
     }
   }
