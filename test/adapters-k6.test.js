@@ -812,6 +812,44 @@ test('a k6 rate that is not its passes over its total is refused as corrupted, n
   assert.deepEqual([v.errors, v.error_rate], [0, 0]);
 });
 
+test('a k6 summary holding a number k6 never writes is refused naming the metric and the summary as corrupted, not read as an infinite value or another unit', () => {
+  const refused = (d, re) => throwsParse(() => k6.parse(typeof d === 'string' ? d : JSON.stringify(d)), re);
+  // 1e308 ms is no finite number of ns, and a run of 1e-320 s no finite throughput
+  const huge = json('latency.json');
+  huge.metrics['http_req_duration{scenario:bench}'].values.max = 1e308;
+  refused(huge, /^metric latency\.max comes to no finite number from the summary's values .*; the summary is corrupted$/);
+  const mr = json('machine-readable.json');
+  mr.config.duration = 1e-320;
+  refused(mr, /^metric throughput comes to no finite number/);
+  // a word k6 never writes for what a metric contains would keep a time Trend's milliseconds as plain numbers
+  for (const contains of ['time\u2028', 'Time', 7]) {
+    const d = json('latency.json');
+    d.metrics['http_req_duration{scenario:bench}'].contains = contains;
+    refused(d, new RegExp(`^metric http_req_duration\\{scenario:bench\\} contains ${JSON.stringify(contains).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}, not one k6 writes \\(default, time, data\\)`));
+  }
+  // a damaged run length is refused, not dropped with the duration metric
+  for (const ms of ['3004', -1, null]) {
+    const d = json('latency.json');
+    d.state.testRunDurationMs = ms;
+    refused(d, /^state\.testRunDurationMs is .*, not the run's length in milliseconds that k6 writes; the summary is corrupted$/);
+  }
+  // every Counter's rate is its count over the one run: an edited count, or count and rate swapped, is another run
+  const d = json('latency.json');
+  d.metrics.data_received.values.count += 1000;
+  refused(d, /^metric data_received: rate 57169\.\d+\/s is not its count 172756 over the run of 3004\.34 ms that state\.testRunDurationMs gives/);
+  const e = json('custom-metrics.summary-export.json');
+  [e.metrics.items_read.count, e.metrics.items_read.rate] = [e.metrics.items_read.rate, e.metrics.items_read.count];
+  refused(e, /^metric items_read: rate 123\/s is not its count [\d.]+ over the run of [\d.]+ ms that \S+ \(count \d+ at [\d.]+\/s\) gives .*; k6 writes every Counter's rate over the one run, so the summary is corrupted or edited$/);
+  // k6 counts requests, iterations and bytes in whole numbers, and a Rate's samples too
+  const bytes = json('machine-readable.json');
+  bytes.results.metrics.find((m) => m.name === 'data_received').values.count = 14.742;
+  refused(bytes, /^metric data_received: count 14\.742 is not a whole number, which k6 counts of every data_received; the summary is corrupted$/);
+  const rate = json('machine-readable.json');
+  rate.results.checks.metrics.find((m) => m.name === 'checks_succeeded').values.total = 5e-324;
+  refused(rate, /^metric checks_succeeded: total is 5e-324, not a whole number of samples as k6 counts them; the summary is corrupted$/);
+  for (const f of ['latency.json', 'latency.summary-export.json', 'machine-readable.json']) assert.ok(k6.parse(text(f)).metrics.length, f);
+});
+
 describe('k6 adapter: a run that left no summary', () => {
   const stderrOf = (name) => ({ files: { stderr: new URL(`./fixtures/k6/${name}.stderr.txt`, import.meta.url).pathname } });
 
@@ -897,7 +935,7 @@ describe('k6 adapter: job params the script never reads', () => {
       assert.equal(k6.scriptProblem({ script: 'missing.js', root: dir }), undefined, 'a script not there is the run\'s to report');
       // the name parse refuses when the metric is in a summary is the one refused here
       const summary = json('custom-metrics.json');
-      summary.metrics.errors = { type: 'counter', contains: 'default', values: { count: 1, rate: 0.5 } };
+      summary.metrics.errors = { type: 'counter', contains: 'default', values: { count: 1, rate: 1000 / summary.state.testRunDurationMs } };
       summary.metrics.errors.thresholds = undefined;
       assert.throws(() => k6.parse(JSON.stringify(summary)), /k6 metrics? errors \(as "errors"\)/);
     } finally {
