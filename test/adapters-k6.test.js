@@ -832,7 +832,7 @@ test('a k6 summary holding a number k6 never writes is refused naming the metric
   mr.config.duration = 1e-320;
   refused(mr, /^metric throughput comes to no finite number/);
   // a word k6 never writes for what a metric contains would keep a time Trend's milliseconds as plain numbers
-  for (const contains of ['time\u2028', 'Time', 7]) {
+  for (const contains of ['time\u0000', 'Time', 7]) {
     const d = json('latency.json');
     d.metrics['http_req_duration{scenario:bench}'].contains = contains;
     refused(d, new RegExp(`^metric http_req_duration\\{scenario:bench\\} contains ${JSON.stringify(contains).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}, not one k6 writes \\(default, time, data\\)`));
@@ -858,6 +858,18 @@ test('a k6 summary holding a number k6 never writes is refused naming the metric
   rate.results.checks.metrics.find((m) => m.name === 'checks_succeeded').values.total = 5e-324;
   refused(rate, /^metric checks_succeeded: total is 5e-324, not a whole number of samples as k6 counts them; the summary is corrupted$/);
   for (const f of ['latency.json', 'latency.summary-export.json', 'machine-readable.json']) assert.ok(k6.parse(text(f)).metrics.length, f);
+});
+
+test('a k6 summary holding a metric under a name k6 never gives one (a control character, a line separator, an RTL mark, none, 129 characters) is refused naming it', () => {
+  for (const name of ['items\u0000read', 'items\u2028read', '\u202eitems_read', '', 'i'.repeat(129), 'items_read\ud800']) {
+    const d = json('custom-metrics.json');
+    d.metrics[name] = d.metrics.items_read;
+    delete d.metrics.items_read;
+    throwsParse(() => k6.parse(JSON.stringify(d)), /^metric "[^\u2028\u202e"]*("|\.\.\. \(131 characters\)) has a name k6 never gives a metric \(1 to 128 letters, digits, spaces and \._!\?\/&#\(\)<>%-\); the summary is corrupted or edited$/);
+  }
+  // the names k6 takes, capitals and submetric tags included, are read
+  assert.ok(parse('mixed-case.json').metrics.some((m) => m.name === 'http_errors'));
+  assert.ok(parse('two-scenarios.json').metrics.length);
 });
 
 describe('k6 adapter: a run that left no summary', () => {

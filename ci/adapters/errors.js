@@ -28,7 +28,8 @@ const SHOWN_MAX = 80;
 /** A value as an error message shows it: JSON (cut after 80 characters), or "missing" for a field that is not there. */
 export const shown = (v) => {
   if (v === undefined) return 'missing';
-  const text = JSON.stringify(v);
+  // line separators and direction marks, which JSON leaves as they are, escaped: they would break or reorder the line
+  const text = JSON.stringify(v).replace(/[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}... (${text.length.toLocaleString('en-US')} characters)` : text;
 };
 

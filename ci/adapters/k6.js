@@ -126,6 +126,15 @@ function normalizeValues(where, type, raw) {
   return out;
 }
 
+// the characters and length k6 has ever taken in a metric's name (v1 warns beyond ASCII letters, digits and _); its
+// submetrics add {tag:value}, whose values may hold anything
+const K6_NAME = /^[\p{L}\p{N}._ !?/&#()<>%-]{1,128}$/u;
+
+/** Fails when a summary holds a metric under a name k6 refuses to make (a NUL, a line separator, 200 characters). */
+function nameProblem(n) {
+  if (!K6_NAME.test(n.replace(/\{.*$/s, ''))) fail(`metric ${shown(n)} has a name k6 never gives a metric (1 to 128 letters, digits, spaces and ._!?/&#()<>%-); the summary is corrupted or edited`);
+}
+
 // the metric types k6 writes in its full summaries
 const K6_TYPES = Object.freeze(['trend', 'counter', 'rate', 'gauge']);
 
@@ -204,6 +213,7 @@ export function readSummary(doc, opts = {}) {
     const list = [...doc.results.metrics, ...(Array.isArray(doc.results.checks?.metrics) ? doc.results.checks.metrics : [])];
     for (const m of list) {
       if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
+      nameProblem(m.name);
       typeProblem(m.name, m.type, m.contains);
       metrics.set(m.name, { type: m.type, contains: containsOf(m.name, m.contains, opts), values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
     }
@@ -228,6 +238,7 @@ export function readSummary(doc, opts = {}) {
   }
   const entries = Object.entries(doc.metrics);
   if (!entries.length) fail('the summary holds no metrics; was the k6 run interrupted before its end?');
+  for (const [n] of entries) nameProblem(n);
   const withValues = entries.filter(([, m]) => isObj(m) && isObj(m.values)).length;
   if (withValues === entries.length) {
     for (const [n, m] of entries) {
