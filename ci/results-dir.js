@@ -138,6 +138,8 @@ export function runFileProblem(run, runFile) {
  * run, job and side. One copied in from another run or job would be reported and published under its own names.
  */
 function readListedDocument(file, runFile, run, job, role) {
+  // a path run.json names that holds nothing: run.json was edited (or the document deleted), and is the file to name
+  if (!existsSync(file)) throw new ResultsError(`${runFile}: lists ${file} as the ${role} document of job ${quote(job.id)}, but there is no such file; run.json was edited or the document removed: re-run the benchmark`);
   const doc = readResultFile(file);
   const own = jobIdOf({ ...doc, tool: doc.tool.name });
   if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {

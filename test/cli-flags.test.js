@@ -51,6 +51,7 @@ const sigtermRun = (name, edit) => {
 };
 const NUMBER_START = sigtermRun('number-start', (run) => { run.startedAt = Date.parse(run.startedAt); });
 const STRING_HEAD = sigtermRun('string-head', (run) => { run.head = run.head.commit; });
+const GONE_DOC = sigtermRun('gone-doc', (run) => { run.jobs[0].docs.local = run.jobs[0].docs.local.replace(/\.json$/, '.jsoo'); });
 
 // [argv, what the one line must say]; run from the repository root (bench.config.yaml) unless argv says otherwise
 const CASES = [
@@ -65,6 +66,7 @@ const CASES = [
   [['compare', NULL_JOB], /^benchline compare: .*null-job\/run\.json: jobs\[0\] is not a job/],
   [['export', '--format', 'bmf', NULL_JOB], /^benchline export: .*null-job\/run\.json: jobs\[0\] is not a job/],
   [['publish', '--store', join(TMP, 'damaged-store'), NULL_JOB], /^benchline publish: not published: .*null-job\/run\.json: jobs\[0\] is not a job/],
+  [['compare', GONE_DOC, GONE_DOC], /^benchline compare: .*gone-doc\/run\.json: lists .*gone-doc\/docs\/local\/orders-api\.cache-off\.ab\.no-keepalive\.jsoo as the local document of job "orders-api\.cache-off\.ab\.no-keepalive", but there is no such file; run\.json was edited/],
   [['report', NUMBER_START], /^benchline report: .*number-start\/run\.json: startedAt is a number, not a string; the file was edited or damaged: re-run the benchmark/],
   [['report', '--format', 'comment', STRING_HEAD], /^benchline report: .*string-head\/run\.json: head is a string, not an object as `benchline run` writes it; the file was edited or damaged/],
   [['report', PROTO_SIDE], /^benchline report: .*proto-side\/run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
