@@ -849,6 +849,9 @@ test('a k6 summary holding a number k6 never writes is refused naming the metric
   refused(d, /^metric data_received: rate 57169\.\d+\/s is not its count 172756 over the run of 3004\.34 ms that state\.testRunDurationMs gives/);
   const e = json('custom-metrics.summary-export.json');
   [e.metrics.items_read.count, e.metrics.items_read.rate] = [e.metrics.items_read.rate, e.metrics.items_read.count];
+  const tiny = json('custom-metrics.summary-export.json');
+  tiny.metrics.http_reqs.rate = 1e-320;
+  refused(tiny, /^metric http_reqs: rate 1e-320\/s is not its count 42 over the run of [\d.]+ ms that \w+ \(count \d+ at [\d.]+\/s\) gives \([\d.]+\/s\);/);
   refused(e, /^metric items_read: rate 123\/s is not its count [\d.]+ over the run of [\d.]+ ms that \S+ \(count \d+ at [\d.]+\/s\) gives .*; k6 writes every Counter's rate over the one run, so the summary is corrupted or edited$/);
   // k6 counts requests, iterations and bytes in whole numbers, and a Rate's samples too
   const bytes = json('machine-readable.json');
