@@ -712,6 +712,11 @@ test('a store.json with hostile policy values is refused naming each key, what i
     assert.throws(() => readStore(store), message, 'the site refuses it the same way');
     assert.deepEqual(readdirSync(store), ['store.json'], 'nothing written');
   }
+  // digits JSON.parse makes infinite are named as the file writes them, not as Infinity
+  const huge = join(dir, 'huge');
+  mkdirSync(huge);
+  writeFileSync(join(huge, 'store.json'), '{ "schema": "benchline/store@1", "policy": { "keepRuns": 1e400 } }');
+  assert.throws(() => readStore(huge), (e) => /policy\.keepRuns is a number too large to read \(1e309 or beyond\); give a whole number of runs/.test(e.message) && !/Infinity/.test(e.message), 'keepRuns 1e400');
 });
 
 test('a store, run folder or result document of another benchline version is refused as written by a newer or older benchline, not as damaged', async () => {
