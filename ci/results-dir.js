@@ -85,6 +85,13 @@ const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typ
 /** A name from run.json, quoted and cut short for a message. */
 const quote = (v) => JSON.stringify(String(v).slice(0, 80));
 
+/** run.json's own fields the reports read, and what `benchline run` writes in each (when it writes the field at all). */
+const RUN_FIELDS = [
+  ['id', ['a string']], ['startedAt', ['a string']], ['finishedAt', ['a string']], ['profile', ['a string']], ['config', ['a string']],
+  ['order', ['a string']], ['seed', ['a number']], ['status', ['a string']],
+  ['head.commit', ['a string', 'null']], ['head.dirty', ['a boolean']], ['base.ref', ['a string']], ['base.commit', ['a string', 'null']],
+];
+
 /**
  * Why run.json's content `run` is not one `benchline run` writes, or null: its schema, a job that is no job, a side
  * or document path of the wrong kind, a status the runner never writes (or documents beside a failure), a job listed
@@ -97,6 +104,14 @@ function runFileProblem(run, runFile) {
     return `${runFile}: not a ${RUN_SCHEMA} document (schema "${run?.schema}"); it must come from \`benchline run\``;
   }
   const damaged = 'the file was edited or damaged: re-run the benchmark';
+  // the run's own facts, which the reports print: each of the kind `benchline run` writes, when there
+  for (const [key, kinds] of RUN_FIELDS) {
+    const [part, field] = key.split('.');
+    const holder = field ? run[part] : run;
+    const v = holder && typeof holder === 'object' ? holder[field ?? part] : undefined;
+    if (field && run[part] !== undefined && (!run[part] || typeof run[part] !== 'object' || Array.isArray(run[part]))) return `${runFile}: ${part} is ${kindOf(run[part])}, not an object as \`benchline run\` writes it; ${damaged}`;
+    if (v !== undefined && !kinds.includes(kindOf(v))) return `${runFile}: ${key} is ${kindOf(v)}, not ${kinds.join(' or ')}; ${damaged}`;
+  }
   const seen = new Map();
   for (const [i, job] of run.jobs.entries()) {
     if (!job || typeof job !== 'object' || Array.isArray(job) || (job.docs !== undefined && (!job.docs || typeof job.docs !== 'object' || Array.isArray(job.docs)))) {
@@ -123,6 +138,8 @@ function runFileProblem(run, runFile) {
  * run, job and side. One copied in from another run or job would be reported and published under its own names.
  */
 function readListedDocument(file, runFile, run, job, role) {
+  // a path run.json names that holds nothing: run.json was edited (or the document deleted), and is the file to name
+  if (!existsSync(file)) throw new ResultsError(`${runFile}: lists ${file} as the ${role} document of job ${quote(job.id)}, but there is no such file; run.json was edited or the document removed: re-run the benchmark`);
   const doc = readResultFile(file);
   const own = jobIdOf({ ...doc, tool: doc.tool.name });
   if (own !== job.id || doc.run.role !== role || (typeof run.id === 'string' && doc.run.id !== run.id)) {

@@ -66,6 +66,9 @@ function quotedAt(text, at) {
   return quote !== null;
 }
 
+/** o[key] when o holds key itself: `constructor` or `toString` is no port, param or variable, not Object's function. */
+const ownValue = (o, key) => (o && Object.hasOwn(o, key) ? o[key] : undefined);
+
 /**
  * Replaces ${port.x}, ${tool.x}, ${dir}, ${run}, ${env.X}, ${param.x}; an unknown placeholder is an error. With
  * vars.shell (the text is a shell command line), a path (${dir}, ${run}, ${tool.x}) outside quotes is quoted as
@@ -78,10 +81,10 @@ export function substitute(text, vars, where) {
     let value;
     if (head === 'dir') value = vars.dir;
     else if (head === 'run') value = vars.run;
-    else if (head === 'port') value = vars.ports?.[name];
+    else if (head === 'port') value = ownValue(vars.ports, name);
     else if (head === 'tool') value = vars.tool ? vars.tool(name) : undefined;
-    else if (head === 'env') value = vars.env?.[name] ?? process.env[name] ?? '';
-    else if (head === 'param') value = vars.params?.[name];
+    else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
+    else if (head === 'param') value = ownValue(vars.params, name);
     if (value === undefined) {
       const why = ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
         : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;

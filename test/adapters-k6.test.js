@@ -804,13 +804,23 @@ test('a machine-readable k6 summary with requests but no usable config.duration 
     [good.replace(at, '"duration": null'), 'config.duration is null'],
     [good.replace(at, '"duration": "abc"'), 'config.duration is "abc"'],
     [good.replace(at, '"duration": -1'), 'config.duration is -1'],
-    // a duplicate key appended at the end: JSON.parse keeps the last one
-    [good.replace(/\}\s*$/, ',\n  "config": null\n}\n'), 'config is null'],
   ];
   for (const [bad, what] of cases) {
     throwsParse(() => k6.parse(bad), new RegExp(`the machine-readable summary has no usable config\\.duration \\(the run's length in seconds\\): ${what.replace(/[.()]/g, '\\$&')}, so the rate of http_reqs\\{scenario:bench\\} \\(51 counted\\) cannot be computed; the summary is corrupted`));
   }
   assert.equal(values(k6.parse(good)).throughput, 51 / 1.005131095);
+});
+
+test('a k6 summary with a key repeated in one object is refused with the key and where, not read with the last value JSON.parse keeps', () => {
+  // an edited count beside the one k6 wrote, and a second config appended at the end
+  const good = text('latency.json');
+  const count = good.replace('"count": 601,', '"count": 601, "count": 99,');
+  assert.notEqual(count, good);
+  throwsParse(() => k6.parse(count), /^the key "count" appears twice in one object \(at line \d+, column \d+\), which no tool writes: JSON\.parse would keep the last value without a word; the file was edited or corrupted$/);
+  const mr = text('machine-readable.json').replace(/\}\s*$/, ',\n  "config": null\n}\n');
+  throwsParse(() => k6.parse(mr), /^the key "config" appears twice in one object/);
+  // the same key in sibling objects (every metric's "values") is no repeat
+  assert.ok(k6.parse(good).metrics.length);
 });
 
 test('a k6 rate that is not its passes over its total is refused as corrupted, not read as an error rate beside 0 errors', () => {
@@ -822,6 +832,59 @@ test('a k6 rate that is not its passes over its total is refused as corrupted, n
   }
   const v = values(k6.parse(good));
   assert.deepEqual([v.errors, v.error_rate], [0, 0]);
+});
+
+test('a k6 summary holding a number k6 never writes is refused naming the metric and the summary as corrupted, not read as an infinite value or another unit', () => {
+  const refused = (d, re) => throwsParse(() => k6.parse(typeof d === 'string' ? d : JSON.stringify(d)), re);
+  // 1e308 ms is no finite number of ns, and a run of 1e-320 s no finite throughput
+  const huge = json('latency.json');
+  huge.metrics['http_req_duration{scenario:bench}'].values.max = 1e308;
+  refused(huge, /^metric latency\.max comes to no finite number from the summary's values .*; the summary is corrupted$/);
+  const mr = json('machine-readable.json');
+  mr.config.duration = 1e-320;
+  refused(mr, /^metric throughput comes to no finite number/);
+  // a word k6 never writes for what a metric contains would keep a time Trend's milliseconds as plain numbers
+  for (const contains of ['time\u0000', 'Time', 7]) {
+    const d = json('latency.json');
+    d.metrics['http_req_duration{scenario:bench}'].contains = contains;
+    refused(d, new RegExp(`^metric http_req_duration\\{scenario:bench\\} contains ${JSON.stringify(contains).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}, not one k6 writes \\(default, time, data\\)`));
+  }
+  // a damaged run length is refused, not dropped with the duration metric
+  for (const ms of ['3004', -1, null]) {
+    const d = json('latency.json');
+    d.state.testRunDurationMs = ms;
+    refused(d, /^state\.testRunDurationMs is .*, not the run's length in milliseconds that k6 writes; the summary is corrupted$/);
+  }
+  // every Counter's rate is its count over the one run: an edited count, or count and rate swapped, is another run
+  const d = json('latency.json');
+  d.metrics.data_received.values.count += 1000;
+  refused(d, /^metric data_received: rate 57169\.\d+\/s is not its count 172756 over the run of 3004\.34 ms that state\.testRunDurationMs gives/);
+  const e = json('custom-metrics.summary-export.json');
+  [e.metrics.items_read.count, e.metrics.items_read.rate] = [e.metrics.items_read.rate, e.metrics.items_read.count];
+  const tiny = json('custom-metrics.summary-export.json');
+  tiny.metrics.http_reqs.rate = 1e-320;
+  refused(tiny, /^metric http_reqs: rate 1e-320\/s is not its count 42 over the run of [\d.]+ ms that \w+ \(count \d+ at [\d.]+\/s\) gives \([\d.]+\/s\);/);
+  refused(e, /^metric items_read: rate 123\/s is not its count [\d.]+ over the run of [\d.]+ ms that \S+ \(count \d+ at [\d.]+\/s\) gives .*; k6 writes every Counter's rate over the one run, so the summary is corrupted or edited$/);
+  // k6 counts requests, iterations and bytes in whole numbers, and a Rate's samples too
+  const bytes = json('machine-readable.json');
+  bytes.results.metrics.find((m) => m.name === 'data_received').values.count = 14.742;
+  refused(bytes, /^metric data_received: count 14\.742 is not a whole number, which k6 counts of every data_received; the summary is corrupted$/);
+  const rate = json('machine-readable.json');
+  rate.results.checks.metrics.find((m) => m.name === 'checks_succeeded').values.total = 5e-324;
+  refused(rate, /^metric checks_succeeded: total is 5e-324, not a whole number of samples as k6 counts them; the summary is corrupted$/);
+  for (const f of ['latency.json', 'latency.summary-export.json', 'machine-readable.json']) assert.ok(k6.parse(text(f)).metrics.length, f);
+});
+
+test('a k6 summary holding a metric under a name k6 never gives one (a control character, a line separator, an RTL mark, none, 129 characters) is refused naming it', () => {
+  for (const name of ['items\u0000read', 'items\u2028read', '\u202eitems_read', '', 'i'.repeat(129), 'items_read\ud800']) {
+    const d = json('custom-metrics.json');
+    d.metrics[name] = d.metrics.items_read;
+    delete d.metrics.items_read;
+    throwsParse(() => k6.parse(JSON.stringify(d)), /^metric "[^\u2028\u202e"]*("|\.\.\. \(131 characters\)) has a name k6 never gives a metric \(1 to 128 letters, digits, spaces and \._!\?\/&#\(\)<>%-\); the summary is corrupted or edited$/);
+  }
+  // the names k6 takes, capitals and submetric tags included, are read
+  assert.ok(parse('mixed-case.json').metrics.some((m) => m.name === 'http_errors'));
+  assert.ok(parse('two-scenarios.json').metrics.length);
 });
 
 describe('k6 adapter: a run that left no summary', () => {
@@ -909,7 +972,7 @@ describe('k6 adapter: job params the script never reads', () => {
       assert.equal(k6.scriptProblem({ script: 'missing.js', root: dir }), undefined, 'a script not there is the run\'s to report');
       // the name parse refuses when the metric is in a summary is the one refused here
       const summary = json('custom-metrics.json');
-      summary.metrics.errors = { type: 'counter', contains: 'default', values: { count: 1, rate: 0.5 } };
+      summary.metrics.errors = { type: 'counter', contains: 'default', values: { count: 1, rate: 1000 / summary.state.testRunDurationMs } };
       summary.metrics.errors.thresholds = undefined;
       assert.throws(() => k6.parse(JSON.stringify(summary)), /k6 metrics? errors \(as "errors"\)/);
     } finally {

@@ -280,7 +280,8 @@ test('names every object has (constructor, toString) as a JMH mode, a JMH second
   secondary[0].secondaryMetrics.constructor = { score: 1, scoreUnit: 'B/op' };
   assert.ok(ADAPTERS.jmh.parse(JSON.stringify(secondary)).notes.some((n) => /secondary result "constructor" \(B\/op\) is not mapped/.test(n)));
   const k6 = JSON.parse(readFileSync(`${FIX}k6/summary-throws.summary-export.json`, 'utf8'));
-  k6.metrics.constructor = { count: 3, rate: 1.5 };
+  // at the rate k6 would write: every Counter's count over the run its iterations give
+  k6.metrics.constructor = { count: 3, rate: (3 / k6.metrics.iterations.count) * k6.metrics.iterations.rate };
   const parsed = ADAPTERS.k6.parse(JSON.stringify(k6));
   const doc = buildResult({ run: RUN, runner: RUNNER, suite: 'property', subject: 'external', variant: 'default', scenario: 'proto', tool: { name: 'k6', version: 'fixture' }, params: {}, trials: [parsed] }, 'proto (k6)');
   assert.deepEqual(doc.metrics.filter((m) => m.name === 'constructor').map((m) => [m.value, m.unit, m.better]), [[3, 'count', 'higher']]);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
@@ -11,6 +11,7 @@ import { siteFolderOf } from '../ci/commands/bench.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'ci', 'cli.js');
 const TMP = tempDir('flags');
+const SIGTERM_RUN = join(ROOT, 'test/fixtures/runs/orders-api-sigterm');
 const WRK = join(ROOT, 'test', 'fixtures', 'wrk', 'latency.txt');
 const config = (name, yaml) => {
   writeFileSync(join(TMP, name), yaml);
@@ -40,6 +41,17 @@ const damagedRun = (name, jobs) => {
 };
 const NULL_JOB = damagedRun('null-job', [null]);
 const PROTO_SIDE = damagedRun('proto-side', [JSON.parse('{"id":"a","status":"ok","docs":{"__proto__":"docs/x.json"}}')]);
+// the sigterm run's run.json with its start a number, its head a string: facts the reports print
+const sigtermRun = (name, edit) => {
+  cpSync(SIGTERM_RUN, join(TMP, name), { recursive: true });
+  const run = JSON.parse(readFileSync(join(SIGTERM_RUN, 'run.json'), 'utf8'));
+  edit(run);
+  writeFileSync(join(TMP, name, 'run.json'), JSON.stringify(run));
+  return join(TMP, name);
+};
+const NUMBER_START = sigtermRun('number-start', (run) => { run.startedAt = Date.parse(run.startedAt); });
+const STRING_HEAD = sigtermRun('string-head', (run) => { run.head = run.head.commit; });
+const GONE_DOC = sigtermRun('gone-doc', (run) => { run.jobs[0].docs.local = run.jobs[0].docs.local.replace(/\.json$/, '.jsoo'); });
 
 // [argv, what the one line must say]; run from the repository root (bench.config.yaml) unless argv says otherwise
 const CASES = [
@@ -54,6 +66,9 @@ const CASES = [
   [['compare', NULL_JOB], /^benchline compare: .*null-job\/run\.json: jobs\[0\] is not a job/],
   [['export', '--format', 'bmf', NULL_JOB], /^benchline export: .*null-job\/run\.json: jobs\[0\] is not a job/],
   [['publish', '--store', join(TMP, 'damaged-store'), NULL_JOB], /^benchline publish: not published: .*null-job\/run\.json: jobs\[0\] is not a job/],
+  [['compare', GONE_DOC, GONE_DOC], /^benchline compare: .*gone-doc\/run\.json: lists .*gone-doc\/docs\/local\/orders-api\.cache-off\.ab\.no-keepalive\.jsoo as the local document of job "orders-api\.cache-off\.ab\.no-keepalive", but there is no such file; run\.json was edited/],
+  [['report', NUMBER_START], /^benchline report: .*number-start\/run\.json: startedAt is a number, not a string; the file was edited or damaged: re-run the benchmark/],
+  [['report', '--format', 'comment', STRING_HEAD], /^benchline report: .*string-head\/run\.json: head is a string, not an object as `benchline run` writes it; the file was edited or damaged/],
   [['report', PROTO_SIDE], /^benchline report: .*proto-side\/run\.json: jobs\[0\]\.docs names the side "__proto__"; a run's sides are head, base, main, local/],
   [['plan', '--trials', '0'], /'0' is invalid\. Give a whole number from 1 to 1000/],
   [['plan', '--trials', '5abc'], /'5abc' is invalid/],

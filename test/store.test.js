@@ -696,6 +696,9 @@ test('a store.json with hostile policy values is refused naming each key, what i
     [{ schema: 'benchline/store@1', policy: { keepRuns: 2.5 } }, /policy\.keepRuns is 2\.5; give a whole number of runs, 0 or more/],
     [{ schema: 'benchline/store@1', policy: { digits: 100 } }, /policy\.digits is 100; give a whole number from 3 to 17/],
     [{ schema: 'benchline/store@1', policy: { keepDays: 30, shards: 4 } }, /policy key "shards" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    // names every object has by inheritance are no policy keys either
+    [{ schema: 'benchline/store@1', policy: { constructor: 1 } }, /policy key "constructor" is not one benchline knows \(keepDays, keepRuns, digits\): remove it/],
+    [{ schema: 'benchline/store@1', policy: JSON.parse('{"__proto__": 30}') }, /policy key "__proto__" is not one benchline knows/],
     [{ schema: 'benchline/store@1', policy: null }, /"policy" is null; it must be an object such as \{"keepDays":90,"keepRuns":100,"digits":6\}/],
     [{ policy: {} }, /"schema" is missing; it must be "benchline\/store@1"/],
     [[], /holds \[\], not \{ "schema": "benchline\/store@1"/],
@@ -709,6 +712,11 @@ test('a store.json with hostile policy values is refused naming each key, what i
     assert.throws(() => readStore(store), message, 'the site refuses it the same way');
     assert.deepEqual(readdirSync(store), ['store.json'], 'nothing written');
   }
+  // digits JSON.parse makes infinite are named as the file writes them, not as Infinity
+  const huge = join(dir, 'huge');
+  mkdirSync(huge);
+  writeFileSync(join(huge, 'store.json'), '{ "schema": "benchline/store@1", "policy": { "keepRuns": 1e400 } }');
+  assert.throws(() => readStore(huge), (e) => /policy\.keepRuns is a number too large to read \(1e309 or beyond\); give a whole number of runs/.test(e.message) && !/Infinity/.test(e.message), 'keepRuns 1e400');
 });
 
 test('a store, run folder or result document of another benchline version is refused as written by a newer or older benchline, not as damaged', async () => {

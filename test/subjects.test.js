@@ -113,6 +113,10 @@ test('every subject manifest shipped with benchline and the adoption example pas
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
   assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
+  // names every object has by inheritance are no port, param or variable, never a function's source
+  assert.throws(() => substitute('${port.constructor}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.constructor\} \(no port named "constructor" here\)/);
+  assert.throws(() => substitute('${param.toString}', { ports: {}, params: { rate: 5 } }, 'subject.yaml'), /unknown placeholder \$\{param\.toString\} \(no param named "toString" here\)/);
+  assert.equal(substitute('[${env.constructor}]', { ports: {}, env: { A: '1' } }, 'subject.yaml'), '[]', 'an unset variable is empty');
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
 });
 

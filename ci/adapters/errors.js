@@ -28,7 +28,8 @@ const SHOWN_MAX = 80;
 /** A value as an error message shows it: JSON (cut after 80 characters), or "missing" for a field that is not there. */
 export const shown = (v) => {
   if (v === undefined) return 'missing';
-  const text = JSON.stringify(v);
+  // line separators and direction marks, which JSON leaves as they are, escaped: they would break or reorder the line
+  const text = JSON.stringify(v).replace(/[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}... (${text.length.toLocaleString('en-US')} characters)` : text;
 };
 
@@ -81,7 +82,48 @@ export function parseJson(text, hint) {
   }
   const deep = tooDeep(text);
   if (deep) throw new ParseError(`${deep}; the file is corrupted`, hint);
+  const twice = repeatedKey(text);
+  if (twice) throw new ParseError(`${twice}, which no tool writes: JSON.parse would keep the last value without a word; the file was edited or corrupted`, hint);
   return doc;
+}
+
+/**
+ * Where a key of one JSON object appears twice, in words, or undefined. The tools' JSON writers never repeat a key,
+ * and JSON.parse keeps the last value of one repeated (an edited `"count": 5, "count": 99` reads as 99). `text` is
+ * valid JSON, nested at most MAX_DEPTH deep.
+ */
+export function repeatedKey(text) {
+  const objects = [];
+  let keyStart = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const start = i;
+      for (i += 1; text.charCodeAt(i) !== 34; i += 1) if (text.charCodeAt(i) === 92) i += 1;
+      // a string right after { or , inside an object is a key
+      if (keyStart === -2 && objects.length && objects[objects.length - 1]) {
+        const key = text.slice(start, i + 1);
+        const seen = objects[objects.length - 1];
+        if (seen.has(key)) {
+          const before = text.slice(0, start).split('\n');
+          return `the key ${key.length > 60 ? `${key.slice(0, 60)}..."` : key} appears twice in one object (at line ${before.length}, column ${before.at(-1).length + 1})`;
+        }
+        seen.add(key);
+      }
+      keyStart = -1;
+    } else if (c === 123) {
+      objects.push(new Set());
+      keyStart = -2;
+    } else if (c === 91) {
+      objects.push(null);
+      keyStart = -1;
+    } else if (c === 93 || c === 125) {
+      objects.pop();
+      keyStart = -1;
+    } else if (c === 44) keyStart = -2;
+    else if (c === 58) keyStart = -1;
+  }
+  return undefined;
 }
 
 /** Where JSON.parse gave up, in words: line and column with the text there, or the end of the input. */

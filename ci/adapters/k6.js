@@ -35,7 +35,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParseError, parseJson, ScriptProblem, shown } from './errors.js';
-import { describeMetric, matches, metric } from '../metrics.js';
+import { describeMetric, matches, metric as registered } from '../metrics.js';
 import { nearMiss } from '../spelling.js';
 
 export const name = 'k6';
@@ -66,6 +66,20 @@ const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const msToNs = (ms) => Math.round(ms * 1e9) / 1000;
 
+/**
+ * metric() of ci/metrics.js for a value worked out from the summary: one that comes to no finite number (a time of
+ * 1e308 ms in ns, a count over a run of 1e-320 s) is a number k6 never writes, refused as such.
+ */
+const metric = (n, value, extra) => {
+  if (typeof value === 'number' && !Number.isFinite(value)) fail(`metric ${n} comes to no finite number from the summary's values (one is far beyond any k6 writes, such as 1e308 ms or a run of 1e-320 s); the summary is corrupted`);
+  return registered(n, value, extra);
+};
+
+// what k6 says a metric contains in its full summaries
+const K6_CONTAINS = Object.freeze(['default', 'time', 'data']);
+// k6's built-in Counters of events and bytes: whole numbers in every summary
+const WHOLE_COUNTERS = /^(iterations|dropped_iterations|http_reqs|data_received|data_sent)(\{|$)/;
+
 /** The rank of a percentile key, "95" of "p95" or "p(95)"; undefined for any other key. */
 const rankOf = (k) => /^p\(?(\d+(?:\.\d+)?)\)?$/.exec(k)?.[1];
 
@@ -91,6 +105,9 @@ function normalizeValues(where, type, raw) {
     fail(`metric ${where}: a Trend without any of its statistics (avg, min, med, max, p(N)), which k6 writes for every Trend, even one with no samples; the summary is corrupted or edited`);
   }
   if (type === 'rate') {
+    // k6 counts a Rate's samples: passes, fails, matches and total are whole numbers (a fraction makes any rate)
+    const part = ['passes', 'fails', 'matches', 'total'].find((k) => out[k] !== undefined && !(Number.isInteger(out[k]) && out[k] >= 0));
+    if (part) fail(`metric ${where}: ${part} is ${shown(out[part])}, not a whole number of samples as k6 counts them; the summary is corrupted`);
     const r = out.passes !== undefined ? { rate: out.rate ?? out.value, hits: out.passes, total: out.passes + (out.fails ?? 0) }
       : out.matches !== undefined ? { rate: out.rate, hits: out.matches, total: out.total } : undefined;
     // k6 writes the rate as hits over total: one that disagrees (an error_rate of 1 beside 0 failed requests) was edited
@@ -105,15 +122,48 @@ function normalizeValues(where, type, raw) {
   // the figure a Counter or a Gauge is kept by: without it the metric would read as missing, or NaN once converted
   const own = { counter: 'count', gauge: 'value' }[type];
   if (own && out[own] === undefined) fail(`metric ${where}: a ${type === 'counter' ? 'Counter' : 'Gauge'} without its ${own}, which k6 writes for every one; the summary is corrupted or edited`);
+  if (type === 'counter' && WHOLE_COUNTERS.test(where) && !Number.isInteger(out.count)) fail(`metric ${where}: count ${shown(out.count)} is not a whole number, which k6 counts of every ${where.replace(/\{.*$/, '')}; the summary is corrupted`);
   return out;
+}
+
+// the characters and length k6 has ever taken in a metric's name (v1 warns beyond ASCII letters, digits and _); its
+// submetrics add {tag:value}, whose values may hold anything
+const K6_NAME = /^[\p{L}\p{N}._ !?/&#()<>%-]{1,128}$/u;
+
+/** Fails when a summary holds a metric under a name k6 refuses to make (a NUL, a line separator, 200 characters). */
+function nameProblem(n) {
+  if (!K6_NAME.test(n.replace(/\{.*$/s, ''))) fail(`metric ${shown(n)} has a name k6 never gives a metric (1 to 128 letters, digits, spaces and ._!?/&#()<>%-); the summary is corrupted or edited`);
 }
 
 // the metric types k6 writes in its full summaries
 const K6_TYPES = Object.freeze(['trend', 'counter', 'rate', 'gauge']);
 
-/** Fails when a full summary's metric has a type k6 never writes (a damaged or edited summary); else nothing. */
-function typeProblem(name, type) {
+/** Fails when a full summary's metric has a type, or says it contains something, k6 never writes (a damaged or edited summary); else nothing. */
+function typeProblem(name, type, contains) {
   if (!K6_TYPES.includes(type)) fail(`metric ${name} has type ${shown(type)}, not one k6 writes (${K6_TYPES.join(', ')}); the summary is corrupted or edited`);
+  // what it contains gives its unit: another word would keep a time Trend's milliseconds as plain numbers
+  if (contains !== undefined && !K6_CONTAINS.includes(contains)) fail(`metric ${name} contains ${shown(contains)}, not one k6 writes (${K6_CONTAINS.join(', ')}); the summary is corrupted or edited`);
+}
+
+/**
+ * Fails when the Counters of a summary do not share one run: k6 writes each Counter's rate as its count over the
+ * test's duration (state.testRunDurationMs in handleSummary data), so count / rate is that duration for every one. A
+ * count or rate edited, or swapped with another field, gives another.
+ */
+function counterRunProblem(metrics, durationMs) {
+  const counters = [...metrics].filter(([, m]) => m.type === 'counter' && m.values.count > 0 && m.values.rate !== undefined);
+  // the run's length in seconds: the summary's own, else the first Counter's count over its rate; one outside a
+  // microsecond to 30 years is no anchor (the check below then refuses the counters that disagree with another)
+  const plausible = (s) => s >= 1e-6 && s <= 1e9;
+  const [name, seconds] = plausible(durationMs / 1000) ? ['state.testRunDurationMs', durationMs / 1000]
+    : counters.map(([n, m]) => [`${n} (count ${m.values.count} at ${m.values.rate}/s)`, m.values.count / m.values.rate]).find(([, s]) => plausible(s)) ?? [];
+  if (seconds === undefined) return;
+  for (const [n, m] of counters) {
+    const expected = m.values.count / seconds;
+    if (!(Math.abs(m.values.rate - expected) <= expected * 1e-6)) {
+      fail(`metric ${n}: rate ${m.values.rate}/s is not its count ${m.values.count} over the run of ${(seconds * 1000).toPrecision(6)} ms that ${name} gives (${expected.toPrecision(6)}/s); k6 writes every Counter's rate over the one run, so the summary is corrupted or edited`);
+    }
+  }
 }
 
 /** Guesses a summary-export metric's type from its keys (that format drops the type). */
@@ -163,7 +213,8 @@ function readSummary(doc, opts = {}) {
     const list = [...doc.results.metrics, ...(Array.isArray(doc.results.checks?.metrics) ? doc.results.checks.metrics : [])];
     for (const m of list) {
       if (!isObj(m) || typeof m.name !== 'string') fail('results.metrics holds an entry without a name');
-      typeProblem(m.name, m.type);
+      nameProblem(m.name);
+      typeProblem(m.name, m.type, m.contains);
       metrics.set(m.name, { type: m.type, contains: containsOf(m.name, m.contains, opts), values: normalizeValues(m.name, m.type, m.values), thresholds: [] });
     }
     // The run's length in seconds, from which the counters' rates (throughput among them) are computed: k6 always
@@ -187,14 +238,19 @@ function readSummary(doc, opts = {}) {
   }
   const entries = Object.entries(doc.metrics);
   if (!entries.length) fail('the summary holds no metrics; was the k6 run interrupted before its end?');
+  for (const [n] of entries) nameProblem(n);
   const withValues = entries.filter(([, m]) => isObj(m) && isObj(m.values)).length;
   if (withValues === entries.length) {
     for (const [n, m] of entries) {
-      typeProblem(n, m.type);
+      typeProblem(n, m.type, m.contains);
       const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, t]) => ({ expr, ok: t?.ok !== false }));
       metrics.set(n, { type: m.type, contains: containsOf(n, m.contains, opts), values: normalizeValues(n, m.type, m.values), thresholds });
     }
-    return { format: 'handle-summary', metrics, durationMs: num(doc.state?.testRunDurationMs) };
+    // k6 writes the run's length in every handleSummary data; a script's own JSON may leave state out, never damage it
+    const given = isObj(doc.state) ? doc.state.testRunDurationMs : undefined;
+    if (given !== undefined && !(num(given) >= 0)) fail(`state.testRunDurationMs is ${shown(given)}, not the run's length in milliseconds that k6 writes; the summary is corrupted`);
+    counterRunProblem(metrics, given);
+    return { format: 'handle-summary', metrics, durationMs: given };
   }
   if (withValues > 0) fail('metrics mix the handleSummary shape (with "values") and the --summary-export shape; the file is not one k6 summary');
   for (const [n, m] of entries) {
@@ -205,6 +261,7 @@ function readSummary(doc, opts = {}) {
     const thresholds = Object.entries(isObj(m.thresholds) ? m.thresholds : {}).map(([expr, crossed]) => ({ expr, ok: crossed !== true }));
     metrics.set(n, { type, contains: containsOf(n, undefined, opts), values: normalizeValues(n, type, m), thresholds });
   }
+  counterRunProblem(metrics);
   // --summary-export has no run duration; every counter's rate is count over the whole run.
   let durationMs;
   for (const n of ['iterations', 'http_reqs', 'data_sent', 'data_received']) {

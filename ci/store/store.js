@@ -134,7 +134,8 @@ export function readPolicy(store) {
   return { ...DEFAULT_POLICY, ...doc.policy };
 }
 
-const shown = (v) => (v === undefined ? 'missing' : typeof v === 'number' ? String(v) : JSON.stringify(v).slice(0, 60));
+// a number JSON.parse made infinite (1e400) is shown as what the file holds, not as "Infinity"
+const shown = (v) => (v === undefined ? 'missing' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : `a number too large to read (${v > 0 ? '' : '-'}1e309 or beyond)`) : JSON.stringify(v).slice(0, 60));
 // what each policy key may hold, in words, beside the check
 const POLICY_KEYS = {
   keepDays: [(v) => v === null || (Number.isInteger(v) && v >= 0), 'a whole number of days, 0 or more, or null to keep every run whole'],
@@ -158,7 +159,7 @@ function storeJsonProblems(doc) {
     out.push(`"policy" is ${shown(policy)}; it must be an object such as ${JSON.stringify(DEFAULT_POLICY)}`);
   } else {
     for (const [key, v] of Object.entries(policy)) {
-      if (!POLICY_KEYS[key]) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
+      if (!Object.hasOwn(POLICY_KEYS, key)) out.push(`policy key "${key}" is not one benchline knows (${Object.keys(POLICY_KEYS).join(', ')}): remove it`);
       else if (!POLICY_KEYS[key][0](v)) out.push(`policy.${key} is ${shown(v)}; give ${POLICY_KEYS[key][1]}`);
     }
   }
