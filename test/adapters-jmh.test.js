@@ -276,3 +276,24 @@ test('a score, interval end, iteration value or percentile that overflows when s
     assert.throws(() => parse(JSON.stringify(d)), { name: 'ParseError', message: `${message} (Infinity in canonical units); the file is corrupted or edited` });
   }
 });
+
+test('alloc_per_op is judged by default and carries a step of one byte, so JMH\'s own bookkeeping on a benchmark that allocates nothing is below resolution, not a 30% regression', async () => {
+  const { compare, isJudged } = await import('../ci/compare.js');
+  assert.ok(isJudged({ tool: 'jmh' }, 'alloc_per_op'), 'the bytes a benchmark allocates per operation get a verdict without a judge: list');
+  assert.ok(!isJudged({ tool: 'jmh' }, 'alloc_rate'), 'its rate over the measurement time does not');
+  // the same code captured on a quiet and on a busy machine: 0.0025 against 0.0032 B/op, per iteration
+  const quiet = find(parse(text('avgt-gc')), 'sbeSerialize', 'alloc_per_op');
+  const busy = find(parse(text('avgt-gc-busy')), 'sbeSerialize', 'alloc_per_op');
+  assert.equal(quiet.resolution, 1);
+  const rounds = (m) => Array.from({ length: 8 }, (_, i) => m.samples[i % m.samples.length]);
+  const side = (role, m) => ({
+    suite: 'serialization', subject: 'serialization', variant: 'default', tool: { name: 'jmh', version: '1.37' }, scenario: 'avgt-gc', run: { id: 'r1', role }, trials: 8,
+    sequential: { looks: [8], weights: [1] }, metrics: [{ ...m, samples: rounds(m) }],
+  });
+  const c = compare([side('base', quiet)], [side('head', busy)], { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }).comparisons[0];
+  assert.ok(c.change > 0.2, `head's bookkeeping is ${c.change} above base's`);
+  assert.equal(c.verdict, 'below resolution');
+  // one 16-byte object more per operation is well above the step, and a regression
+  const grown = { ...busy, samples: busy.samples.map((v) => v + 16) };
+  assert.equal(compare([side('base', quiet)], [side('head', grown)], { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }).comparisons[0].verdict, 'regression');
+});
