@@ -11,7 +11,7 @@ import { parseConfig } from '../ci/config.js';
 import { planJobs } from '../ci/plan.js';
 import { manifestProblems } from '../ci/subjects.js';
 import { ADAPTERS } from '../ci/adapters/index.js';
-import { RESTATED } from '../ci/compare.js';
+import { PER_MEASUREMENT_TIME, RESTATED, isExtreme, isJudged } from '../ci/compare.js';
 import { DEFAULT_POLICY } from '../ci/store/store.js';
 import { ALERT_DEFAULTS } from '../.github/scripts/alert-settings.js';
 
@@ -249,6 +249,41 @@ test('every metric a tool\'s captured outputs give is named in that tool\'s sect
     }
     assert.ok(names.size >= 4, `${tool}: only ${names.size} metric names from test/fixtures/${tool}`);
     for (const n of names) assert.ok(text.includes(`\`${n}\``), `docs/config.md, "${title}": metric ${n} (from test/fixtures/${tool}) is not named`);
+  }
+});
+
+test('each tool\'s metric table in docs/config.md gives the unit, direction, default verdict and resolution its captured outputs carry', () => {
+  const tools = section(CONFIG_DOC, '## Tools and their job params');
+  const fixtures = { ghz: ['ghz', 'grpc-streaming'] };
+  for (const tool of Object.keys(ADAPTERS)) {
+    const title = tools.split('\n').find((l) => l.toLowerCase().startsWith(`### ${tool} `) || l.toLowerCase() === `### ${tool}`);
+    const rows = new Map();
+    for (const line of section(tools, title).split('\n').filter((l) => /^\| `/.test(l))) {
+      const [names, unit, better, judged, resolution] = line.split(' | ').map((c) => c.replace(/^\|\s*|\s*\|$/g, ''));
+      for (const [, n] of names.matchAll(/`([^`]+)`/g)) rows.set(n, { unit, better, judged, resolution });
+    }
+    assert.ok(rows.size >= 4, `docs/config.md, "${title}" has no metric table`);
+    const seen = new Map();
+    for (const d of fixtures[tool] || [tool]) {
+      const dir = join(ROOT, 'test', 'fixtures', d);
+      for (const f of readdirSync(dir).filter((x) => /\.(txt|json)$/.test(x) && !/stdout|stderr|summary-export/.test(x))) {
+        let metrics;
+        try {
+          metrics = ADAPTERS[tool].parse(readFileSync(join(dir, f), 'utf8'), { params: {} }).metrics;
+        } catch { continue; }
+        for (const m of metrics) seen.set(m.name, { ...m, stepped: seen.get(m.name)?.stepped || m.resolution > 0 });
+      }
+    }
+    for (const [name, m] of seen) {
+      const row = rows.get(name);
+      // k6 keeps a script's own metrics under their own names: the table covers those k6 itself reports
+      if (!row && tool === 'k6') continue;
+      assert.ok(row, `docs/config.md, "${title}": no row for ${name}`);
+      const never = RESTATED.includes(name) || PER_MEASUREMENT_TIME.includes(name) || isExtreme(name);
+      const judged = never ? 'never' : isJudged({ tool }, name) ? 'yes' : 'no';
+      assert.deepEqual([row.unit, row.better, row.judged.split(' ')[0]], [m.unit, m.better, judged], `docs/config.md, "${title}", ${name}: unit, better, judged by default`);
+      assert.equal(row.resolution !== '—', m.stepped, `docs/config.md, "${title}", ${name}: the resolution column says ${row.resolution}, its outputs ${m.stepped ? 'carry' : 'carry no'} resolution`);
+    }
   }
 });
 
