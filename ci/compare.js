@@ -498,9 +498,12 @@ export function metricStats(bm, hm, { paired, sequential, disturbed, otherGap, c
   const belowResolution = { verdict: 'below resolution', reason: `the change is no larger than the tool's resolution (${formatValue(resolution, hm.unit)}), which rounding alone can make; it cannot be judged`, final: true };
   const all = [...bm.samples, ...hm.samples];
   if (all.every((x) => x === 0)) {
-    // a count of zero is exact; a time of "0 ms" is anything under the tool's step on either side
+    // a count of zero is exact; a time of 0 is anything under what the tool tells apart on either side, also for a tool
+    // that gives no step (hyperfine writes 0 for a run quicker than the shell start-up it subtracts)
     const zero = { ...out, change: 0, lower: 0, upper: 0, p: 1, absolute: 0 };
-    return resolution ? { ...zero, ...belowResolution } : { ...zero, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
+    if (resolution) return { ...zero, ...belowResolution };
+    if (hm.unit === 'ns') return { ...zero, ...belowResolution, reason: "a time of 0 on every trial of both sides, which is anything under what the tool can tell apart; it cannot be judged" };
+    return { ...zero, verdict: 'no change', reason: 'zero on every trial of both sides', final: true };
   }
   const s = method === 'paired'
     ? pairedStats(bm.samples, hm.samples, { alpha: cfg.alpha, sequential, disturbed, otherGap })

@@ -887,3 +887,16 @@ test('a k6 script\'s own count whose direction is only a guess (higher, by the r
   assert.equal(r.comparisons[0].reason, `which way is better is not known (${guess}): shown, never judged; the job's better param (such as better: "retries=lower") says it`);
   assert.equal(r.family.size, 1);
 });
+
+test('a time of 0 on every trial of both sides is below resolution even from a tool that gives no step: hyperfine writes 0 for a command quicker than the shell it subtracts', async () => {
+  const { parse } = await import('../ci/adapters/hyperfine.js');
+  const { readFileSync } = await import('node:fs');
+  // test/fixtures/hyperfine/shell-zero.json: `true` through the shell, 7 of 10 runs 0 s, its median 0
+  const median = parse(readFileSync(new URL('./fixtures/hyperfine/shell-zero.json', import.meta.url), 'utf8')).metrics.find((m) => m.name === 'time.median');
+  assert.equal(median.value, 0);
+  assert.equal(median.resolution, undefined);
+  const side = (role) => ({ ...doc({ tool: 'hyperfine', scenario: 'cli', role, sequential: ONE_LOOK(8), judge: ['time.median'], metrics: { 'time.median@true': BASE.map(() => median.value) } }) });
+  const c = compare([side('base')], [side('head')], CFG).comparisons[0];
+  assert.equal(c.verdict, 'below resolution', 'not "no change": both sides may be anything under the shell start-up');
+  assert.equal(c.reason, 'a time of 0 on every trial of both sides, which is anything under what the tool can tell apart; it cannot be judged');
+});
