@@ -798,21 +798,44 @@ export function scriptProblem({ script, root = '.' } = {}) {
 const ARRIVAL_RATE = /\bexecutor\s*:\s*['"`](?:constant|ramping)-arrival-rate['"`]|\bbenchOptions\s*\(/;
 const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-iterations|shared-iterations|externally-controlled)['"`]|\bvus\s*:/;
 
+/** The executor the script's text gives scenario `name` (`name: { executor: 'constant-vus', ... }`), or undefined. */
+function scenarioExecutor(text, name) {
+  const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const m of text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))) {
+    // the scenario's object, to its closing brace (its stages hold objects of their own)
+    const start = m.index + m[0].length - 1;
+    let depth = 0;
+    let end = start;
+    for (; end < text.length; end++) if (text[end] === '{') depth++; else if (text[end] === '}' && --depth === 0) break;
+    const executor = /\bexecutor\s*:\s*['"`]([\w-]+)['"`]/.exec(text.slice(start, end + 1))?.[1];
+    if (executor) return executor;
+  }
+  return undefined;
+}
+
 /**
- * Why a k6 job may not judge the metrics its `judge` list names, or undefined: a script whose own text runs only
- * arrival-rate scenarios (`executor: 'constant-arrival-rate'` or 'ramping-arrival-rate', or benchline's
- * `benchOptions()`) and nothing closed makes as many requests a second as it sets, whatever the subject does, so its
- * throughput says nothing of the subject. Checked when the run is planned (plan.js).
+ * Why a k6 job may not judge the metrics its `judge` list names, or undefined: the scenario benchline measures (the job
+ * param k6Scenario, else `bench` when the script's thresholds name its submetrics) starts its iterations at a fixed rate
+ * (`executor: 'constant-arrival-rate'` or 'ramping-arrival-rate'), or, without such a scenario, the script's own text
+ * runs only arrival-rate scenarios (or benchline's `benchOptions()`) and nothing closed: it makes as many requests a
+ * second as it sets, whatever the subject does, so its throughput says nothing of the subject. Checked when the run is
+ * planned (plan.js).
  */
-export function judgeProblem({ script, judge, root = '.' } = {}) {
+export function judgeProblem({ script, judge, params = {}, root = '.' } = {}) {
   if (!script || !judge?.some((p) => matches(p, 'throughput'))) return undefined;
   // the script's own text, read as every script check reads it (a missing one is said where it is looked for)
   const [text] = scriptTexts(resolve(root, script));
-  if (text === undefined || !ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
+  if (text === undefined) return undefined;
+  // the scenario whose own figures benchline reads: k6Scenario, or bench when a threshold makes k6 report its submetrics
+  const measured = params.k6Scenario || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
+  const executor = measured && scenarioExecutor(text, measured);
+  if (executor ? !/-arrival-rate$/.test(executor) : !ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
   const pattern = judge.find((p) => matches(p, 'throughput'));
-  return `k6: judge names ${pattern === 'throughput' ? 'throughput' : `"${pattern}", which takes in throughput`}, but ${script} starts its iterations at a fixed rate `
-    + '(an arrival-rate scenario), so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
-    + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose script runs a closed-model executor (constant-vus, ramping-vus)";
+  const what = executor ? `its scenario ${measured}, the one measured${params.k6Scenario ? ' (k6Scenario)' : ''}, is ${executor}: it starts its iterations at a fixed rate`
+    : 'starts its iterations at a fixed rate (an arrival-rate scenario)';
+  return `k6: judge names ${pattern === 'throughput' ? 'throughput' : `"${pattern}", which takes in throughput`}, but ${script} ${what}, `
+    + 'so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
+    + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose measured scenario runs a closed-model executor (constant-vus, ramping-vus)";
 }
 
 /** A param's key for an environment variable name: MAX_VUS -> maxVus. */
