@@ -131,6 +131,19 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
   });
 
+  test('a summary with thresholds on other scenarios\' own metrics and none of bench says its figures mix every scenario, and names the one k6Scenario could measure', () => {
+    // scenario-thresholds: browse (constant-vus) and buy (20/s), thresholds on each one's http_reqs, none named bench
+    const r = parse('scenario-thresholds.json');
+    assert.equal(byName(r, 'requests').value, 375, 'both scenarios\' requests');
+    assert.deepEqual(r.notes.filter((n) => /^the summary holds metrics of scenario/.test(n)), ["the summary holds metrics of scenarios browse, buy (its thresholds name them) and none of scenario bench, so these figures are the whole test's, "
+      + "every scenario's requests together; give the job the param k6Scenario: browse (the scenario to measure) for one scenario's own figures"]);
+    assert.equal(parse('scenario-thresholds.summary-export.json').notes.some((n) => /^the summary holds metrics of scenario/.test(n)), true, 'the same from --summary-export');
+    // the scenario measured, by k6Scenario or as bench, gets its own figures and no such note
+    const buy = parse('scenario-thresholds.json', { k6Scenario: 'buy' });
+    assert.deepEqual([byName(buy, 'requests').value, buy.notes.some((n) => /^the summary holds metrics of scenario/.test(n))], [41, false]);
+    assert.equal(parse('two-scenarios.json').notes.some((n) => /^the summary holds metrics of scenario/.test(n)), false);
+  });
+
   test('a script whose setup() made requests and whose thresholds name no scenario of its own gets a note that they are measured, in both summary formats, and the lib\'s scenario bench gets none', () => {
     // setup-requests: scenario browse, 41 iterations of one request, 5 requests in setup(), thresholds on the whole test
     const note = /^the script's setup\(\) ran, and the summary holds no metric of one scenario, so the requests setup\(\) made are counted in requests, throughput, latency and errors .* give the job the param k6Scenario: NAME \(bench, the name loadtests\/k6\/lib gives it, needs none\)$/;

@@ -454,6 +454,14 @@ export function parse(text, opts = {}) {
       + `k6 reports a scenario's own only for submetrics its thresholds name: add thresholds such as 'http_reqs{scenario:${scenario}}': ['count>=0'] and 'http_req_failed{scenario:${scenario}}': ['rate<=1'] to the script, and check the scenario's name there`);
   }
 
+  // thresholds that name other scenarios' own metrics, and none of the one measured: the figures below are the whole
+  // test's, every scenario's requests in one latency and one throughput (a fixed-rate scenario's beside a closed one's)
+  const others = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  if (!opts.k6Scenario && others.length && !others.includes(scenario)) {
+    notes.push(`the summary holds metrics of scenario${others.length > 1 ? 's' : ''} ${others.join(', ')} (its thresholds name them) and none of scenario ${scenario}, so these figures are the whole test's, `
+      + `every scenario's requests together; give the job the param k6Scenario: ${others[0]} (the scenario to measure) for one scenario's own figures`);
+  }
+
   // setup()'s requests are tagged with no scenario: only a scenario's own submetrics leave them out, and without them
   // (a script's own scenario name, thresholds on the whole test) they are measured with the iterations' requests
   if (!opts.k6Scenario && all.has('http_reqs') && !all.has(`http_reqs{scenario:${scenario}}`) && setupRan(doc)) {
