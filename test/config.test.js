@@ -227,6 +227,26 @@ test('a k6 job may not judge the throughput of an arrival-rate scenario it measu
   assert.deepEqual(plan('both.js', ['throughput'])[0].judge, ['throughput'], 'no scenario measured alone: the whole test, a closed scenario in it, is not refused');
 });
 
+test('a k6 job may not judge a Counter of sizes or times of a script that runs for a set time (a faster subject makes it sum more), and may in one of a fixed amount of work', () => {
+  const dir = tempDir('k6-judge-sums-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  // counter-sums.k6: vus and duration, Counters received_bytes and wait_total (isTime); the shipped traversal runs
+  // per-vu-iterations and keeps the time of its walks in the Counter bl_traversal_time (kept as traversal_time)
+  writeFileSync(join(dir, 'loadtests', 'sums.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'counter-sums.k6'), 'utf8'));
+  writeFileSync(join(dir, 'loadtests', 'walk.js'), readFileSync(join(ROOT, 'loadtests', 'k6', 'catalog-traversal.js'), 'utf8'));
+  const plan = (script, judge) => {
+    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/${script}, judge: ${JSON.stringify(judge)} }\n`);
+    return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
+  };
+  assert.throws(() => plan('sums.js', ['latency.p50', 'received_bytes']), /k6: judge names received_bytes, a Counter of sizes that loadtests\/sums\.js adds to in its iterations, but it runs for a set time \(constant-vus\), so the Counter sums over as many iterations as the subject let it make/);
+  assert.throws(() => plan('sums.js', ['*_bytes']), /k6: judge names "\*_bytes", which takes in received_bytes, a Counter of sizes/);
+  assert.throws(() => plan('sums.js', ['wait_*']), /judge names "wait_\*", which takes in wait_total, a Counter of times/);
+  assert.deepEqual(plan('sums.js', ['throughput', 'latency.p50'])[0].judge, ['throughput', 'latency.p50'], 'its other metrics stay judgeable');
+  assert.deepEqual(plan('walk.js', ['traversal_time'])[0].judge, ['traversal_time'], 'a fixed amount of work: the time of the walks is the subject\'s');
+});
+
 test('a k6 param that would replace a variable benchline sets for the script (BASE_URL, GRPC_TARGET) is refused when the run is planned, from --param or the config, naming the param and what it overrides', () => {
   const dir = tempDir('k6-base-url-');
   mkdirSync(join(dir, 'loadtests'), { recursive: true });
