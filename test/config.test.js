@@ -221,8 +221,8 @@ test('a k6 job may not judge the throughput of an arrival-rate scenario it measu
   assert.deepEqual(plan('closed.js', ['throughput'])[0].judge, ['throughput']);
   // two-scenarios.k6's thresholds name scenario bench's submetrics, so its figures are bench's: 20 requests a second
   // (test/fixtures/k6/two-scenarios.json), whatever its closed-model scenario browse does
-  assert.throws(() => plan('mixed.js', ['throughput']), /loadtests\/mixed\.js its scenario bench, the one measured, is constant-arrival-rate: it starts its iterations at a fixed rate, so its throughput is the rate the script sets/);
-  assert.throws(() => plan('both.js', ['throughput'], { k6Scenario: 'buy' }), /its scenario buy, the one measured \(k6Scenario\), is constant-arrival-rate/);
+  assert.throws(() => plan('mixed.js', ['throughput']), /but scenario bench of loadtests\/mixed\.js, the one measured, is constant-arrival-rate: it starts its iterations at a fixed rate, so its throughput is the rate the script sets/);
+  assert.throws(() => plan('both.js', ['throughput'], { k6Scenario: 'buy' }), /but scenario buy of loadtests\/both\.js, the one measured \(k6Scenario\), is constant-arrival-rate/);
   assert.deepEqual(plan('both.js', ['throughput'], { k6Scenario: 'browse' })[0].judge, ['throughput'], 'the closed-model scenario measured: its throughput is the subject\'s');
   assert.deepEqual(plan('both.js', ['throughput'])[0].judge, ['throughput'], 'no scenario measured alone: the whole test, a closed scenario in it, is not refused');
 });

@@ -879,9 +879,9 @@ export function judgeProblem({ script, judge, params = {}, root = '.' } = {}) {
   const named = (pattern, name) => (pattern === name ? name : `"${pattern}", which takes in ${name}`);
   const fixedRate = executor ? /-arrival-rate$/.test(executor) : ARRIVAL_RATE.test(text) && !CLOSED_MODEL.test(text);
   if (takes('throughput') && fixedRate) {
-    const what = executor ? `its scenario ${measured}, the one measured${params.k6Scenario ? ' (k6Scenario)' : ''}, is ${executor}: it starts its iterations at a fixed rate`
-      : 'starts its iterations at a fixed rate (an arrival-rate scenario)';
-    return `k6: judge names ${named(takes('throughput'), 'throughput')}, but ${script} ${what}, `
+    const what = executor ? `scenario ${measured} of ${script}, the one measured${params.k6Scenario ? ' (k6Scenario)' : ''}, is ${executor}: it starts its iterations at a fixed rate`
+      : `${script} starts its iterations at a fixed rate (an arrival-rate scenario)`;
+    return `k6: judge names ${named(takes('throughput'), 'throughput')}, but ${what}, `
       + 'so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
       + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose measured scenario runs a closed-model executor (constant-vus, ramping-vus)";
   }
