@@ -106,13 +106,13 @@ export const PER_MEASUREMENT_TIME = Object.freeze(['alloc_rate', 'gc_count', 'gc
 export const isExtreme = (name) => /\.(max|min)$/.test(name);
 
 /**
- * Whether a latency percentile is, in some trial, that trial's slowest request: a pQ of at most 100 / (100 - Q)
- * requests (a p99 of 100 or fewer, a p95 of 20) has no request above it (wrk's rank rounds up to the last one), so one
- * pause sets it, as it sets latency.max: shown, never judged. `counts`: each trial's requests, of both sides.
- * Returns { fewest, need } then, else undefined.
+ * Whether a percentile is, in some trial, that trial's slowest sample: a pQ of at most 100 / (100 - Q) requests (a
+ * p99 of 100 or fewer, a p95 of 20) has no request above it (wrk's rank rounds up to the last one), so one pause sets
+ * it, as it sets latency.max: shown, never judged. `counts`: each trial's samples of its family (sampleCounts), of
+ * both sides. Returns { fewest, need } then, else undefined.
  */
 function slowestOnly(name, counts) {
-  const q = Number(/^latency\.p(\d+(?:\.\d+)?)$/.exec(name)?.[1]);
+  const q = Number(/\.p(\d+(?:\.\d+)?)$/.exec(name)?.[1]);
   const known = (counts || []).filter(Number.isFinite);
   if (!(q > 0 && q < 100) || !known.length) return undefined;
   const need = Math.round(100 / (100 - q));
@@ -124,6 +124,18 @@ function slowestOnly(name, counts) {
 const requestCounts = (doc) => {
   const m = doc.metrics?.find((x) => x.name === 'requests' && !x.case);
   return m?.samples?.length ? m.samples : m ? [m.value] : [];
+};
+
+/**
+ * The samples a trial of a document (or a trial itself) has of the family of percentile `name`, for slowestOnly:
+ * latency's are its requests, a k6 script's own Trend's the count of its distribution. A document's distribution counts
+ * every trial's samples, and their mean is at least the fewest a trial had.
+ */
+const sampleCounts = (doc, name) => {
+  const family = name.replace(/\.p\d+(?:\.\d+)?$/, '');
+  if (family === 'latency') return requestCounts(doc);
+  const d = (doc.distributions || []).find((x) => x.name === family && !x.case);
+  return d?.count > 0 ? [d.count / (doc.trials > 1 ? doc.trials : 1)] : [];
 };
 
 /** True when a metric of this document gets a verdict: listed as judged, not a restated run parameter, not an extreme. */
@@ -626,7 +638,8 @@ function failedThroughout(c, samples, doc) {
  */
 function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
   const listed = () => judgedNames(headDoc).some((p) => matches(p, name));
-  if (tail && listed()) return `the slowest request of a trial of ${tail.fewest} requests (a ${name.slice('latency.'.length)} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; longer trials or a higher rate give it requests above it`;
+  if (tail && listed() && name.startsWith('latency.')) return `the slowest request of a trial of ${tail.fewest} requests (a ${name.slice('latency.'.length)} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; longer trials or a higher rate give it requests above it`;
+  if (tail && listed()) return `the slowest sample of a trial of ${+tail.fewest.toFixed(1)} samples (a ${/\.(p[\d.]+)$/.exec(name)[1]} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; more samples a trial give it samples above it`;
   if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
   if (guessed && listed()) return `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${name.split('.')[0]}=lower") says it`;
   if (RESTATED.includes(name)) return 'restates a run parameter: shown, never judged';
@@ -690,7 +703,7 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
       // a direction taken by a rule, not known from what the metric counts, cannot tell a regression from an improvement
       const guessed = hm.guessed || bm.guessed;
       // a percentile that some trial's few requests leave at its slowest one is that trial's max in all but name
-      const tail = slowestOnly(hm.name, [...requestCounts(baseDoc), ...requestCounts(headDoc)]);
+      const tail = slowestOnly(hm.name, [...sampleCounts(baseDoc, hm.name), ...sampleCounts(headDoc, hm.name)]);
       const judged = !setBy && !guessed && !tail && isJudged(headDoc, hm.name);
       const own = headDoc.minEffect;
       // why this metric gets no verdict whatever its values: the sides measured other things, or too few trials
@@ -759,12 +772,11 @@ export function compare(baseDocs, headDocs, compareConfig = {}, { seed = 1 } = {
  */
 export function undecided(baseTrials, headTrials, { tool, judge, minEffect, sequential, cfg, familySize = 1, planned = familySize }) {
   const job = { tool, judge };
-  const counts = [...baseTrials, ...headTrials].flatMap((t) => requestCounts(t));
   const values = (trials) => {
     const map = new Map();
     trials.forEach((t, i) => {
       for (const m of t.metrics) {
-        if (m.setBy || m.guessed || !isJudged(job, m.name) || slowestOnly(m.name, counts)) continue;
+        if (m.setBy || m.guessed || !isJudged(job, m.name) || slowestOnly(m.name, [...baseTrials, ...headTrials].flatMap((x) => sampleCounts(x, m.name)))) continue;
         const key = metricKey(m);
         if (!map.has(key)) map.set(key, { m, samples: new Array(trials.length).fill(undefined) });
         map.get(key).samples[i] = m.value;

@@ -191,7 +191,7 @@ export function planJobs(config, sel = {}) {
       const own = [...new Set([job.params, ...Object.values(job.profiles || {})].flatMap((x) => Object.keys(x || {})))];
       const problem = ADAPTERS[job.tool]?.paramsProblem?.(entry.params, { script: job.script, own, used: (used ??= paramsRead(config, suite)), root: config.root || '.' })
         || ADAPTERS[job.tool]?.scriptProblem?.({ script: job.script, root: config.root || '.' })
-        || ADAPTERS[job.tool]?.judgeProblem?.({ script: job.script, judge: job.judgeByVariant?.[variant] || job.judge, root: config.root || '.' })
+        || ADAPTERS[job.tool]?.judgeProblem?.({ script: job.script, judge: job.judgeByVariant?.[variant] || job.judge, params: entry.params, root: config.root || '.' })
         || ADAPTERS[job.tool]?.filesProblem?.(entry.params, { root: config.root || '.' });
       if (problem) throw new ConfigError(`${config.file || 'bench.config.yaml'}: suites.${suiteName} job ${job.tool}/${job.scenario} (variant ${variant}): ${problem}`);
       // the same checks for the config's own params as for --param: a config's duration: 0s fails here, not in each trial

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as k6 from '../ci/adapters/k6.js';
 import { ParseError, unreadable } from '../ci/adapters/errors.js';
 import { buildResult } from '../ci/result.js';
+import { compare, undecided } from '../ci/compare.js';
 import { toGab } from '../ci/reports/exports.js';
 import { normalizeFile } from '../ci/commands/normalize.js';
 import { handleSummary, textSummary, formatValue } from '../loadtests/k6/lib/summary.js';
@@ -129,6 +130,19 @@ describe('k6 adapter: handleSummary data', () => {
     // the scenario the thresholds name, and the default scenario bench, get no such note
     assert.equal(parse('two-scenarios.json', { k6Scenario: 'bench' }).notes.some((n) => /^k6Scenario/.test(n)), false);
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
+  });
+
+  test('a summary with thresholds on other scenarios\' own metrics and none of bench says its figures mix every scenario, and names the one k6Scenario could measure', () => {
+    // scenario-thresholds: browse (constant-vus) and buy (20/s), thresholds on each one's http_reqs, none named bench
+    const r = parse('scenario-thresholds.json');
+    assert.equal(byName(r, 'requests').value, 375, 'both scenarios\' requests');
+    assert.deepEqual(r.notes.filter((n) => /^the summary holds metrics of scenario/.test(n)), ["the summary holds metrics of scenarios browse, buy (its thresholds name them) and none of scenario bench, so these figures are the whole test's, "
+      + "every scenario's requests together; give the job the param k6Scenario: browse (the scenario to measure) for one scenario's own figures"]);
+    assert.equal(parse('scenario-thresholds.summary-export.json').notes.some((n) => /^the summary holds metrics of scenario/.test(n)), true, 'the same from --summary-export');
+    // the scenario measured, by k6Scenario or as bench, gets its own figures and no such note
+    const buy = parse('scenario-thresholds.json', { k6Scenario: 'buy' });
+    assert.deepEqual([byName(buy, 'requests').value, buy.notes.some((n) => /^the summary holds metrics of scenario/.test(n))], [41, false]);
+    assert.equal(parse('two-scenarios.json').notes.some((n) => /^the summary holds metrics of scenario/.test(n)), false);
   });
 
   test('a script whose setup() made requests and whose thresholds name no scenario of its own gets a note that they are measured, in both summary formats, and the lib\'s scenario bench gets none', () => {
@@ -1009,4 +1023,22 @@ test('a full summary\'s metric of a type k6 never writes is refused by name, and
   assert.ok(r.metrics.some((m) => m.name === 'json_parse_ms.mean'));
   assert.equal((r.distributions || []).some((x) => x.name === 'json_parse_ms'), false);
   for (const x of r.distributions || []) assert.ok(x.percentiles.length, x.name);
+});
+
+test('a percentile of a script\'s own Trend that a trial\'s few samples leave at its slowest one (a p95 of 20) is shown and never judged, as latency\'s is, while its median is', () => {
+  // registered-trend: one VU, 20 iterations, Trend time of each request's duration: 20 samples a trial
+  const base = Array.from({ length: 8 }, () => parse('registered-trend.json'));
+  const slower = (t) => ({ ...t, metrics: t.metrics.map((m) => (m.name.startsWith('time.') ? { ...m, value: m.value * 1.5 } : m)) });
+  const head = base.map(slower);
+  const judge = ['time.*'];
+  const docs = [base, head].map((trials) => ({ ...doc(trials, 'registered-trend'), judge }));
+  const by = Object.fromEntries(compare([docs[0]], [docs[1]], { confidence: 0.95, alpha: 0.05, minEffect: 0.02 }).comparisons.map((c) => [c.metric, c]));
+  for (const name of ['time.p95', 'time.p99', 'time.p99.9']) {
+    assert.equal(by[name].verdict, null, name);
+    assert.match(by[name].reason, /^the slowest sample of a trial of 20 samples \(a p9[\d.]+ of \d+ or fewer has none above it\), which one pause or outlier sets: shown, never judged/, name);
+  }
+  for (const name of ['time.p50', 'time.p90', 'time.mean']) assert.equal(by[name].verdict, 'regression', name);
+  // nor do the rounds wait for them
+  const open = undecided(base.map((t) => ({ ...t, load: [] })), head.map((t) => ({ ...t, load: [] })), { tool: 'k6', judge: ['time.p99'], sequential: { looks: [8], weights: [1] }, cfg: {} });
+  assert.deepEqual(open, []);
 });

@@ -200,7 +200,7 @@ test('--param may set a variable a k6 script reads through a name bound to __ENV
   assert.ok(traversal.length > 0 && traversal.every((j) => j.params.traversals === 2), 'catalog-traversal.js reads env.TRAVERSALS');
 });
 
-test('a k6 job may not judge the throughput of a script that runs only arrival-rate scenarios (the rate it sets), and may judge that of a closed-model or mixed script', () => {
+test('a k6 job may not judge the throughput of an arrival-rate scenario it measures (the rate it sets), and may judge that of a closed-model one', () => {
   const dir = tempDir('k6-judge-rate-');
   mkdirSync(join(dir, 'loadtests', 'lib'), { recursive: true });
   mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
@@ -210,15 +210,41 @@ test('a k6 job may not judge the throughput of a script that runs only arrival-r
   writeFileSync(join(dir, 'loadtests', 'ramp.js'), "import http from 'k6/http';\nexport const options = { scenarios: { s: { executor: 'ramping-arrival-rate', startRate: 5, timeUnit: '1s', preAllocatedVUs: 2, stages: [{ target: 20, duration: '2s' }] } } };\nexport default function () { http.get(__ENV.BASE_URL); }\n");
   writeFileSync(join(dir, 'loadtests', 'closed.js'), "import http from 'k6/http';\nexport const options = { vus: 10, duration: '2s' };\nexport default function () { http.get(__ENV.BASE_URL); }\n");
   writeFileSync(join(dir, 'loadtests', 'mixed.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'two-scenarios.k6'), 'utf8'));
-  const plan = (script, judge) => {
-    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/${script}, judge: ${JSON.stringify(judge)} }\n`);
+  writeFileSync(join(dir, 'loadtests', 'both.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'scenario-thresholds.k6'), 'utf8'));
+  const plan = (script, judge, params = {}) => {
+    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/${script}, judge: ${JSON.stringify(judge)}, params: ${JSON.stringify(params)} }\n`);
     return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
   };
   assert.throws(() => plan('fixed.js', ['throughput', 'latency.p50']), /bench\.config\.yaml: suites\.shop job k6\/s \(variant only\): k6: judge names throughput, but loadtests\/fixed\.js starts its iterations at a fixed rate .*its throughput is the rate the script sets/);
   assert.throws(() => plan('ramp.js', ['through*']), /k6: judge names "through\*", which takes in throughput, but loadtests\/ramp\.js starts its iterations at a fixed rate/);
   assert.equal(plan('fixed.js', ['latency.p50', 'error_rate'])[0].judge.length, 2, 'latency of a fixed-rate script is judged');
   assert.deepEqual(plan('closed.js', ['throughput'])[0].judge, ['throughput']);
-  assert.deepEqual(plan('mixed.js', ['throughput'])[0].judge, ['throughput'], 'a closed scenario beside the arrival-rate one: not refused');
+  // two-scenarios.k6's thresholds name scenario bench's submetrics, so its figures are bench's: 20 requests a second
+  // (test/fixtures/k6/two-scenarios.json), whatever its closed-model scenario browse does
+  assert.throws(() => plan('mixed.js', ['throughput']), /but scenario bench of loadtests\/mixed\.js, the one measured, is constant-arrival-rate: it starts its iterations at a fixed rate, so its throughput is the rate the script sets/);
+  assert.throws(() => plan('both.js', ['throughput'], { k6Scenario: 'buy' }), /but scenario buy of loadtests\/both\.js, the one measured \(k6Scenario\), is constant-arrival-rate/);
+  assert.deepEqual(plan('both.js', ['throughput'], { k6Scenario: 'browse' })[0].judge, ['throughput'], 'the closed-model scenario measured: its throughput is the subject\'s');
+  assert.deepEqual(plan('both.js', ['throughput'])[0].judge, ['throughput'], 'no scenario measured alone: the whole test, a closed scenario in it, is not refused');
+});
+
+test('a k6 job may not judge a Counter of sizes or times of a script that runs for a set time (a faster subject makes it sum more), and may in one of a fixed amount of work', () => {
+  const dir = tempDir('k6-judge-sums-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  // counter-sums.k6: vus and duration, Counters received_bytes and wait_total (isTime); the shipped traversal runs
+  // per-vu-iterations and keeps the time of its walks in the Counter bl_traversal_time (kept as traversal_time)
+  writeFileSync(join(dir, 'loadtests', 'sums.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'counter-sums.k6'), 'utf8'));
+  writeFileSync(join(dir, 'loadtests', 'walk.js'), readFileSync(join(ROOT, 'loadtests', 'k6', 'catalog-traversal.js'), 'utf8'));
+  const plan = (script, judge) => {
+    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/${script}, judge: ${JSON.stringify(judge)} }\n`);
+    return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
+  };
+  assert.throws(() => plan('sums.js', ['latency.p50', 'received_bytes']), /k6: judge names received_bytes, a Counter of sizes that loadtests\/sums\.js adds to in its iterations, but it runs for a set time \(constant-vus\), so the Counter sums over as many iterations as the subject let it make/);
+  assert.throws(() => plan('sums.js', ['*_bytes']), /k6: judge names "\*_bytes", which takes in received_bytes, a Counter of sizes/);
+  assert.throws(() => plan('sums.js', ['wait_*']), /judge names "wait_\*", which takes in wait_total, a Counter of times/);
+  assert.deepEqual(plan('sums.js', ['throughput', 'latency.p50'])[0].judge, ['throughput', 'latency.p50'], 'its other metrics stay judgeable');
+  assert.deepEqual(plan('walk.js', ['traversal_time'])[0].judge, ['traversal_time'], 'a fixed amount of work: the time of the walks is the subject\'s');
 });
 
 test('a k6 param that would replace a variable benchline sets for the script (BASE_URL, GRPC_TARGET) is refused when the run is planned, from --param or the config, naming the param and what it overrides', () => {

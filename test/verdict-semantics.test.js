@@ -75,3 +75,14 @@ test('what no job judges, whatever its judge list: restated run parameters, a tr
   for (const name of ['http_req_retries', 'items_read', 'items_per_page.p50']) assert.ok(listed('k6', /./).includes(`k6 ${name}`), name);
   assert.ok(!listed('k6', /./).includes('k6 http_errors_total'), 'a failure by its name is lower-is-better, and judgeable');
 });
+
+test('k6: the throughput of an arrival-rate scenario measured alone is the rate its script sets, and that of a closed-model scenario beside it is not', () => {
+  const read = (file, opts) => Object.fromEntries(ADAPTERS.k6.parse(readFileSync(new URL(`k6/${file}`, FIXTURES), 'utf8'), opts).metrics.map((m) => [m.name, m.value]));
+  // both captured with RATE=20 for 2 s: scenario bench of two-scenarios (its thresholds name it), buy of scenario-thresholds
+  for (const [file, opts] of [['two-scenarios.json', {}], ['scenario-thresholds.json', { k6Scenario: 'buy' }]]) {
+    const { throughput } = read(file, opts);
+    assert.ok(Math.abs(throughput - 20) < 0.5, `${file} ${JSON.stringify(opts)}: ${throughput}/s`);
+  }
+  // two constant VUs of scenario browse make as many requests as nginx answers
+  assert.ok(read('scenario-thresholds.json', { k6Scenario: 'browse' }).throughput > 100);
+});

@@ -12,8 +12,8 @@
 //              config does not list them (k6: the __ENV variables it reads, MAX_VUS as maxVus)
 //   scriptProblem({ script, root }) -> string   optional: why the job's script cannot work, checked when the run is
 //              planned (k6: a custom metric it makes under a name of k6's built-in metrics)
-//   judgeProblem({ script, judge, root }) -> string   optional: why the job may not judge what its judge list names,
-//              checked when the run is planned (k6: throughput of a script that runs only arrival-rate scenarios)
+//   judgeProblem({ script, judge, params, root }) -> string   optional: why the job may not judge what its judge list names,
+//              checked when the run is planned (k6: throughput of the arrival-rate scenario it measures)
 //   freeMeans  optional: metric families whose `.mean` is not the mean of the measured values (ab's latency.mean is
 //              its "Time per request"), so ci/sanity.js does not hold it within min..max in trials or documents
 //   noOutput(ctx) -> string   optional: why a trial left no output file and how to fix it (else `produce`)

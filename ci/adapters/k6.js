@@ -454,6 +454,14 @@ export function parse(text, opts = {}) {
       + `k6 reports a scenario's own only for submetrics its thresholds name: add thresholds such as 'http_reqs{scenario:${scenario}}': ['count>=0'] and 'http_req_failed{scenario:${scenario}}': ['rate<=1'] to the script, and check the scenario's name there`);
   }
 
+  // thresholds that name other scenarios' own metrics, and none of the one measured: the figures below are the whole
+  // test's, every scenario's requests in one latency and one throughput (a fixed-rate scenario's beside a closed one's)
+  const others = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  if (!opts.k6Scenario && others.length && !others.includes(scenario)) {
+    notes.push(`the summary holds metrics of scenario${others.length > 1 ? 's' : ''} ${others.join(', ')} (its thresholds name them) and none of scenario ${scenario}, so these figures are the whole test's, `
+      + `every scenario's requests together; give the job the param k6Scenario: ${others[0]} (the scenario to measure) for one scenario's own figures`);
+  }
+
   // setup()'s requests are tagged with no scenario: only a scenario's own submetrics leave them out, and without them
   // (a script's own scenario name, thresholds on the whole test) they are measured with the iterations' requests
   if (!opts.k6Scenario && all.has('http_reqs') && !all.has(`http_reqs{scenario:${scenario}}`) && setupRan(doc)) {
@@ -798,21 +806,93 @@ export function scriptProblem({ script, root = '.' } = {}) {
 const ARRIVAL_RATE = /\bexecutor\s*:\s*['"`](?:constant|ramping)-arrival-rate['"`]|\bbenchOptions\s*\(/;
 const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-iterations|shared-iterations|externally-controlled)['"`]|\bvus\s*:/;
 
+/** The executor the script's text gives scenario `name` (`name: { executor: 'constant-vus', ... }`), or undefined. */
+function scenarioExecutor(text, name) {
+  const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const m of text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))) {
+    // the scenario's object, to its closing brace (its stages hold objects of their own)
+    const start = m.index + m[0].length - 1;
+    let depth = 0;
+    let end = start;
+    for (; end < text.length; end++) if (text[end] === '{') depth++; else if (text[end] === '}' && --depth === 0) break;
+    const executor = /\bexecutor\s*:\s*['"`]([\w-]+)['"`]/.exec(text.slice(start, end + 1))?.[1];
+    if (executor) return executor;
+  }
+  return undefined;
+}
+
+// executors that run for a set time whatever the subject does, so the iterations they make follow from its speed
+const DURATION_BOUND = ['constant-vus', 'ramping-vus', 'externally-controlled'];
+
 /**
- * Why a k6 job may not judge the metrics its `judge` list names, or undefined: a script whose own text runs only
- * arrival-rate scenarios (`executor: 'constant-arrival-rate'` or 'ramping-arrival-rate', or benchline's
- * `benchOptions()`) and nothing closed makes as many requests a second as it sets, whatever the subject does, so its
- * throughput says nothing of the subject. Checked when the run is planned (plan.js).
+ * The executors the scenario measured may run: its own (`executor`), else every one the script's text names (and
+ * benchOptions()'s arrival rate), else the one k6's shortcut options make (`iterations` shared-iterations, `stages`
+ * ramping-vus, `vus` or `duration` constant-vus).
  */
-export function judgeProblem({ script, judge, root = '.' } = {}) {
-  if (!script || !judge?.some((p) => matches(p, 'throughput'))) return undefined;
+function executorsOf(text, executor) {
+  if (executor) return [executor];
+  const named = [...text.matchAll(/\bexecutor\s*:\s*['"`]([\w-]+)['"`]/g)].map((m) => m[1]);
+  if (/\bbenchOptions\s*\(/.test(text)) named.push('constant-arrival-rate');
+  if (named.length) return named;
+  if (/\biterations\s*:/.test(text)) return ['shared-iterations'];
+  if (/\bstages\s*:/.test(text)) return ['ramping-vus'];
+  return /\b(vus|duration)\s*:/.test(text) ? ['constant-vus'] : [];
+}
+
+// a script's own Counter (`new Counter('received_bytes')`, `new Counter('wait_total', true)`): a sum over the run
+const COUNTER = /\bnew\s+Counter\s*\(\s*['"`]([^'"`]+)['"`]\s*(,\s*true\b)?/g;
+
+/** The script's own Counters of times or sizes (made with isTime, or named so), by the name they are kept under: 'times' or 'sizes'. */
+function summedCounters(texts) {
+  const out = new Map();
+  for (const text of texts) {
+    for (const [, name, isTime] of text.matchAll(COUNTER)) {
+      const kept = customName(name);
+      const hint = nameHintContains(kept);
+      if (isTime || hint === 'time') out.set(kept, 'times');
+      else if (hint === 'data') out.set(kept, 'sizes');
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a k6 job may not judge the metrics its `judge` list names, or undefined. Checked when the run is planned
+ * (plan.js), from the script's text (and what it imports). Throughput: the scenario benchline measures (the job param
+ * k6Scenario, else `bench` when the script's thresholds name its submetrics) starts its iterations at a fixed rate
+ * (`executor: 'constant-arrival-rate'` or 'ramping-arrival-rate'), or, without such a scenario, the script's own text
+ * runs only arrival-rate scenarios (or benchline's `benchOptions()`) and nothing closed: it makes as many requests a
+ * second as it sets, whatever the subject does. A Counter of times or sizes: the scenario runs for a set time
+ * (constant-vus, ramping-vus, externally-controlled), so the Counter sums over as many iterations as the subject let
+ * it make, and a faster subject shows more of it.
+ */
+export function judgeProblem({ script, judge, params = {}, root = '.' } = {}) {
+  if (!script || !judge?.length) return undefined;
   // the script's own text, read as every script check reads it (a missing one is said where it is looked for)
-  const [text] = scriptTexts(resolve(root, script));
-  if (text === undefined || !ARRIVAL_RATE.test(text) || CLOSED_MODEL.test(text)) return undefined;
-  const pattern = judge.find((p) => matches(p, 'throughput'));
-  return `k6: judge names ${pattern === 'throughput' ? 'throughput' : `"${pattern}", which takes in throughput`}, but ${script} starts its iterations at a fixed rate `
-    + '(an arrival-rate scenario), so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
-    + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose script runs a closed-model executor (constant-vus, ramping-vus)";
+  const texts = scriptTexts(resolve(root, script));
+  const [text] = texts;
+  if (text === undefined) return undefined;
+  // the scenario whose own figures benchline reads: k6Scenario, or bench when a threshold makes k6 report its submetrics
+  const measured = params.k6Scenario || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
+  const executor = measured && scenarioExecutor(text, measured);
+  const takes = (name) => judge.find((p) => matches(p, name));
+  const named = (pattern, name) => (pattern === name ? name : `"${pattern}", which takes in ${name}`);
+  const fixedRate = executor ? /-arrival-rate$/.test(executor) : ARRIVAL_RATE.test(text) && !CLOSED_MODEL.test(text);
+  if (takes('throughput') && fixedRate) {
+    const what = executor ? `scenario ${measured} of ${script}, the one measured${params.k6Scenario ? ' (k6Scenario)' : ''}, is ${executor}: it starts its iterations at a fixed rate`
+      : `${script} starts its iterations at a fixed rate (an arrival-rate scenario)`;
+    return `k6: judge names ${named(takes('throughput'), 'throughput')}, but ${what}, `
+      + 'so its throughput is the rate the script sets, not what the subject can do: a slower subject shows in its latency '
+      + "(judged by default) and in dropped_iterations; list the metrics to judge without throughput, or judge it in a job whose measured scenario runs a closed-model executor (constant-vus, ramping-vus)";
+  }
+  const executors = executorsOf(text, executor);
+  if (!executors.length || !executors.every((e) => DURATION_BOUND.includes(e))) return undefined;
+  const counter = [...summedCounters(texts)].find(([name]) => takes(name));
+  if (!counter) return undefined;
+  const [name, what] = counter;
+  return `k6: judge names ${named(takes(name), name)}, a Counter of ${what} that ${script} adds to in its iterations, but it runs for a set time `
+    + `(${[...new Set(executors)].join(', ')}), so the Counter sums over as many iterations as the subject let it make: a faster subject shows more of it `
+    + '(more bytes, more time), whichever way is better; list the metrics to judge without it, or judge it in a job of a fixed amount of work (per-vu-iterations, shared-iterations)';
 }
 
 /** A param's key for an environment variable name: MAX_VUS -> maxVus. */
