@@ -258,7 +258,12 @@ test('each tool\'s metric table in docs/config.md gives the unit, direction, def
   for (const tool of Object.keys(ADAPTERS)) {
     const title = tools.split('\n').find((l) => l.toLowerCase().startsWith(`### ${tool} `) || l.toLowerCase() === `### ${tool}`);
     const rows = new Map();
-    for (const line of section(tools, title).split('\n').filter((l) => /^\| `/.test(l))) {
+    // rows of the section's metric table only (its header starts | metric | unit |), not of other tables beside it
+    let inTable = false;
+    for (const line of section(tools, title).split('\n')) {
+      if (!line.startsWith('|')) inTable = false;
+      else if (/^\| metric \| unit \|/.test(line)) inTable = true;
+      if (!inTable || !/^\| `/.test(line)) continue;
       const [names, unit, better, judged, resolution] = line.split(' | ').map((c) => c.replace(/^\|\s*|\s*\|$/g, ''));
       for (const [, n] of names.matchAll(/`([^`]+)`/g)) rows.set(n, { unit, better, judged, resolution });
     }
