@@ -329,7 +329,7 @@ export async function runJobs(jobs, opts) {
       manifests[key] ??= (async () => {
         const m = loadManifest(checkouts[role], subject);
         ensureTools(toolsOfManifest(m));
-        await buildSubject(m, { log: progress.log });
+        await buildSubject(m, { log: progress.log, side: opts.base ? (role === 'base' ? `base (${opts.base})` : 'head (working tree)') : undefined });
         return m;
       })();
       return manifests[key];

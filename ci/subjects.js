@@ -176,12 +176,15 @@ function runBuildStep(cmd, cwd) {
   });
 }
 
-/** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
-export async function buildSubject(manifest, { log = () => {} } = {}) {
+/**
+ * Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. side: the side of an A/B
+ * run being built (`base (main)`), named in each step's log line with the folder it runs in.
+ */
+export async function buildSubject(manifest, { log = () => {}, side } = {}) {
   for (const [i, step] of (manifest.build || []).entries()) {
     const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env, shell: !Array.isArray(step) }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
-    log(`building ${manifest.name}: ${cmd.join(' ')}`);
+    log(`building ${manifest.name}${side ? ` for ${side} in ${manifest.dir}` : ''}: ${cmd.join(' ')}`);
     const r = await runBuildStep(cmd, manifest.dir);
     if (r.status !== 0) {
       const out = r.out.trim().split('\n').slice(-25).join('\n');

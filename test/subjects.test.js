@@ -56,6 +56,15 @@ test('a build step that fails names the manifest, which step, where it ran and i
   });
 });
 
+test('under --base each build step\'s log line names the side it builds and the folder it runs in', async () => {
+  const dir = tempDir('subjects');
+  const manifest = { name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: [], processes: {}, build: [['true']] };
+  const lines = [];
+  await buildSubject(manifest, { log: (m) => lines.push(m), side: 'base (HEAD~1)' });
+  await buildSubject(manifest, { log: (m) => lines.push(m) });
+  assert.deepEqual(lines, [`building probe for base (HEAD~1) in ${dir}: true`, 'building probe: true']);
+});
+
 /** A checkout under a new temp folder whose subjects/probe/subject.yaml holds `text`. */
 const checkoutWith = (text) => {
   const root = tempDir('manifest');
