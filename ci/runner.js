@@ -884,7 +884,7 @@ function laneDocs(lane, ctx) {
     const toolVersion = trials[role].find((t) => t.toolVersion)?.toolVersion || tools[adapter.binary]?.version || versionOf(adapter.binary) || 'unknown';
     for (const p of live[role].procs) if (p.logFile) artifacts[role].push({ path: relative(dir, p.logFile), kind: 'log' });
     docs[role] = buildResult({
-      run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role }),
+      run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role, ref: role === 'base' ? opts.base : undefined }),
       runner,
       suite: job.suite,
       subject: job.subject,
