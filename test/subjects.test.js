@@ -24,6 +24,16 @@ test('a command that is not on PATH fails at once, naming the command, its manif
   assert.ok(Date.now() - started < 10000, 'it does not wait out the health timeout');
 });
 
+test('a command written as ${dir}/bin/NAME that is not there says that a manifest\'s ${dir} is the subject folder, not the project folder', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['${dir}/bin/server'], health: { grpc: '127.0.0.1:${port.http}', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.ok(e.message.includes(`command "${dir}/bin/server" was not found`), e.message);
+    assert.match(e.message, /in a manifest \$\{dir\} is the subject folder, not the project folder: .*\.\.\/\.\.\/bin\/NAME/);
+    return true;
+  });
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
