@@ -44,9 +44,10 @@ export function commitInfo(cwd) {
 /** A sortable, unique run id: UTC time plus random suffix. */
 export const newRunId = (now = new Date()) => `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 
-/** The `run` block of a result document. */
-export function runBlock({ id, startedAt, cwd, role, env = process.env }) {
-  const { commit, ref, dirty } = commitInfo(cwd);
+/** The `run` block of a result document; ref: the ref a base side was checked out from (its worktree's HEAD is detached). */
+export function runBlock({ id, startedAt, cwd, role, ref: baseRef, env = process.env }) {
+  const { commit, ref: checkoutRef, dirty } = commitInfo(cwd);
+  const ref = baseRef ?? checkoutRef;
   const { trigger, pr } = triggerInfo(env);
   const run = { id, startedAt, commit, ref, trigger, role };
   if (pr) run.pr = pr;

@@ -329,7 +329,7 @@ export async function runJobs(jobs, opts) {
       manifests[key] ??= (async () => {
         const m = loadManifest(checkouts[role], subject);
         ensureTools(toolsOfManifest(m));
-        await buildSubject(m, { log: progress.log });
+        await buildSubject(m, { log: progress.log, side: opts.base ? (role === 'base' ? `base (${opts.base})` : 'head (working tree)') : undefined });
         return m;
       })();
       return manifests[key];
@@ -884,7 +884,7 @@ function laneDocs(lane, ctx) {
     const toolVersion = trials[role].find((t) => t.toolVersion)?.toolVersion || tools[adapter.binary]?.version || versionOf(adapter.binary) || 'unknown';
     for (const p of live[role].procs) if (p.logFile) artifacts[role].push({ path: relative(dir, p.logFile), kind: 'log' });
     docs[role] = buildResult({
-      run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role }),
+      run: runBlock({ id: runId, startedAt: startedAt.toISOString(), cwd: checkouts[role], role, ref: role === 'base' ? opts.base : undefined }),
       runner,
       suite: job.suite,
       subject: job.subject,

@@ -176,12 +176,15 @@ function runBuildStep(cmd, cwd) {
   });
 }
 
-/** Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. */
-export async function buildSubject(manifest, { log = () => {} } = {}) {
+/**
+ * Runs the manifest's build steps once in `dir`; throws with the output tail when one fails. side: the side of an A/B
+ * run being built (`base (main)`), named in each step's log line with the folder it runs in.
+ */
+export async function buildSubject(manifest, { log = () => {}, side } = {}) {
   for (const [i, step] of (manifest.build || []).entries()) {
     const argv = substituteDeep(step, { dir: manifest.dir, tool: toolPath, env: process.env, shell: !Array.isArray(step) }, `${manifest.file} build`);
     const cmd = Array.isArray(argv) ? argv : ['sh', '-c', argv];
-    log(`building ${manifest.name}: ${cmd.join(' ')}`);
+    log(`building ${manifest.name}${side ? ` for ${side} in ${manifest.dir}` : ''}: ${cmd.join(' ')}`);
     const r = await runBuildStep(cmd, manifest.dir);
     if (r.status !== 0) {
       const out = r.out.trim().split('\n').slice(-25).join('\n');
@@ -359,7 +362,7 @@ const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) =
  * Waits until `check` passes, the process exits, or the timeout runs out. where: the manifest and process the
  * command came from; argv: the command, to name it when it could not be started at all.
  */
-async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
+async function waitHealthy(proc, check, name, { where, argv, cwd, configured } = {}) {
   const deadline = Date.now() + (check.timeout ?? 60) * 1000;
   let last;
   while (Date.now() < deadline) {
@@ -368,7 +371,9 @@ async function waitHealthy(proc, check, name, { where, argv, cwd } = {}) {
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
       if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') {
         const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
-        throw Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
+        // job params' ${dir} is the project folder, a manifest's the subject folder: say so when that is the likely slip
+        const dirHint = proc.error.code === 'ENOENT' && String(configured ?? '').includes('${dir}') ? ` (in a manifest \${dir} is the subject folder, not the project folder: a file of the project's bin/ is ../../bin/NAME from subjects/<name>/)` : '';
+        throw Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}${dirHint}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
       }
       throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`), { processFailed: true });
     }
@@ -455,7 +460,7 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       // Started on every core: pinned to the subject's cores only once all are healthy (below).
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
-      if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir });
+      if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
     }
     // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
     // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its

@@ -115,6 +115,14 @@ describe('ghz adapter: reports', () => {
     assert.equal(byName(ghz.parse(step), 'throughput').setBy, 'ghz paced its calls by --load-schedule=step');
   });
 
+  test('a run that made far less than its --rps did not hold the rate: its throughput is the subject\'s, judged, and a note says so', () => {
+    const r = parse('rate-not-held.json'); // --rps=100000 at --concurrency=1: ghz made 3,366 calls/s
+    assert.equal(byName(r, 'throughput').value, 3366.1854859359055);
+    assert.equal(byName(r, 'throughput').setBy, undefined);
+    assert.ok(r.notes.includes('ghz was asked for --rps=100000 and made 3366/s: the subject (at --concurrency=1) set the rate, so its throughput is the subject\'s'), r.notes.join('; '));
+    assert.ok(!parse('latency.json').notes.some((n) => n.includes('was asked for')), 'a run that held its 200/s (199.2) has no such note');
+  });
+
   test('an unlimited run over two connections reports its peak throughput', () => {
     const r = parse('throughput.json');
     assert.equal(byName(r, 'requests').value, 2000);

@@ -199,7 +199,7 @@ test('a noisy metric is inconclusive and says about how many more rounds would s
   assert.match(c.reason, /: equivalence interval .* \(90%\) reaches past ±2\.0% and interval .* \(p=[\d.]+\) is not a discovery; /);
 });
 
-test('only the job\'s judged metrics get verdicts; duration, requests and bytes_received are shown and never judged', () => {
+test('only the job\'s judged metrics get verdicts; duration, requests and bytes_received are shown and never judged, saying which parameter they restate', () => {
   const m = { throughput: BASE, duration: BASE.map(() => 2e9), requests: BASE.map((x) => x * 2), bytes_received: BASE.map((x) => x * 5000), 'latency.p90': BASE };
   const h = { throughput: HEAD, duration: BASE.map(() => 2e9), requests: HEAD.map((x) => x * 2), bytes_received: HEAD.map((x) => x * 5000), 'latency.p90': HEAD };
   const { comparisons, counts } = compare(...pair({ base: m, head: h }, { sequential: ONE_LOOK(8) }).map((d) => [d]), CFG);
@@ -208,7 +208,7 @@ test('only the job\'s judged metrics get verdicts; duration, requests and bytes_
   for (const name of ['duration', 'requests', 'bytes_received']) {
     assert.equal(by[name].judged, false, name);
     assert.equal(by[name].verdict, null, name);
-    assert.equal(by[name].reason, 'restates a run parameter: shown, never judged');
+    assert.equal(by[name].reason, 'restates a run parameter (a count-bounded run\'s count; a fixed-duration run\'s duration, and what its throughput gives over it): shown, never judged');
   }
   assert.equal(by['latency.p90'].verdict, null, 'wrk judges p50 and p99, not p90');
   assert.equal(by['latency.p90'].reason, "information only: not one of this job's judged metrics");

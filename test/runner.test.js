@@ -615,6 +615,25 @@ test('under --base a hyperfine script: job whose args hold ${dir} times one case
   assert.deepEqual(unmatched, []);
 });
 
+test('under --base the base side\'s result documents name the base ref and commit, not the detached HEAD of its worktree or the head branch', async () => {
+  const repo = scratchProject('{ tool: hyperfine, scenario: s, trials: 1, params: { commands: "true", runs: 2, warmup: 0 } }');
+  baseAndHead(repo, () => writeFileSync(join(repo, 'README.md'), 'head\n'));
+  const cfg = loadConfig(join(repo, 'bench.config.yaml'));
+  const prev = process.env.GITHUB_HEAD_REF;
+  process.env.GITHUB_HEAD_REF = 'feature/slow-greeter'; // a pull request's branch, as GitHub sets it
+  try {
+    const { dir, run } = await runJobs(planJobs(cfg), { config: cfg, base: 'HEAD~1', out: join(repo, 'results'), progress: false });
+    assert.equal(run.jobs[0].status, 'ok', run.jobs[0].reason);
+    const docs = loadResultsDir(dir).byRole;
+    const commit = (rev) => execFileSync('git', ['rev-parse', rev], { cwd: repo, encoding: 'utf8' }).trim();
+    assert.deepEqual([docs.base[0].run.ref, docs.base[0].run.commit], ['HEAD~1', commit('HEAD~1')]);
+    assert.deepEqual([docs.head[0].run.ref, docs.head[0].run.commit], ['feature/slow-greeter', commit('HEAD')]);
+  } finally {
+    if (prev === undefined) delete process.env.GITHUB_HEAD_REF;
+    else process.env.GITHUB_HEAD_REF = prev;
+  }
+});
+
 test('under --base a hyperfine command that fails at once on head (ignoreFailure keeps its runs) is judged a regression in errors, not only a faster time', async () => {
   const repo = scratchProject('{ tool: hyperfine, scenario: s, trials: 10, params: { commands: "${dir}/bin/app", names: app, ignoreFailure: true, runs: 2, warmup: 0 } }', { 'bin/app': { text: '#!/bin/sh\nsleep 0.02\n', mode: 0o755 } }, { trials: 10 });
   baseAndHead(repo, () => writeFileSync(join(repo, 'bin', 'app'), '#!/bin/sh\nexit 1\n', { mode: 0o755 }));

@@ -24,6 +24,16 @@ test('a command that is not on PATH fails at once, naming the command, its manif
   assert.ok(Date.now() - started < 10000, 'it does not wait out the health timeout');
 });
 
+test('a command written as ${dir}/bin/NAME that is not there says that a manifest\'s ${dir} is the subject folder, not the project folder', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['${dir}/bin/server'], health: { grpc: '127.0.0.1:${port.http}', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.ok(e.message.includes(`command "${dir}/bin/server" was not found`), e.message);
+    assert.match(e.message, /in a manifest \$\{dir\} is the subject folder, not the project folder: .*\.\.\/\.\.\/bin\/NAME/);
+    return true;
+  });
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
@@ -54,6 +64,15 @@ test('a build step that fails names the manifest, which step, where it ran and i
   await assert.rejects(buildSubject(manifest), {
     message: `building subject probe failed: ${dir}/subject.yaml build step 2 (sh -c echo "seed: data/shop.db: disk full" >&2; exit 3, run in ${dir}) exited 3; its last lines:\nseed: data/shop.db: disk full`,
   });
+});
+
+test('under --base each build step\'s log line names the side it builds and the folder it runs in', async () => {
+  const dir = tempDir('subjects');
+  const manifest = { name: 'probe', dir, file: join(dir, 'subject.yaml'), ports: [], processes: {}, build: [['true']] };
+  const lines = [];
+  await buildSubject(manifest, { log: (m) => lines.push(m), side: 'base (HEAD~1)' });
+  await buildSubject(manifest, { log: (m) => lines.push(m) });
+  assert.deepEqual(lines, [`building probe for base (HEAD~1) in ${dir}: true`, 'building probe: true']);
 });
 
 /** A checkout under a new temp folder whose subjects/probe/subject.yaml holds `text`. */

@@ -100,14 +100,18 @@ function validate(doc) {
   }
 }
 
+// share of --rps a run must make for its throughput to count as the rate asked for
+const RATE_HELD = 0.9;
+
 /**
  * { setBy } for throughput when ghz paced its calls (--rps, or a --load-schedule of step or line, as its report's options
  * say): the rate is then the one asked for, not what the subject can do, and a slower subject shows in its latency.
+ * A run that made less than RATE_HELD of its --rps did not hold the rate: the subject (at that concurrency) set it.
  */
-function paced(options) {
+function paced(options, achieved) {
   const schedule = options?.['load-schedule'];
   if (schedule === 'step' || schedule === 'line') return { setBy: `ghz paced its calls by --load-schedule=${schedule}` };
-  if (isNum(options?.rps) && options.rps > 0) return { setBy: `ghz paced its calls at --rps=${options.rps}` };
+  if (isNum(options?.rps) && options.rps > 0 && !(achieved < RATE_HELD * options.rps)) return { setBy: `ghz paced its calls at --rps=${options.rps}` };
   return {};
 }
 
@@ -131,10 +135,15 @@ export function parse(text) {
   const errors = allErrors - cutoff;
   if (allErrors > doc.count) fail(`errorDistribution counts ${allErrors} errors, more than the ${doc.count} calls`);
   const seconds = doc.total / 1e9;
+  const throughput = cutoff && seconds > 0 ? requests / seconds : doc.rps;
+  const asked = doc.options?.rps;
+  if (isNum(asked) && asked > 0 && !['step', 'line'].includes(doc.options?.['load-schedule']) && throughput < RATE_HELD * asked) {
+    notes.push(`ghz was asked for --rps=${asked} and made ${+throughput.toPrecision(4)}/s: the subject (at --concurrency=${doc.options.concurrency ?? '?'}) set the rate, so its throughput is the subject's`);
+  }
 
   const out = [
     metric('requests', requests),
-    metric('throughput', cutoff && seconds > 0 ? requests / seconds : doc.rps, paced(doc.options)),
+    metric('throughput', throughput, paced(doc.options, throughput)),
     metric('errors', errors),
     metric('duration', doc.total),
   ];
