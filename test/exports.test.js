@@ -292,7 +292,10 @@ test('values of fewer than ten steps of their tool\'s resolution stay out of the
   const names = toGab([ab], 'lower').map((e) => e.name.split('/').at(-1));
   assert.deepEqual(['connect.median', 'connect.mean', 'ttfb.min', 'latency.p99'].filter((n) => names.includes(n)), []);
   assert.ok(names.includes('latency.mean'), 'the mean, in microseconds, stays');
-  assert.ok(names.includes('latency.max'), '14 ms, 14 steps, stays');
+  // test/fixtures/ab/orders-api-cache-off-1.txt (ab 2.3, the uncached route): a median of 11 whole milliseconds, 11 steps, stays
+  const slow = fixtureDoc('test/fixtures/ab/orders-api-cache-off-1.txt', { suite: 'orders-api', variant: 'cache-off', scenario: 'no-keepalive', tool: { name: 'ab', version: '2.3' } });
+  assert.equal(slow.metrics.find((m) => m.name === 'latency.p50').value, 11e6);
+  assert.ok(toGab([slow], 'lower').some((e) => e.name.endsWith('/latency.p50')));
   assert.ok(names.includes('error_rate') && value('error_rate') === 0, 'a metric without a resolution stays at 0');
   assert.ok(toGab([ab], 'higher').some((e) => e.name.endsWith('/throughput')));
   assert.ok('connect-median' in toBmf([ab])['orders-api/cache-off/ab/keepalive'], 'Bencher keeps them');
@@ -366,7 +369,7 @@ test('leaves a k6 script\'s own metrics whose direction is only guessed out of b
   const exported = [...toGab([custom, ws], 'lower'), ...toGab([custom, ws], 'higher')].map((e) => e.name);
   assert.deepEqual(exported.filter((n) => guessed.some((g) => n.endsWith(`/${g}`))), []);
   assert.ok(exported.includes('catalog-api/rest/k6/custom/parse_errors'), 'a count named as a failure is kept');
-  assert.ok(exported.includes('catalog-api/rest/k6/custom/json_parse_ms.p99'), 'a time Trend is kept');
+  assert.ok(exported.includes('catalog-api/rest/k6/custom/json_parse_ms.p90'), 'a time Trend is kept');
   assert.ok(exported.includes('catalog-api/ws/k6/echo/throughput'));
   const bmf = toBmf([custom, ws]);
   assert.ok('items-read' in bmf['catalog-api/rest/k6/custom'] && 'ws-echo-ok' in bmf['catalog-api/ws/k6/echo'], 'Bencher keeps them');
@@ -416,4 +419,21 @@ test('an empty export of a ghz run paced at --rps says its throughput was left o
   assert.deepEqual(JSON.parse(bigger.stdout), []);
   assert.doesNotMatch(bigger.stderr, /no metric of this run is higher-is-better/);
   assert.match(bigger.stderr, /every higher-is-better metric of this run is one the file leaves out \(docs\/exports\.md\): .*throughput \(set by the load\).*skip its call for it/);
+});
+
+// github-action-benchmark's alert rule for a customSmallerIsBetter file: an entry of the same name more than 1.5x the last one
+const gabAlerts = (prev, cur) => cur.filter((e) => { const p = prev.find((x) => x.name === e.name); return p && e.value / p.value > 1.5; }).map((e) => e.name);
+
+test('a trial\'s slowest or fastest value and its standard deviation stay out of the github-action-benchmark files: one pause sets them, and two captures of one ab job a second apart differ by more than 1.5x on them alone', () => {
+  // test/fixtures/ab/orders-api-cache-on-2.txt and -3.txt: ab 2.3, the same server and command, captured 0.9 s apart
+  const ab = (n) => fixtureDoc(`test/fixtures/ab/orders-api-cache-on-${n}.txt`, { suite: 'orders-api', variant: 'cache-on', scenario: 'no-keepalive', tool: { name: 'ab', version: '2.3' } });
+  const [first, second] = [ab(2), ab(3)];
+  const of = (d, name) => d.metrics.find((m) => m.name === name).value;
+  assert.ok(['ttfb.max', 'processing.max', 'connect.max'].every((n) => of(second, n) / of(first, n) > 1.5), 'the documents hold them, over 1.5x apart');
+  const names = toGab([first], 'lower').map((e) => e.name.split('/').at(-1));
+  assert.deepEqual(names.filter((n) => /\.(max|min|stdev)$/.test(n)), []);
+  assert.ok(names.includes('latency.p50') && names.includes('latency.mean') && names.includes('latency.p99'), names.join(', '));
+  assert.deepEqual(gabAlerts(toGab([first], 'lower'), toGab([second], 'lower')), [], 'nothing the action would alert on at 150%');
+  const bmf = toBmf([first])['orders-api/cache-on/ab/no-keepalive'];
+  assert.ok(['ttfb-max', 'latency-min', 'latency-stdev'].every((s) => s in bmf), 'Bencher keeps them');
 });

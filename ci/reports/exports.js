@@ -11,7 +11,8 @@
 // action, which alerts on every entry, would call a speed-up a regression of `bytes_received`; so are JMH's GC figures
 // summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason, and a value the load set (`setBy`: the
 // throughput of ghz paced at --rps), which says nothing of the code, and one whose direction is only guessed (`guessed`:
-// a k6 script's own count or ratio by the naming rule alone), which the action could alert on the wrong way round.
+// a k6 script's own count or ratio by the naming rule alone), which the action could alert on the wrong way round, and
+// what one pause sets and benchline never judges (a trial's .max or .min) or a stdev, which one slow request raises.
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
@@ -23,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
-import { PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
+import { isExtreme, PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
 
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
@@ -76,14 +77,22 @@ const rangeNumber = (x) => (x >= 1000 ? String(Math.round(x)) : x.toPrecision(4)
  */
 const GAB_MIN_STEPS = 10;
 
+/** A spread of a trial's values (ab's, wrk's and hyperfine's standard deviation), which one slow request raises. */
+const isSpread = (name) => /\.stdev$/.test(name);
+
 /**
- * Why a metric stays out of both github-action-benchmark files (a few words), or undefined when it goes in. Pure.
+ * Why a metric stays out of both github-action-benchmark files (a few words), or undefined when it goes in. Pure. The
+ * action alerts on every entry, so what one pause or outlier sets stays out: a trial's slowest or fastest value, which
+ * benchline never judges, and a standard deviation (between consecutive A/A runs these alerted at 150% more often than
+ * the percentiles did).
  */
 export function gabLeftOut(m) {
   if (RESTATED.includes(m.name)) return 'restates a run parameter';
   if (PER_MEASUREMENT_TIME.includes(m.name)) return 'summed over the measurement time';
   if (m.setBy) return 'set by the load';
   if (m.guessed) return 'direction only guessed';
+  if (isExtreme(m.name)) return 'a trial\'s slowest or fastest value';
+  if (isSpread(m.name)) return 'a spread, which one slow request raises';
   if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) return `under ${GAB_MIN_STEPS} steps of its resolution`;
   // a time of 0 is one below what its tool could tell apart (hyperfine's time.system of a short command, its
   // time.median after taking off the shell's start-up): any time measured after it would alert "Infinity x worse"
