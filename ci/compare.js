@@ -111,7 +111,7 @@ export const isExtreme = (name) => /\.(max|min)$/.test(name);
  * it, as it sets latency.max: shown, never judged. `counts`: each trial's samples of its family (sampleCounts), of
  * both sides. Returns { fewest, need } then, else undefined.
  */
-function slowestOnly(name, counts) {
+export function slowestOnly(name, counts) {
   const q = Number(/\.p(\d+(?:\.\d+)?)$/.exec(name)?.[1]);
   const known = (counts || []).filter(Number.isFinite);
   if (!(q > 0 && q < 100) || !known.length) return undefined;
@@ -131,7 +131,7 @@ const requestCounts = (doc) => {
  * latency's are its requests, a k6 script's own Trend's the count of its distribution. A document's distribution counts
  * every trial's samples, and their mean is at least the fewest a trial had.
  */
-const sampleCounts = (doc, name) => {
+export const sampleCounts = (doc, name) => {
   const family = name.replace(/\.p\d+(?:\.\d+)?$/, '');
   if (family === 'latency') return requestCounts(doc);
   const d = (doc.distributions || []).find((x) => x.name === family && !x.case);

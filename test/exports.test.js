@@ -437,3 +437,12 @@ test('a trial\'s slowest or fastest value and its standard deviation stay out of
   const bmf = toBmf([first])['orders-api/cache-on/ab/no-keepalive'];
   assert.ok(['ttfb-max', 'latency-min', 'latency-stdev'].every((s) => s in bmf), 'Bencher keeps them');
 });
+
+test('a percentile that a trial\'s few samples leave at its slowest one stays out of the github-action-benchmark files, as benchline never judges it', () => {
+  // test/fixtures/k6/catalog-quick-grpc-latency-4.json: k6 v1.8.1, 10 requests a trial timed by the script's latency_deep Trend
+  const k6 = fixtureDoc('test/fixtures/k6/catalog-quick-grpc-latency-4.json', { suite: 'catalog-api', variant: 'grpc', scenario: 'latency', tool: { name: 'k6', version: '1.8.1' } });
+  assert.equal(k6.distributions.find((x) => x.name === 'latency_deep').count, 10);
+  const names = toGab([k6], 'lower').map((e) => e.name.split('/').at(-1)).filter((n) => n.startsWith('latency_deep.'));
+  assert.deepEqual(names.sort(), ['latency_deep.mean', 'latency_deep.p50'], 'a p90 of 10 samples or a higher one is the slowest sample');
+  assert.ok('latency-deep-p99' in toBmf([k6])['catalog-api/grpc/k6/latency'], 'Bencher keeps it');
+});

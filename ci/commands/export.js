@@ -17,7 +17,7 @@ export default function exportCommand(opts) {
   if (FORMATS[opts.format] && text.trim() === '[]') {
     const dir = FORMATS[opts.format];
     // metrics of this direction the file leaves out (a ghz run paced at --rps has a throughput, set by the load)
-    const left = byRole[role].filter((d) => !d.duet).flatMap((d) => d.metrics.filter((m) => m.better === dir).map((m) => `${m.name} (${gabLeftOut(m)})`));
+    const left = byRole[role].filter((d) => !d.duet).flatMap((d) => d.metrics.filter((m) => m.better === dir).map((m) => `${m.name} (${gabLeftOut(m, d)})`));
     const why = left.length ? `every ${dir}-is-better metric of this run is one the file leaves out (docs/exports.md): ${[...new Set(left)].slice(0, 5).join(', ')}${new Set(left).size > 5 ? ', ...' : ''}` : `no metric of this run is ${dir}-is-better`;
     process.stderr.write(`benchline export: ${why}, so the file holds no entry; github-action-benchmark fails on such a file ("No benchmark result was found"): skip its call for it\n`);
   }

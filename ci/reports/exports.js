@@ -12,7 +12,7 @@
 // summed over its measurement time (PER_MEASUREMENT_TIME), for the same reason, and a value the load set (`setBy`: the
 // throughput of ghz paced at --rps), which says nothing of the code, and one whose direction is only guessed (`guessed`:
 // a k6 script's own count or ratio by the naming rule alone), which the action could alert on the wrong way round, and
-// what one pause sets and benchline never judges (a trial's .max or .min) or a stdev, which one slow request raises.
+// what one pause sets and benchline never judges (a trial's .max or .min, a percentile at its slowest sample, a stdev).
 //
 // Bencher Metric Format: { "<benchmark>": { "<measure slug>": { value, lower_value?, upper_value? } } }.
 // The benchmark is suite/variant/tool/scenario[/case]; the measure slug is the metric name in kebab
@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { benchmarkName } from './format.js';
 import { UserError } from '../errors.js';
-import { isExtreme, PER_MEASUREMENT_TIME, RESTATED } from '../compare.js';
+import { isExtreme, PER_MEASUREMENT_TIME, RESTATED, sampleCounts, slowestOnly } from '../compare.js';
 
 export const FORMATS = Object.freeze({ 'gab-smaller': 'lower', 'gab-bigger': 'higher', bmf: null, 'bencher-measures': null });
 
@@ -81,18 +81,20 @@ const GAB_MIN_STEPS = 10;
 const isSpread = (name) => /\.stdev$/.test(name);
 
 /**
- * Why a metric stays out of both github-action-benchmark files (a few words), or undefined when it goes in. Pure. The
- * action alerts on every entry, so what one pause or outlier sets stays out: a trial's slowest or fastest value, which
- * benchline never judges, and a standard deviation (between consecutive A/A runs these alerted at 150% more often than
- * the percentiles did).
+ * Why a metric of document `d` stays out of both github-action-benchmark files (a few words), or undefined when it goes
+ * in. Pure. The action alerts on every entry, so what benchline never judges because one pause or outlier sets it stays
+ * out: a trial's slowest or fastest value, a percentile that a trial's few samples leave at its slowest one, and a
+ * standard deviation (between consecutive A/A runs these alerted at 150% more often than the percentiles did).
  */
-export function gabLeftOut(m) {
+export function gabLeftOut(m, d) {
   if (RESTATED.includes(m.name)) return 'restates a run parameter';
   if (PER_MEASUREMENT_TIME.includes(m.name)) return 'summed over the measurement time';
   if (m.setBy) return 'set by the load';
   if (m.guessed) return 'direction only guessed';
   if (isExtreme(m.name)) return 'a trial\'s slowest or fastest value';
   if (isSpread(m.name)) return 'a spread, which one slow request raises';
+  const tail = d ? slowestOnly(m.name, sampleCounts(d, m.name)) : undefined;
+  if (tail) return `the slowest sample of a trial of ${+tail.fewest.toFixed(1)}`;
   if (m.resolution > 0 && m.value < GAB_MIN_STEPS * m.resolution) return `under ${GAB_MIN_STEPS} steps of its resolution`;
   // a time of 0 is one below what its tool could tell apart (hyperfine's time.system of a short command, its
   // time.median after taking off the shell's start-up): any time measured after it would alert "Infinity x worse"
@@ -109,7 +111,7 @@ export function toGab(docs, better) {
   const out = [];
   for (const d of docs) {
     for (const m of d.metrics) {
-      if (m.better !== better || gabLeftOut(m)) continue;
+      if (m.better !== better || gabLeftOut(m, d)) continue;
       const entry = { name: `${benchmarkName({ ...d, case: m.case })}/${m.name}`, unit: m.unit, value: m.value };
       const extra = [`${d.trials === 1 ? '1 trial' : `median of ${d.trials} trials`}`];
       if (m.lower !== undefined && m.upper !== undefined) {
