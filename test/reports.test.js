@@ -18,7 +18,7 @@ import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/com
 import { render as renderSummary } from '../ci/reports/summary.js';
 import { mdEscape, pairItems, pairMethod, smallestP, smallestPairedP, sortComparisons, textTable, variantsPaired } from '../ci/reports/format.js';
 import { loadResultsDir, loadDocuments } from '../ci/results-dir.js';
-import report, { renderReport } from '../ci/commands/report.js';
+import report, { renderReport, reportData } from '../ci/commands/report.js';
 import compareCommand from '../ci/commands/compare.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -746,6 +746,23 @@ test('a --base run in which no job measured both sides says nothing was compared
   assert.match(comment, /^### benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m);
   assert.doesNotMatch(comment, /Run with `--base <ref>`|no base to compare against/, 'the run had a base');
   assert.match(comment, /primes\.small\.ab\.keepalive failed/);
+});
+
+// A real A/B run (README beside it) whose head could not start cache-on: cache-off's four judged metrics were no change.
+const HEAD_FAILS_RUN = join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-wrk-head-fails');
+
+test('a run in which a job failed never headlines ✅ no regressions: the failed job\'s judged metrics were never judged, and the headline counts it', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  assert.equal(data.failures.length, 1);
+  assert.deepEqual(data.comparisons.counts, { regression: 0, improvement: 0, inconclusive: 0, 'no change': 4 });
+  const comment = renderComment(data);
+  assert.match(comment, /^### benchline: ❔ no regression shown, 4 unchanged, 1 failed job$/m);
+  assert.doesNotMatch(comment, /✅|no regressions/u);
+  assert.match(renderSummary(data), /^## benchline: ❔ no regression shown, 4 unchanged, 1 failed job$/m);
+  assert.match(renderConsole(data), /HEAD VS BASE {2}no regression shown, 4 unchanged, 1 failed job\n/);
+  // with nothing failed, the same verdicts are ✅
+  assert.match(renderComment({ ...data, failures: [] }), /^### benchline: ✅ no regressions, 4 unchanged$/m);
 });
 
 test('the console report lists the tools\' notes once per job and kind, with the trials they came from', () => {

@@ -167,7 +167,7 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   } else if (!all.length) {
     parts.push(`### benchline: nothing to compare${failures.length ? ` (${plural(failures.length, 'job')} failed)` : ''}`, 'No metric was measured on both base and head.');
   } else {
-    parts.push(`### benchline: ${headline(counts)}${failures.length ? `, ${plural(failures.length, 'failed job')}` : ''}`);
+    parts.push(`### benchline: ${headline(counts, { failed: failures.length })}`);
     const groups = groupByVerdict(list);
     findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
     parts.push(FINDINGS, countsLine(counts, comparisons, info));

@@ -121,11 +121,11 @@ function infoLines(list, max = 20) {
  * improvement was called, why each inconclusive one was not and how many more rounds would likely settle it, then
  * the information-only metrics compactly, and anything that could not be compared.
  */
-function renderComparisons(list, { color = false, unmatched = [], family } = {}) {
+function renderComparisons(list, { color = false, unmatched = [], family, failed = 0 } = {}) {
   const judged = list.filter((c) => c.judged !== false && c.verdict !== null);
   const info = list.filter((c) => !judged.includes(c));
   const counts = countVerdicts(judged);
-  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false })}`, rule(WIDTH), familyLine(list, family), ''];
+  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false, failed })}`, rule(WIDTH), familyLine(list, family), ''];
   const trials = (c) => (c.method === 'paired' ? `${c.head.n} ${c.duet ? 'duet' : 'paired'}${c.disturbed ? ` (-${c.disturbed})` : ''}` : `${c.base.n} + ${c.head.n}`);
   const rows = sortComparisons(judged).map((c) => [
     benchmarkName(c),
@@ -188,7 +188,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
-  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
+  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family, failed: failures.length }));
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   const headOnly = headOnlyJobs(run);

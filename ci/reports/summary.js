@@ -48,7 +48,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   const counts = countVerdicts(judgedOnly(list));
   const alpha = config.compare?.alpha ?? 0.05;
   const doc = docs[0];
-  const title = comparisons && list.length ? headline(counts) : `measured ${plural(docs.length, 'benchmark')}`;
+  const title = comparisons && list.length ? headline(counts, { failed: failures.length }) : `measured ${plural(docs.length, 'benchmark')}`;
   const out = [`## benchline: ${title}`];
   const facts = [];
   const id = run?.id || doc?.run.id;
