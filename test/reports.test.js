@@ -765,6 +765,16 @@ test('a run in which a job failed never headlines ✅ no regressions: the failed
   assert.match(renderComment({ ...data, failures: [] }), /^### benchline: ✅ no regressions, 4 unchanged$/m);
 });
 
+test('the comment\'s failed job line ends with its log\'s last line, so a reason that points at the log does not end in a bare colon', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  const line = renderComment(data).split('\n').find((l) => l.startsWith('- orders-api.cache-on.wrk.peak failed'));
+  assert.match(line, /exited \\\(code 2\\\) before it was healthy\. Last lines of \S+api\.log&#58; orders-api&#58; cache is broken in this commit$/);
+  // a reason that does not end at the log says which line follows
+  const other = renderComment({ ...data, failures: [{ ...data.failures[0], reason: 'wrk (trial 1, head): exit 1' }] });
+  assert.match(other, /^- orders-api\.cache-on\.wrk\.peak failed: wrk \\\(trial 1, head\\\)&#58; exit 1; last log line: orders-api&#58; cache is broken in this commit$/m);
+});
+
 test('the console report lists the tools\' notes once per job and kind, with the trials they came from', () => {
   const d = doc({ suite: 'primes', variant: 'small', role: 'local', metrics: OFF });
   d.notes = ['trial 1: k6 threshold crossed: http_req_duration p(95)<1000', 'trial 3: k6 threshold crossed: http_req_duration p(95)<1000',

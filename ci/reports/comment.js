@@ -124,7 +124,13 @@ function footer({ run, docs }) {
 function failuresSection(failures) {
   if (!failures?.length) return '';
   const shown = failures.slice(0, MAX_FAILURES);
-  const lines = shown.map((f) => `- ${mdEscape(f.id)} ${mdEscape(f.status)}: ${mdEscape(f.reason, { max: 300 })}`);
+  // the log's last line says why (a reason such as "exited before it was healthy. Last lines of <log>:" ends where it starts)
+  const lastLine = (f) => String(f.logTail || '').trimEnd().split('\n').filter((l) => l.trim()).at(-1);
+  const lines = shown.map((f) => {
+    const last = lastLine(f);
+    const reason = String(f.reason ?? '');
+    return `- ${mdEscape(f.id)} ${mdEscape(f.status)}: ${mdEscape(reason, { max: 300 })}${last ? `${reason.trimEnd().endsWith(':') ? '' : '; last log line:'} ${mdEscape(last, { max: 200 })}` : ''}`;
+  });
   if (failures.length > shown.length) lines.push(`- and ${plural(failures.length - shown.length, 'more job')}`);
   return `#### ❗ ${plural(failures.length, 'job')} did not produce results\n\n${lines.join('\n')}`;
 }
