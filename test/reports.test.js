@@ -740,12 +740,23 @@ test('a --base run whose base has no such subject says the benchmarks were measu
   assert.match(plain, /no base to compare against/, 'without --base the comment still says how to get verdicts');
 });
 
+test('the job summary of a --base run whose base has none of the subjects says so and names each job, as the comment does, instead of reading as a run without a base', () => {
+  const data = reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-new-head-only'), CONFIG);
+  assert.equal(data.comparisons, undefined);
+  const summary = renderSummary(data);
+  assert.match(summary, /^## benchline: measured 1 benchmark on head only: the base \(HEAD\\~1\) has none of them$/m);
+  assert.match(summary, /^New subjects have nothing to compare with yet: orders-new\.cache-on\.wrk\.peak \(orders-new does not exist at HEAD\\~1\)\./m);
+  assert.equal(renderComment(data).split('\n').find((l) => l.startsWith('### ')), summary.split('\n')[0].replace(/^## /, '### '), 'the comment and the summary say the same');
+});
+
 test('a --base run in which no job measured both sides says nothing was compared and points at the failed jobs, not at --base', () => {
   const run = { ...RUN, base: { ref: 'HEAD~1', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'failed', reason: 'base (HEAD~1): building subject primes failed' }] };
   const comment = renderComment({ run, docs: [], comparisons: undefined, failures: run.jobs, config: CONFIG });
   assert.match(comment, /^### benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m);
   assert.doesNotMatch(comment, /Run with `--base <ref>`|no base to compare against/, 'the run had a base');
   assert.match(comment, /primes\.small\.ab\.keepalive failed/);
+  const summary = renderSummary({ run, docs: [], comparisons: undefined, failures: run.jobs, config: CONFIG });
+  assert.match(summary, /^## benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m, 'the job summary says so too');
 });
 
 // A real A/B run (README beside it) whose head could not start cache-on: cache-off's four judged metrics were no change.

@@ -144,6 +144,24 @@ function linksLine({ runUrl, site }) {
 }
 
 /**
+ * A --base run without comparisons, in words: { title, text } when the base has none of the measured subjects (a pull
+ * request that adds a suite) or no job measured both sides (a base that did not build, a side that failed), else null.
+ * The comment and the job summary head with it, so neither reads as a run without a base.
+ */
+export function uncomparedBase({ run, docs = [], comparisons, failures = [] }) {
+  if (comparisons || !run?.base) return null;
+  const ref = mdEscape(run.base.ref || run.base.commit || 'base');
+  const headOnly = headOnlyJobs(run);
+  if (headOnly.length) {
+    return {
+      title: `${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${ref}) has none of them`,
+      text: `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`,
+    };
+  }
+  return { title: `❗ nothing compared: no job measured both the base (${ref}) and head`, text: 'The jobs below say which side failed and why.' };
+}
+
+/**
  * The PR comment markdown, decision first: the regressions and improvements with change and interval, one line
  * of counts, links, then a short table per job with its judged metrics; inconclusive reasons and information-only
  * metrics inside <details>. `comparisons` is compare()'s result; without one (no base measured) the comment says
@@ -162,12 +180,9 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   let findings = [];
   let leaning = [];
   const headOnly = headOnlyJobs(run);
-  if (!comparisons && headOnly.length) {
-    parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
-      `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
-  } else if (!comparisons && run?.base) {
-    // the run had a base, but no job measured both sides (a base that did not build, a side that failed)
-    parts.push(`### benchline: ❗ nothing compared: no job measured both the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) and head`, 'The jobs below say which side failed and why.');
+  const uncompared = uncomparedBase({ run, docs, comparisons, failures });
+  if (uncompared) {
+    parts.push(`### benchline: ${uncompared.title}`, uncompared.text);
   } else if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {
