@@ -453,6 +453,19 @@ test('headlines a pull request with an undecided metric as no regression shown, 
   assert.match(renderComment({ comparisons: { comparisons: [list[1]] } }), /^### benchline: ✅ no regressions, 1 unchanged$/m);
 });
 
+test('an undecided metric worse by its estimate gets a 🟡 line in the run that measured it, without a bare dash where too few rounds left no interval', async () => {
+  // a real run of 4 rounds with 40 µs more work a request (README beside it): every speed metric is much worse, none decided
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-wrk-4-rounds-slower'), loadConfig(join(ROOT, 'bench.config.yaml')));
+  const body = renderComment(data);
+  assert.match(body, /^### benchline: ❔ no regression shown, 2 unchanged, 6 inconclusive$/m);
+  const lines = body.split('\n').filter((l) => l.startsWith('- 🟡'));
+  assert.equal(lines.length, 6, 'the three speed metrics of each job, not the error rates');
+  const p50 = lines.find((l) => l.includes('cache-on/wrk/peak · **Latency p50**'));
+  assert.match(p50, /\*\*\+318\.4%\*\*, 1\.923 ms → 7\.299 ms \(p=0\.13, 4 duet rounds\)$/);
+  for (const l of lines) assert.doesNotMatch(l, /\*\* –/, l);
+});
+
 test('escapes markdown and HTML in benchmark names that come from a pull request, in findings, tables, links and details', () => {
   const evil = '<img src=x onerror=alert(1)> | @octocat [x](javascript:alert(1)) `code` **b**\n# h';
   const list = [

@@ -53,7 +53,9 @@ function findingLine(c, site) {
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
   const mark = { regression: '🔴', improvement: '🟢' }[c.verdict] || '🟡';
   const p = Number.isFinite(c.p) ? `p=${c.p.toPrecision(2)}, ` : '';
-  return `- ${mark} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (${p}${rounds})`;
+  // an undecided metric may have no interval (too few rounds to bound it): no bare dash then
+  const interval = formatInterval(c) === '–' ? '' : ` ${formatInterval(c)}`;
+  return `- ${mark} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}**${interval}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (${p}${rounds})`;
 }
 
 /**
