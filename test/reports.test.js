@@ -812,7 +812,14 @@ test('the console report lists the tools\' notes once per job and kind, with the
 
 test('the console report of a --base run says its suite tables show the head side, and a one-side run does not', () => {
   const head = [doc({ variant: 'cache-off', role: 'head', metrics: OFF })];
-  assert.match(renderConsole({ run: RUN, docs: head, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
+  const base = [doc({ variant: 'cache-off', role: 'base', metrics: OFF })];
+  const comparisons = compare(base, head, { minEffect: 0.02, confidence: 0.95, metrics: {} }, { seed: 1 });
+  assert.match(renderConsole({ run: RUN, docs: head, comparisons, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
+  // a real run of a suite its pull request adds (README beside it): no comparison, so no pointer to a section that is not there
+  const added = renderConsole(reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-new-head-only'), CONFIG));
+  assert.doesNotMatch(added, /HEAD VS BASE/);
+  assert.match(added, /^Suite tables show the head side \(3dbfc6e\); nothing was compared with the base: no job measured both sides \(below: why\)\.$/m);
+  assert.match(added, /Measured on head only \(HEAD~1 has no such subject/);
   assert.doesNotMatch(renderConsole({ run: { ...RUN, base: undefined }, docs: head, config: CONFIG }), /Suite tables show/);
 });
 
