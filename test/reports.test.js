@@ -789,6 +789,16 @@ test('a run in which a job failed never headlines ✅ no regressions: the failed
   assert.match(renderComment({ ...data, failures: [] }), /^### benchline: ✅ no regressions, 4 unchanged$/m);
 });
 
+test('the job summary says what a ‡ beside a change means, as the comment does, whenever its tables show one', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  const summary = renderSummary(data);
+  // cache-off throughput: medians 2,957 → 2,962 /s, the typical round -0.3%
+  assert.match(summary, /\| Throughput \| 2,957 \/s \| 2,962 \/s \| -0\.3%‡ \|/);
+  assert.match(summary, /^<sub>‡ the change of the typical round .*\.<\/sub>$/m);
+  assert.equal(summary.match(/<sub>‡ /g).length, 1, 'said once');
+});
+
 test('the comment\'s failed job line ends with its log\'s last line, so a reason that points at the log does not end in a bare colon', async () => {
   const { loadConfig } = await import('../ci/config.js');
   const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
@@ -895,7 +905,7 @@ test('a paired change that goes the other way from the medians beside it is mark
   assert.doesNotMatch(renderComment({ comparisons: comparisons([agrees]) }), /‡/);
 });
 
-test('a paired change adjusted for other work on the machine is marked, in the comment and the console, and said what the mark means once; an unadjusted one is not', () => {
+test('a paired change adjusted for other work on the machine is marked, in the comment, the console and the job summary, and said what the mark means once; an unadjusted one is not', () => {
   // medians 13,198 -> 14,553 req/s, but the rounds' ratios less the part that followed other work: -1.3%
   const adjusted = judgedEntry({ metric: 'throughput', unit: 'req/s', better: 'higher', base: { value: 13198, n: 8 }, head: { value: 14553, n: 8 }, change: -0.013, lower: -0.05, upper: 0.03, verdict: 'inconclusive', discovery: false, otherSlope: 0.021 });
   const plain = judgedEntry({ variant: 'cache-off' });
@@ -908,6 +918,8 @@ test('a paired change adjusted for other work on the machine is marked, in the c
   const out = renderConsole({ docs: [], comparisons: comparisons([adjusted, plain]), config: CONFIG });
   assert.match(out, /Throughput .* -1\.3%† /);
   assert.match(out, /^ {2}† adjusted for other work on the machine/m);
+  assert.match(renderSummary({ docs: [], comparisons: comparisons([adjusted, plain]), config: CONFIG }), /^<sub>† adjusted for other work on the machine: .*even in sign/m, 'the job summary too');
+  assert.doesNotMatch(renderSummary({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);
   const none = renderComment({ comparisons: comparisons([plain]) });
   assert.doesNotMatch(none, /†|adjusted for other work/);
   assert.doesNotMatch(renderConsole({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);

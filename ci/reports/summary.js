@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  bottleneckLine, cellValue, headOnlyJobs, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, bottleneckLine, cellValue, headOnlyJobs, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
 } from './format.js';
 import { countsLine, headerText, infoDetails, row, uncomparedBase } from './comment.js';
 
@@ -77,6 +77,9 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
     if (groups['no change'].length) {
       out.push(`<details><summary>${plural(groups['no change'].length, 'judged metric')} with no change</summary>\n\n${[headerText, ...groups['no change'].map(row)].join('\n')}\n\n</details>`);
     }
+    // what a marked change means, as under the comment's tables
+    const notes = [...(list.some((c) => c.otherSlope) ? [ADJUSTED_NOTE] : []), ...(list.some(opposesMedians) ? [PAIRED_NOTE] : [])];
+    if (notes.length) out.push(notes.map((n) => `<sub>${n}.</sub>`).join('\n\n'));
     if (!list.length) out.push('No metric was measured on both base and head.');
     else out.push(countsLine(countVerdicts(judged), comparisons, { count: info.length, below: info.filter((c) => c.verdict === 'below resolution').length }));
     const why = [...groups.regression, ...groups.improvement, ...groups.inconclusive];
