@@ -18,7 +18,7 @@ import { render as renderComment, MARKER, GITHUB_LIMIT } from '../ci/reports/com
 import { render as renderSummary } from '../ci/reports/summary.js';
 import { mdEscape, pairItems, pairMethod, smallestP, smallestPairedP, sortComparisons, textTable, variantsPaired } from '../ci/reports/format.js';
 import { loadResultsDir, loadDocuments } from '../ci/results-dir.js';
-import report, { renderReport } from '../ci/commands/report.js';
+import report, { renderReport, reportData } from '../ci/commands/report.js';
 import compareCommand from '../ci/commands/compare.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -453,6 +453,19 @@ test('headlines a pull request with an undecided metric as no regression shown, 
   assert.match(renderComment({ comparisons: { comparisons: [list[1]] } }), /^### benchline: ✅ no regressions, 1 unchanged$/m);
 });
 
+test('an undecided metric worse by its estimate gets a 🟡 line in the run that measured it, without a bare dash where too few rounds left no interval', async () => {
+  // a real run of 4 rounds with 40 µs more work a request (README beside it): every speed metric is much worse, none decided
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-wrk-4-rounds-slower'), loadConfig(join(ROOT, 'bench.config.yaml')));
+  const body = renderComment(data);
+  assert.match(body, /^### benchline: ❔ no regression shown, 2 unchanged, 6 inconclusive$/m);
+  const lines = body.split('\n').filter((l) => l.startsWith('- 🟡'));
+  assert.equal(lines.length, 6, 'the three speed metrics of each job, not the error rates');
+  const p50 = lines.find((l) => l.includes('cache-on/wrk/peak · **Latency p50**'));
+  assert.match(p50, /\*\*\+318\.4%\*\*, 1\.923 ms → 7\.299 ms \(p=0\.13, 4 duet rounds\)$/);
+  for (const l of lines) assert.doesNotMatch(l, /\*\* –/, l);
+});
+
 test('escapes markdown and HTML in benchmark names that come from a pull request, in findings, tables, links and details', () => {
   const evil = '<img src=x onerror=alert(1)> | @octocat [x](javascript:alert(1)) `code` **b**\n# h';
   const list = [
@@ -740,12 +753,60 @@ test('a --base run whose base has no such subject says the benchmarks were measu
   assert.match(plain, /no base to compare against/, 'without --base the comment still says how to get verdicts');
 });
 
+test('the job summary of a --base run whose base has none of the subjects says so and names each job, as the comment does, instead of reading as a run without a base', () => {
+  const data = reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-new-head-only'), CONFIG);
+  assert.equal(data.comparisons, undefined);
+  const summary = renderSummary(data);
+  assert.match(summary, /^## benchline: measured 1 benchmark on head only: the base \(HEAD\\~1\) has none of them$/m);
+  assert.match(summary, /^New subjects have nothing to compare with yet: orders-new\.cache-on\.wrk\.peak \(orders-new does not exist at HEAD\\~1\)\./m);
+  assert.equal(renderComment(data).split('\n').find((l) => l.startsWith('### ')), summary.split('\n')[0].replace(/^## /, '### '), 'the comment and the summary say the same');
+});
+
 test('a --base run in which no job measured both sides says nothing was compared and points at the failed jobs, not at --base', () => {
   const run = { ...RUN, base: { ref: 'HEAD~1', commit: 'c'.repeat(40) }, jobs: [{ id: 'primes.small.ab.keepalive', status: 'failed', reason: 'base (HEAD~1): building subject primes failed' }] };
   const comment = renderComment({ run, docs: [], comparisons: undefined, failures: run.jobs, config: CONFIG });
   assert.match(comment, /^### benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m);
   assert.doesNotMatch(comment, /Run with `--base <ref>`|no base to compare against/, 'the run had a base');
   assert.match(comment, /primes\.small\.ab\.keepalive failed/);
+  const summary = renderSummary({ run, docs: [], comparisons: undefined, failures: run.jobs, config: CONFIG });
+  assert.match(summary, /^## benchline: ❗ nothing compared: no job measured both the base \(HEAD\\~1\) and head$/m, 'the job summary says so too');
+});
+
+// A real A/B run (README beside it) whose head could not start cache-on: cache-off's four judged metrics were no change.
+const HEAD_FAILS_RUN = join(ROOT, 'test', 'fixtures', 'runs', 'orders-api-wrk-head-fails');
+
+test('a run in which a job failed never headlines ✅ no regressions: the failed job\'s judged metrics were never judged, and the headline counts it', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  assert.equal(data.failures.length, 1);
+  assert.deepEqual(data.comparisons.counts, { regression: 0, improvement: 0, inconclusive: 0, 'no change': 4 });
+  const comment = renderComment(data);
+  assert.match(comment, /^### benchline: ❔ no regression shown, 4 unchanged, 1 failed job$/m);
+  assert.doesNotMatch(comment, /✅|no regressions/u);
+  assert.match(renderSummary(data), /^## benchline: ❔ no regression shown, 4 unchanged, 1 failed job$/m);
+  assert.match(renderConsole(data), /HEAD VS BASE {2}no regression shown, 4 unchanged, 1 failed job\n/);
+  // with nothing failed, the same verdicts are ✅
+  assert.match(renderComment({ ...data, failures: [] }), /^### benchline: ✅ no regressions, 4 unchanged$/m);
+});
+
+test('the job summary says what a ‡ beside a change means, as the comment does, whenever its tables show one', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  const summary = renderSummary(data);
+  // cache-off throughput: medians 2,957 → 2,962 /s, the typical round -0.3%
+  assert.match(summary, /\| Throughput \| 2,957 \/s \| 2,962 \/s \| -0\.3%‡ \|/);
+  assert.match(summary, /^<sub>‡ the change of the typical round .*\.<\/sub>$/m);
+  assert.equal(summary.match(/<sub>‡ /g).length, 1, 'said once');
+});
+
+test('the comment\'s failed job line ends with its log\'s last line, so a reason that points at the log does not end in a bare colon', async () => {
+  const { loadConfig } = await import('../ci/config.js');
+  const data = reportData(HEAD_FAILS_RUN, loadConfig(join(ROOT, 'bench.config.yaml')));
+  const line = renderComment(data).split('\n').find((l) => l.startsWith('- orders-api.cache-on.wrk.peak failed'));
+  assert.match(line, /exited \\\(code 2\\\) before it was healthy\. Last lines of \S+api\.log&#58; orders-api&#58; cache is broken in this commit$/);
+  // a reason that does not end at the log says which line follows
+  const other = renderComment({ ...data, failures: [{ ...data.failures[0], reason: 'wrk (trial 1, head): exit 1' }] });
+  assert.match(other, /^- orders-api\.cache-on\.wrk\.peak failed: wrk \\\(trial 1, head\\\)&#58; exit 1; last log line: orders-api&#58; cache is broken in this commit$/m);
 });
 
 test('the console report lists the tools\' notes once per job and kind, with the trials they came from', () => {
@@ -761,7 +822,14 @@ test('the console report lists the tools\' notes once per job and kind, with the
 
 test('the console report of a --base run says its suite tables show the head side, and a one-side run does not', () => {
   const head = [doc({ variant: 'cache-off', role: 'head', metrics: OFF })];
-  assert.match(renderConsole({ run: RUN, docs: head, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
+  const base = [doc({ variant: 'cache-off', role: 'base', metrics: OFF })];
+  const comparisons = compare(base, head, { minEffect: 0.02, confidence: 0.95, metrics: {} }, { seed: 1 });
+  assert.match(renderConsole({ run: RUN, docs: head, comparisons, config: CONFIG }), /^Suite tables show the head side \(bbbbbbb\w*\); the comparison with the base is under "HEAD VS BASE" below\.$/m);
+  // a real run of a suite its pull request adds (README beside it): no comparison, so no pointer to a section that is not there
+  const added = renderConsole(reportData(join(ROOT, 'test', 'fixtures', 'runs', 'orders-new-head-only'), CONFIG));
+  assert.doesNotMatch(added, /HEAD VS BASE/);
+  assert.match(added, /^Suite tables show the head side \(3dbfc6e\); nothing was compared with the base: no job measured both sides \(below: why\)\.$/m);
+  assert.match(added, /Measured on head only \(HEAD~1 has no such subject/);
   assert.doesNotMatch(renderConsole({ run: { ...RUN, base: undefined }, docs: head, config: CONFIG }), /Suite tables show/);
 });
 
@@ -837,7 +905,7 @@ test('a paired change that goes the other way from the medians beside it is mark
   assert.doesNotMatch(renderComment({ comparisons: comparisons([agrees]) }), /‡/);
 });
 
-test('a paired change adjusted for other work on the machine is marked, in the comment and the console, and said what the mark means once; an unadjusted one is not', () => {
+test('a paired change adjusted for other work on the machine is marked, in the comment, the console and the job summary, and said what the mark means once; an unadjusted one is not', () => {
   // medians 13,198 -> 14,553 req/s, but the rounds' ratios less the part that followed other work: -1.3%
   const adjusted = judgedEntry({ metric: 'throughput', unit: 'req/s', better: 'higher', base: { value: 13198, n: 8 }, head: { value: 14553, n: 8 }, change: -0.013, lower: -0.05, upper: 0.03, verdict: 'inconclusive', discovery: false, otherSlope: 0.021 });
   const plain = judgedEntry({ variant: 'cache-off' });
@@ -850,6 +918,8 @@ test('a paired change adjusted for other work on the machine is marked, in the c
   const out = renderConsole({ docs: [], comparisons: comparisons([adjusted, plain]), config: CONFIG });
   assert.match(out, /Throughput .* -1\.3%† /);
   assert.match(out, /^ {2}† adjusted for other work on the machine/m);
+  assert.match(renderSummary({ docs: [], comparisons: comparisons([adjusted, plain]), config: CONFIG }), /^<sub>† adjusted for other work on the machine: .*even in sign/m, 'the job summary too');
+  assert.doesNotMatch(renderSummary({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);
   const none = renderComment({ comparisons: comparisons([plain]) });
   assert.doesNotMatch(none, /†|adjusted for other work/);
   assert.doesNotMatch(renderConsole({ docs: [], comparisons: comparisons([plain]), config: CONFIG }), /†|adjusted for other work/);

@@ -53,7 +53,9 @@ function findingLine(c, site) {
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
   const mark = { regression: '🔴', improvement: '🟢' }[c.verdict] || '🟡';
   const p = Number.isFinite(c.p) ? `p=${c.p.toPrecision(2)}, ` : '';
-  return `- ${mark} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}** ${formatInterval(c)}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (${p}${rounds})`;
+  // an undecided metric may have no interval (too few rounds to bound it): no bare dash then
+  const interval = formatInterval(c) === '–' ? '' : ` ${formatInterval(c)}`;
+  return `- ${mark} ${url ? `[${name}](${url})` : name}: **${formatChange(c)}**${interval}, ${formatValue(c.base.value, c.unit)} → ${formatValue(c.head.value, c.unit)} (${p}${rounds})`;
 }
 
 /**
@@ -124,7 +126,13 @@ function footer({ run, docs }) {
 function failuresSection(failures) {
   if (!failures?.length) return '';
   const shown = failures.slice(0, MAX_FAILURES);
-  const lines = shown.map((f) => `- ${mdEscape(f.id)} ${mdEscape(f.status)}: ${mdEscape(f.reason, { max: 300 })}`);
+  // the log's last line says why (a reason such as "exited before it was healthy. Last lines of <log>:" ends where it starts)
+  const lastLine = (f) => String(f.logTail || '').trimEnd().split('\n').filter((l) => l.trim()).at(-1);
+  const lines = shown.map((f) => {
+    const last = lastLine(f);
+    const reason = String(f.reason ?? '');
+    return `- ${mdEscape(f.id)} ${mdEscape(f.status)}: ${mdEscape(reason, { max: 300 })}${last ? `${reason.trimEnd().endsWith(':') ? '' : '; last log line:'} ${mdEscape(last, { max: 200 })}` : ''}`;
+  });
   if (failures.length > shown.length) lines.push(`- and ${plural(failures.length - shown.length, 'more job')}`);
   return `#### ❗ ${plural(failures.length, 'job')} did not produce results\n\n${lines.join('\n')}`;
 }
@@ -135,6 +143,24 @@ function linksLine({ runUrl, site }) {
   if (runUrl) parts.push(`[workflow run](${runUrl})`);
   if (site) parts.push(`[trend site](${site})`);
   return parts.length ? parts.join(' · ') : '';
+}
+
+/**
+ * A --base run without comparisons, in words: { title, text } when the base has none of the measured subjects (a pull
+ * request that adds a suite) or no job measured both sides (a base that did not build, a side that failed), else null.
+ * The comment and the job summary head with it, so neither reads as a run without a base.
+ */
+export function uncomparedBase({ run, docs = [], comparisons, failures = [] }) {
+  if (comparisons || !run?.base) return null;
+  const ref = mdEscape(run.base.ref || run.base.commit || 'base');
+  const headOnly = headOnlyJobs(run);
+  if (headOnly.length) {
+    return {
+      title: `${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${ref}) has none of them`,
+      text: `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`,
+    };
+  }
+  return { title: `❗ nothing compared: no job measured both the base (${ref}) and head`, text: 'The jobs below say which side failed and why.' };
 }
 
 /**
@@ -156,18 +182,15 @@ export function render({ run, docs = [], comparisons, failures = [], config, lim
   let findings = [];
   let leaning = [];
   const headOnly = headOnlyJobs(run);
-  if (!comparisons && headOnly.length) {
-    parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')} on head only: the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) has none of them`,
-      `New subjects have nothing to compare with yet: ${headOnly.map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}. Their verdicts start with the first pull request after this one lands.`);
-  } else if (!comparisons && run?.base) {
-    // the run had a base, but no job measured both sides (a base that did not build, a side that failed)
-    parts.push(`### benchline: ❗ nothing compared: no job measured both the base (${mdEscape(run.base.ref || run.base.commit || 'base')}) and head`, 'The jobs below say which side failed and why.');
+  const uncompared = uncomparedBase({ run, docs, comparisons, failures });
+  if (uncompared) {
+    parts.push(`### benchline: ${uncompared.title}`, uncompared.text);
   } else if (!comparisons) {
     parts.push(`### benchline: ${failures.length ? '❗ ' : ''}measured ${plural(docs.length, 'benchmark')}, no base to compare against`, 'Run with `--base <ref>` (as the pull-request workflow does) to get verdicts.');
   } else if (!all.length) {
     parts.push(`### benchline: nothing to compare${failures.length ? ` (${plural(failures.length, 'job')} failed)` : ''}`, 'No metric was measured on both base and head.');
   } else {
-    parts.push(`### benchline: ${headline(counts)}${failures.length ? `, ${plural(failures.length, 'failed job')}` : ''}`);
+    parts.push(`### benchline: ${headline(counts, { failed: failures.length })}`);
     const groups = groupByVerdict(list);
     findings = [...groups.regression, ...groups.improvement].map((c) => findingLine(c, site));
     parts.push(FINDINGS, countsLine(counts, comparisons, info));

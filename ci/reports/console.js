@@ -9,7 +9,7 @@ const paint = (text, verdict, color) => (color && ANSI[verdict] ? `${ANSI[verdic
 const WIDTH = 74;
 
 /** Run facts for the banner: from run.json when given, else from the first document. */
-function header(run, docs) {
+function header(run, docs, compared) {
   const doc = docs[0];
   const lines = [];
   const id = run?.id || doc?.run.id;
@@ -20,7 +20,8 @@ function header(run, docs) {
   if (run?.base) commits.push(`base ${shortSha(run.base.commit)}${run.base.ref ? ` (${run.base.ref})` : ''}`);
   lines.push(commits.join(' · '));
   // both sides were measured, but the suite tables hold one: say which, so a reader does not take them for the base
-  if (run?.base && docs.length) lines.push(`Suite tables show the head side (${shortSha(head?.commit)}); the comparison with the base is under "HEAD VS BASE" below.`);
+  // without a comparison (the base has none of the subjects, or no job measured both sides) there is no such section
+  if (run?.base && docs.length) lines.push(`Suite tables show the head side (${shortSha(head?.commit)}); ${compared ? 'the comparison with the base is under "HEAD VS BASE" below' : 'nothing was compared with the base: no job measured both sides (below: why)'}.`);
   if (doc) {
     const r = doc.runner;
     lines.push(`Runner ${r.name} · ${r.os} ${r.arch} · ${r.cpus} × ${r.cpuModel} · ${formatValue(r.memoryBytes, 'bytes')}`);
@@ -121,11 +122,11 @@ function infoLines(list, max = 20) {
  * improvement was called, why each inconclusive one was not and how many more rounds would likely settle it, then
  * the information-only metrics compactly, and anything that could not be compared.
  */
-function renderComparisons(list, { color = false, unmatched = [], family } = {}) {
+function renderComparisons(list, { color = false, unmatched = [], family, failed = 0 } = {}) {
   const judged = list.filter((c) => c.judged !== false && c.verdict !== null);
   const info = list.filter((c) => !judged.includes(c));
   const counts = countVerdicts(judged);
-  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false })}`, rule(WIDTH), familyLine(list, family), ''];
+  const out = [rule(WIDTH), `HEAD VS BASE  ${headline(counts, { emoji: false, failed })}`, rule(WIDTH), familyLine(list, family), ''];
   const trials = (c) => (c.method === 'paired' ? `${c.head.n} ${c.duet ? 'duet' : 'paired'}${c.disturbed ? ` (-${c.disturbed})` : ''}` : `${c.base.n} + ${c.head.n}`);
   const rows = sortComparisons(judged).map((c) => [
     benchmarkName(c),
@@ -177,7 +178,7 @@ function renderFailures(failures) {
  * shows every metric in the variant tables, not only the headline ones.
  */
 export function render({ run, docs = [], comparisons, failures = [], config = {}, color = false, detail = false }) {
-  const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs)];
+  const parts = [box('BENCHLINE PERFORMANCE REPORT'), '', header(run, docs, Boolean(comparisons))];
   if (run?.status === 'interrupted') {
     // a job stopped after some trials keeps them (read as measured, so not among the failed jobs below): named here
     const cut = (Array.isArray(run.jobs) ? run.jobs : []).filter((j) => j?.status === 'interrupted' && j.docs);
@@ -188,7 +189,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   for (const s of suiteBlocks(docs, config, { detail })) parts.push('', renderSuite(s, { alpha, compare: config.compare }));
   if (!docs.length) parts.push('', 'No result documents: every job failed or was skipped.');
   const list = comparisonList(comparisons);
-  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family }));
+  if (comparisons) parts.push('', renderComparisons(list, { color, unmatched: comparisons.unmatched || [], family: comparisons.family, failed: failures.length }));
   const saturated = bottleneckDocs(docs);
   if (saturated.length) parts.push('', `  ${BOTTLENECK[0].toUpperCase()}${BOTTLENECK.slice(1)} in ${saturated.length === 1 ? 'this job' : 'these jobs'}; their figures and verdicts describe the tool, not the subject:`, ...saturated.map((x) => `    ${x.name}: ${x.why}`));
   const headOnly = headOnlyJobs(run);

@@ -152,19 +152,22 @@ export function groupByVerdict(comparisons) {
 
 /**
  * Headline of a comparison: "⚠️ 2 regressions, 1 improvement, 40 unchanged", "✅ no regressions, 40 unchanged" when
- * every judged metric was decided, or "❔ no regression shown, 39 unchanged, 1 inconclusive": an inconclusive metric
- * may still be a regression the rounds could not settle, so no ✅ claims there is none.
+ * every judged metric was decided and no job failed, or "❔ no regression shown, 39 unchanged, 1 inconclusive": an
+ * inconclusive metric may still be a regression the rounds could not settle, and so may the judged metrics of a job
+ * that failed or was skipped (`failed`, counted at the end), so no ✅ claims there is none.
  */
-export function headline(counts, { emoji = true } = {}) {
+export function headline(counts, { emoji = true, failed = 0 } = {}) {
   const parts = [];
   if (counts.regression) parts.push(plural(counts.regression, 'regression'));
   if (counts.improvement) parts.push(plural(counts.improvement, 'improvement'));
   if (counts['no change']) parts.push(`${counts['no change'].toLocaleString('en-US')} unchanged`);
   if (counts.inconclusive) parts.push(`${counts.inconclusive.toLocaleString('en-US')} inconclusive`);
-  if (!counts.regression) parts.unshift(counts.inconclusive ? 'no regression shown' : 'no regressions');
+  if (failed) parts.push(plural(failed, 'failed job'));
+  const undecided = counts.inconclusive || failed;
+  if (!counts.regression) parts.unshift(undecided ? 'no regression shown' : 'no regressions');
   const text = parts.join(', ');
   if (!emoji) return text;
-  return `${counts.regression ? '⚠️' : counts.inconclusive ? '❔' : '✅'} ${text}`;
+  return `${counts.regression ? '⚠️' : undecided ? '❔' : '✅'} ${text}`;
 }
 
 /**

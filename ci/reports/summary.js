@@ -1,8 +1,8 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  bottleneckLine, cellValue, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, bottleneckLine, cellValue, headOnlyJobs, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
 } from './format.js';
-import { countsLine, headerText, infoDetails, row } from './comment.js';
+import { countsLine, headerText, infoDetails, row, uncomparedBase } from './comment.js';
 
 /** The generic markdown of one suite: a table per tool/scenario (variants as columns) and the pairwise lines. */
 export function suiteMarkdown(s, { alpha = 0.05, compare = {} } = {}) {
@@ -48,7 +48,9 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   const counts = countVerdicts(judgedOnly(list));
   const alpha = config.compare?.alpha ?? 0.05;
   const doc = docs[0];
-  const title = comparisons && list.length ? headline(counts) : `measured ${plural(docs.length, 'benchmark')}`;
+  // a --base run that compared nothing says why, as the comment does, rather than reading as a run without a base
+  const uncompared = uncomparedBase({ run, docs, comparisons, failures });
+  const title = comparisons && list.length ? headline(counts, { failed: failures.length }) : uncompared?.title || `measured ${plural(docs.length, 'benchmark')}`;
   const out = [`## benchline: ${title}`];
   const facts = [];
   const id = run?.id || doc?.run.id;
@@ -59,6 +61,8 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   if (run?.base?.commit) facts.push(`base \`${shortSha(run.base.commit)}\`${run.base.ref ? ` (${mdEscape(run.base.ref)})` : ''}`);
   if (doc) facts.push(`runner ${mdEscape(doc.runner.name)} (${doc.runner.cpus} × ${mdEscape(doc.runner.cpuModel)})`);
   if (facts.length) out.push(facts.join(' · '));
+  if (uncompared) out.push(uncompared.text);
+  else if (comparisons && headOnlyJobs(run).length) out.push(`Measured on head only (the base has no such subject): ${headOnlyJobs(run).map((j) => `${mdEscape(j.id)} (${mdEscape(j.why)})`).join(', ')}.`);
 
   for (const s of suiteBlocks(docs, config, { detail })) out.push(custom[s.suite] ? custom[s.suite].trim() : suiteMarkdown(s, { alpha, compare: config.compare }));
 
@@ -73,6 +77,9 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
     if (groups['no change'].length) {
       out.push(`<details><summary>${plural(groups['no change'].length, 'judged metric')} with no change</summary>\n\n${[headerText, ...groups['no change'].map(row)].join('\n')}\n\n</details>`);
     }
+    // what a marked change means, as under the comment's tables
+    const notes = [...(list.some((c) => c.otherSlope) ? [ADJUSTED_NOTE] : []), ...(list.some(opposesMedians) ? [PAIRED_NOTE] : [])];
+    if (notes.length) out.push(notes.map((n) => `<sub>${n}.</sub>`).join('\n\n'));
     if (!list.length) out.push('No metric was measured on both base and head.');
     else out.push(countsLine(countVerdicts(judged), comparisons, { count: info.length, below: info.filter((c) => c.verdict === 'below resolution').length }));
     const why = [...groups.regression, ...groups.improvement, ...groups.inconclusive];
