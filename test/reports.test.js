@@ -466,6 +466,13 @@ test('an undecided metric worse by its estimate gets a 🟡 line in the run that
   for (const l of lines) assert.doesNotMatch(l, /\*\* –/, l);
 });
 
+test('a finding decided at an earlier look says after how many of the rounds, since its change, interval and p are that look\'s', () => {
+  const early = judgedEntry({ base: { value: 1e6, n: 32 }, head: { value: 1.1e6, n: 32 }, decidedAt: 16 });
+  const body = renderComment({ comparisons: { comparisons: [early, judgedEntry({ metric: 'latency.p50' })] } });
+  assert.match(body, /^- 🔴 .*p99.*\(p=0\.0078, decided after 16 of 32 rounds\)$/mu);
+  assert.match(body, /^- 🔴 .*p50.*\(p=0\.0078, 8 rounds\)$/mu, 'one decided at the last look says its rounds alone');
+});
+
 test('escapes markdown and HTML in benchmark names that come from a pull request, in findings, tables, links and details', () => {
   const evil = '<img src=x onerror=alert(1)> | @octocat [x](javascript:alert(1)) `code` **b**\n# h';
   const list = [

@@ -48,7 +48,9 @@ function trendUrl(site, c) {
 
 /** One line of the decision: what changed, by how much, how sure, with a link to its trend. */
 function findingLine(c, site) {
-  const rounds = c.method === 'paired' ? `${c.head.n}${c.duet ? ' duet' : ''} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
+  // a change decided at an earlier look has that look's change, interval and p: the rounds it came from are said
+  const early = c.decidedAt < c.head.n ? `decided after ${c.decidedAt} of ` : '';
+  const rounds = c.method === 'paired' ? `${early}${c.head.n}${c.duet ? ' duet' : ''} rounds${c.disturbed ? `, ${c.disturbed} disturbed left out` : ''}` : `${c.base.n} + ${c.head.n} trials`;
   const url = trendUrl(site, c);
   const name = `${mdEscape(jobName(c))} · **${mdEscape(metricName(c))}**`;
   const mark = { regression: '🔴', improvement: '🟢' }[c.verdict] || '🟡';
