@@ -873,7 +873,7 @@ export function judgeProblem({ script, judge, params = {}, root = '.' } = {}) {
   const [text] = texts;
   if (text === undefined) return undefined;
   // the scenario whose own figures benchline reads: k6Scenario, or bench when a threshold makes k6 report its submetrics
-  const measured = params.k6Scenario || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
+  const measured = (params.k6Scenario ? String(params.k6Scenario) : undefined) || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
   const executor = measured && scenarioExecutor(text, measured);
   const takes = (name) => judge.find((p) => matches(p, name));
   const named = (pattern, name) => (pattern === name ? name : `"${pattern}", which takes in ${name}`);
