@@ -243,6 +243,20 @@ test('a k6 job whose k6Scenario is a number or a boolean in YAML is planned, its
   assert.deepEqual(plan('true')[0].judge, ['throughput']);
 });
 
+test('a k6 script of many unclosed scenario objects is planned in a moment, not scanned to its end once for each', () => {
+  const dir = tempDir('k6-scenario-scan-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  // 360 KB: a threshold on {scenario:bench} makes bench the scenario measured, and each `bench: {` is left open (scanned
+  // to the end once for each, it took over 15 s of CPU)
+  writeFileSync(join(dir, 'loadtests', 'open.js'), `// {scenario:bench}\n${' bench: {'.repeat(40000)}\n`);
+  writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/open.js, judge: [throughput] }\n');
+  const started = Date.now();
+  assert.deepEqual(planJobs(loadConfig(join(dir, 'bench.config.yaml')))[0].judge, ['throughput']);
+  assert.ok(Date.now() - started < 4000, `planned in ${Date.now() - started} ms`);
+});
+
 test('a k6 job may not judge a Counter of sizes or times of a script that runs for a set time (a faster subject makes it sum more), and may in one of a fixed amount of work', () => {
   const dir = tempDir('k6-judge-sums-');
   mkdirSync(join(dir, 'loadtests'), { recursive: true });

@@ -809,14 +809,23 @@ const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-i
 /** The executor the script's text gives scenario `name` (`name: { executor: 'constant-vus', ... }`), or undefined. */
 function scenarioExecutor(text, name) {
   const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const m of text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))) {
-    // the scenario's object, to its closing brace (its stages hold objects of their own)
+  const opens = [...text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))];
+  if (!opens.length) return undefined;
+  // each brace's closing one and every `executor: '...'`, found in one pass each: a script of many unclosed
+  // `name: {` would otherwise be scanned to its end once for each
+  const ends = new Map();
+  const stack = [];
+  for (let i = 0; i < text.length; i++) if (text[i] === '{') stack.push(i); else if (text[i] === '}' && stack.length) ends.set(stack.pop(), i);
+  const executors = [...text.matchAll(/\bexecutor\s*:\s*['"`]([\w-]+)['"`]/g)];
+  for (const m of opens) {
+    // the scenario's object, to its closing brace (its stages hold objects of their own), and the first executor in it
     const start = m.index + m[0].length - 1;
-    let depth = 0;
-    let end = start;
-    for (; end < text.length; end++) if (text[end] === '{') depth++; else if (text[end] === '}' && --depth === 0) break;
-    const executor = /\bexecutor\s*:\s*['"`]([\w-]+)['"`]/.exec(text.slice(start, end + 1))?.[1];
-    if (executor) return executor;
+    const end = ends.get(start) ?? text.length;
+    let lo = 0;
+    let hi = executors.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (executors[mid].index < start) lo = mid + 1; else hi = mid; }
+    const e = executors[lo];
+    if (e && e.index + e[0].length <= end + 1) return e[1];
   }
   return undefined;
 }
