@@ -1,6 +1,6 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -28,6 +28,8 @@ export function loadManifest(root, name) {
   const dir = join(root, 'subjects', name);
   const file = join(dir, 'subject.yaml');
   if (!existsSync(file)) throw new UserError(`subject "${name}": ${file} does not exist (each subject needs a subject.yaml, see docs/config.md)`);
+  // a pipe or a device would block or never end the read
+  if (!statSync(file).isFile()) throw new UserError(`subject "${name}": ${file} is not a regular file; make it the subject's YAML manifest`);
   let m;
   try {
     m = YAML.parse(readFileSync(file, 'utf8'));
