@@ -168,6 +168,9 @@ const CASES = [
   [['report', ''], /argument 'results-dir'\. Give a path/],
   [['normalize', '--tool', 'wrk', ''], /argument 'raw-file'\. Give a path/],
   [['publish', DOC, ''], /argument 'paths'\. Give a path/],
+  // a folder as the output, the root among them (a rename over / fails as EBUSY)
+  [['export', DOC, '--format', 'bmf', '-o', '/'], /^benchline export: cannot write \/: it is a folder, not a file; give another path/],
+  [['export', DOC, '--format', 'bmf', '-o', TMP], /^benchline export: cannot write .*flags[^/]*: it is a folder, not a file/],
   [['export', DOC, '--format', 'bmf', '-o', ''], /^benchline: option '-o, --output <file>' argument '' is invalid\. Give a path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site'), '--cache', ''], /option '--cache <dir>' argument '' is invalid/],
   [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],
