@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { compileHandWritten, schemaErrorLine, schemaMismatch } from './config.js';
-import { locate } from './tools.js';
+import { locate, TOOLS } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
@@ -88,7 +88,8 @@ export function substitute(text, vars, where) {
     else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
     else if (head === 'param') value = ownValue(vars.params, name);
     if (value === undefined) {
-      const why = ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
+      const why = head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
+        : ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
         : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
       throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
     }
@@ -104,6 +105,8 @@ export const substituteDeep = (value, vars, where) => {
 };
 
 export const toolPath = (name) => {
+  // a name that is no tool of ci/tools.js: substitute() names the placeholder and where it was written
+  if (!Object.hasOwn(TOOLS, name)) return undefined;
   const where = locate(name);
   if (!where) throw new UserError(`tool ${name} is not installed (run: npx benchline doctor)`);
   return where.path;

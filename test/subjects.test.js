@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { buildSubject, freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
+import { buildSubject, freePort, loadManifest, startSubject, substitute, toolPath } from '../ci/subjects.js';
+import { UserError } from '../ci/errors.js';
 import { shellQuote } from '../ci/shell.js';
 import { tempDir } from './support/temp.js';
 
@@ -137,6 +138,13 @@ test('an unknown placeholder names where it is and, for a shell variable written
   assert.throws(() => substitute('${param.toString}', { ports: {}, params: { rate: 5 } }, 'subject.yaml'), /unknown placeholder \$\{param\.toString\} \(no param named "toString" here\)/);
   assert.equal(substitute('[${env.constructor}]', { ports: {}, env: { A: '1' } }, 'subject.yaml'), '[]', 'an unset variable is empty');
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
+
+test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {
+  for (const name of ['nope', '__proto__', 'constructor']) {
+    assert.throws(() => substitute(`echo \${tool.${name}}`, { ports: {}, tool: toolPath, shell: true }, 'bench.config.yaml suites.x job hyperfine/y params'),
+      (e) => e instanceof UserError && new RegExp(`^bench\\.config\\.yaml suites\\.x job hyperfine/y params: unknown placeholder \\$\\{tool\\.${name}\\} \\(no tool named "${name}"; the tools are k6, ghz, .*\\(benchline doctor\\)\\)$`).test(e.message));
+  }
 });
 
 test('a subject whose port was taken before it listened starts again on other ports, and the run goes on', async () => {
