@@ -414,10 +414,13 @@ export async function runJobs(jobs, opts) {
   return { dir, run: runDoc };
 }
 
-/** results/latest names the newest run folder, finished or interrupted (best effort: a link may not be possible). */
+/**
+ * results/latest names the newest run folder, finished or interrupted (best effort: a link may not be possible, and a
+ * file or folder of that name that is no link, the user's own in a results root such as `--out .`, is left alone).
+ */
 function pointLatest(resultsRoot, runId) {
   const latest = join(resultsRoot, 'latest');
-  try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
+  try { if (lstatSync(latest).isSymbolicLink()) unlinkSync(latest); } catch { /* no link yet */ }
   try { symlinkSync(runId, latest); } catch { /* best effort */ }
 }
 
