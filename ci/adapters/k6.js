@@ -753,10 +753,11 @@ export function envRead(file, reads = ENV_READS) {
 }
 
 // a name bound to __ENV (`const env = __ENV`, `const env = typeof __ENV === 'undefined' ? {} : __ENV`) or to a function
-// returning it (`const vars = () => __ENV`), on one line
-const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]*\b__ENV\b(?!\s*[.[])/g;
+// returning it (`const vars = () => __ENV`), on one line; both patterns look a bounded way ahead, so a long line of many
+// `const a =` (or `const {`) is read once, not to its end for each
+const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]{0,200}\b__ENV\b(?!\s*[.[])/g;
 // `const { RATE, DURATION: d = '5s' } = __ENV`
-const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*__ENV\b/g;
+const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]{0,2000})\}\s*=\s*__ENV\b/g;
 
 /** Reads by name through a name the script binds to __ENV: env.NAME, env['NAME'], vars().NAME. Pure. */
 function aliasReads(text) {
