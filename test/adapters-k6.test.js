@@ -974,6 +974,20 @@ describe('k6 adapter: job params the script never reads', () => {
     }
   });
 
+  test('a script that imports the same file many times is read in a moment, each file it imports read once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
+    try {
+      // 100,000 imports of ./lib.js on one line (each was queued and looked up again: minutes of CPU)
+      writeFileSync(join(dir, 'lib.js'), 'export const n = __ENV.PAGES;\n');
+      writeFileSync(join(dir, 'many.js'), `${"import './lib.js'; ".repeat(100000)}\nexport default function () { __ENV.RATE; }\n`);
+      const started = Date.now();
+      assert.deepEqual([...k6.envRead(join(dir, 'many.js'))].sort(), ['PAGES', 'RATE']);
+      assert.ok(Date.now() - started < 3000, `read in ${Date.now() - started} ms`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a script of one long line of many `const a =` or `const {` is read in a moment, its reads through __ENV still found', () => {
     const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
     try {

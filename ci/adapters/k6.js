@@ -718,12 +718,11 @@ const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
  */
 function scriptTexts(file) {
   const texts = [];
-  const seen = new Set();
+  // every file queued once: a script that imports one file many times (or names many) is not walked once for each
+  const seen = new Set([resolve(file)]);
   const queue = [resolve(file)];
-  while (queue.length && seen.size < 50) {
-    const f = queue.shift();
-    if (seen.has(f)) continue;
-    seen.add(f);
+  for (let i = 0; i < queue.length && i < 50; i++) {
+    const f = queue[i];
     let text;
     try {
       // a regular file of a script's size only (a path to a device or a folder is not read)
@@ -734,7 +733,12 @@ function scriptTexts(file) {
       continue;
     }
     texts.push(text);
-    for (const m of text.matchAll(RELATIVE_IMPORTS)) queue.push(resolve(dirname(f), m[1]));
+    for (const m of text.matchAll(RELATIVE_IMPORTS)) {
+      const next = resolve(dirname(f), m[1]);
+      if (seen.size >= 50 || seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
   }
   return texts;
 }
