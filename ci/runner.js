@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
-import { makeDirs, writeJsonAtomic } from './fsutil.js';
+import { isRootOrHome, makeDirs, writeJsonAtomic } from './fsutil.js';
 import { makeProgress } from './progress.js';
 import { UserError, SkipJob } from './errors.js';
 import { unreadable } from './adapters/errors.js';
@@ -263,6 +263,10 @@ export async function runJobs(jobs, opts) {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const resultsRoot = resolve(root, opts.out || config.defaults.results);
+  // each run adds a folder and a latest link to the results root: never among the system's folders or the home folder's own
+  if (isRootOrHome(resultsRoot)) {
+    throw new UserError(`${opts.out ? '--out' : `${config.file || 'bench.config.yaml'}: defaults.results`} ${resultsRoot}: the results need a folder of their own (each run adds a folder and a latest link there); give a new folder, e.g. results in the project`);
+  }
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;

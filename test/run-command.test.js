@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oneProcessProject } from './support/project.js';
@@ -54,4 +54,18 @@ test('run leaves a file named latest in its results root alone, replacing only t
   for (let i = 0; i < 2; i += 1) assert.equal(spawnSync(process.execPath, [CLI, 'run', '--no-progress', '--out', 'res'], { cwd: repo, encoding: 'utf8' }).status, 0);
   assert.ok(lstatSync(join(repo, 'res', 'latest')).isSymbolicLink());
   assert.ok(existsSync(join(repo, 'res', 'latest', 'run.json')));
+});
+
+test('run refuses the root or the home folder as its results root before anything is written', () => {
+  const repo = oneProcessProject('run-home', {
+    subject: 'cli',
+    command: '["true"]',
+    config: 'version: 1\nsuites:\n  cli:\n    subject: cli\n    variants: { only: { processes: [] } }\n    jobs: [{ tool: hyperfine, scenario: t, trials: 1, params: { commands: "true", runs: 2, warmup: 0 } }]\n',
+  });
+  const home = join(repo, 'home');
+  mkdirSync(home);
+  const r = spawnSync(process.execPath, [CLI, 'run', '--no-progress', '--out', home], { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: home } });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^benchline run: --out .*\/home: the results need a folder of their own \(each run adds a folder and a latest link there\); give a new folder, e\.g\. results in the project\n$/);
+  assert.deepEqual(readdirSync(home), []);
 });
