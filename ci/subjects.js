@@ -363,6 +363,14 @@ function portHint(proc, check, last) {
 
 const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) => l.trim()).pop()?.replace(/^.*?SKIP:\s*/, '') || 'exit code 77';
 
+/** The error of a process whose command could not be started at all (not found, or not executable). */
+function notStarted(proc, name, { where, argv, cwd, configured }) {
+  const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
+  // job params' ${dir} is the project folder, a manifest's the subject folder: say so when that is the likely slip
+  const dirHint = proc.error.code === 'ENOENT' && String(configured ?? '').includes('${dir}') ? ` (in a manifest \${dir} is the subject folder, not the project folder: a file of the project's bin/ is ../../bin/NAME from subjects/<name>/)` : '';
+  return Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}${dirHint}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
+}
+
 /**
  * Waits until `check` passes, the process exits, or the timeout runs out. where: the manifest and process the
  * command came from; argv: the command, to name it when it could not be started at all.
@@ -374,12 +382,7 @@ async function waitHealthy(proc, check, name, { where, argv, cwd, configured } =
     if (proc.exited) {
       // Exit 77 is the manifest's way to say "cannot run here" (automake's skip code); its last line says why.
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
-      if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') {
-        const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
-        // job params' ${dir} is the project folder, a manifest's the subject folder: say so when that is the likely slip
-        const dirHint = proc.error.code === 'ENOENT' && String(configured ?? '').includes('${dir}') ? ` (in a manifest \${dir} is the subject folder, not the project folder: a file of the project's bin/ is ../../bin/NAME from subjects/<name>/)` : '';
-        throw Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}${dirHint}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
-      }
+      if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') throw notStarted(proc, name, { where, argv, cwd, configured });
       throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`), { processFailed: true });
     }
     const probe = await healthy(check);
@@ -466,6 +469,11 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
       if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
+      else if (!proc.pid) {
+        // no health check to wait for: a command that could not be started at all fails now, not in the first trial
+        await proc.exit;
+        if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') throw notStarted(proc, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
+      }
     }
     // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
     // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its

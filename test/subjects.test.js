@@ -35,6 +35,16 @@ test('a command written as ${dir}/bin/NAME that is not there says that a manifes
   });
 });
 
+test('a process without a health check whose command is not there fails at its start naming its manifest entry, with the ${dir} hint, not in the first trial', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['${dir}/bin/server'] });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.ok(e.message.includes(`subject process probe/server could not start: ${join(dir, 'subject.yaml')} processes.server: command "${dir}/bin/server" was not found`), e.message);
+    assert.match(e.message, /in a manifest \$\{dir\} is the subject folder, not the project folder/);
+    return true;
+  });
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
