@@ -19,8 +19,13 @@ export function manifestProblems(m) {
   if (!validateManifest(m)) {
     return validateManifest.errors.slice(0, 8).map(schemaErrorLine);
   }
-  return Object.entries(m.processes || {}).filter(([, p]) => p.health && !p.health.http && !p.health.tcp && !p.health.grpc)
-    .map(([name]) => `/processes/${name}/health needs one of http, tcp or grpc (the address to probe)`);
+  // a port named like a property every object has (__proto__, constructor) would be lost in the ports map; a ${tool.NAME}
+  // that is no tool benchline installs would fail the install with a raw error
+  const ports = (m.ports || []).filter((p) => p in Object.prototype).map((p) => `/ports: "${p}" is a name every JavaScript object has; give the port another name`);
+  const tools = toolsOfManifest(m).filter((t) => !Object.hasOwn(TOOLS, t))
+    .map((t) => `\${tool.${t}} names no tool benchline installs; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`);
+  return [...ports, ...tools, ...Object.entries(m.processes || {}).filter(([, p]) => p.health && !p.health.http && !p.health.tcp && !p.health.grpc)
+    .map(([name]) => `/processes/${name}/health needs one of http, tcp or grpc (the address to probe)`)];
 }
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout); a key it does not know or a missing command is an error naming the file. */

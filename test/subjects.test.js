@@ -140,6 +140,18 @@ test('every subject manifest shipped with benchline and the adoption example pas
   assert.equal(loadManifest(checkoutWith(example), 'probe').name, 'hello');
 });
 
+test('a manifest port named __proto__ or constructor, or a ${tool.NAME} naming no tool, is refused when the manifest is loaded, naming the file', () => {
+  const root = checkoutWith('name: probe\nports: [__proto__, http]\nprocesses:\n  api:\n    command: ["${tool.__proto__}", "${port.http}"]\n');
+  assert.throws(() => loadManifest(root, 'probe'), (e) => {
+    assert.equal(e.name, 'UserError');
+    assert.match(e.message, /subject\.yaml/);
+    assert.match(e.message, /\/ports: "__proto__" is a name every JavaScript object has; give the port another name/);
+    assert.match(e.message, /\$\{tool\.__proto__\} names no tool benchline installs; the tools are k6, ghz, /);
+    return true;
+  });
+  assert.equal(loadManifest(checkoutWith('name: probe\nports: [http]\nprocesses:\n  api:\n    command: ["${tool.bun}", "${port.http}"]\n'), 'probe').name, 'probe');
+});
+
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
   assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
