@@ -452,7 +452,12 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       if (!spec) throw new UserError(`${manifest.file}: no process named "${name}" (has: ${Object.keys(manifest.processes).join(', ')})`);
       const where = `${manifest.file} processes.${name}`;
       for (const t of spec.templates || []) {
-        const text = readFileSync(join(manifest.dir, t.from), 'utf8');
+        let text;
+        try {
+          text = readFileSync(join(manifest.dir, t.from), 'utf8');
+        } catch (e) {
+          throw new UserError(`${where}: template ${t.from} cannot be read (${e.code === 'ENOENT' ? 'no such file' : e.code}: ${join(manifest.dir, t.from)}); templates[].from is a file in the subject folder`);
+        }
         writeFileSync(substitute(t.to, vars, where), substitute(text, vars, `${manifest.dir}/${t.from}`));
       }
       const argv = substituteDeep(spec.command, vars, where);

@@ -45,6 +45,16 @@ test('a process without a health check whose command is not there fails at its s
   });
 });
 
+test('a template that is not there fails the start naming the manifest entry and the file, not with a raw ENOENT', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['true'], templates: [{ from: 'nginx.conf.in', to: '${run}/nginx.conf' }] });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.equal(e.name, 'UserError');
+    assert.ok(e.message.startsWith(`${join(dir, 'subject.yaml')} processes.server: template nginx.conf.in cannot be read (no such file: ${join(dir, 'nginx.conf.in')})`), e.message);
+    return true;
+  });
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
