@@ -178,6 +178,8 @@ export function loadConfig(path = 'bench.config.yaml') {
   const file = resolve(path);
   if (!existsSync(file)) throw new ConfigError(`${path}: no such configuration file (run from the project folder, or pass --config)`);
   if (statSync(file).isDirectory()) throw new ConfigError(`${path}: is a folder, not a configuration file; pass the YAML file (e.g. --config ${path.replace(/\/+$/, '')}/bench.config.yaml)`);
+  // a pipe or a device (/dev/zero) would block or never end the read
+  if (!statSync(file).isFile()) throw new ConfigError(`${path}: is not a regular file (a device or a pipe); pass the YAML file (--config bench.config.yaml)`);
   const config = parseConfig(readFileSync(file, 'utf8'), path);
   config.file = file;
   config.root = dirname(file);

@@ -51,7 +51,9 @@ export function writeFileAtomic(path, text) {
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
-  if (!st || st.isFile() || st.isDirectory()) {
+  // a folder is refused as a write of it: a temp file renamed over it fails (over / as EBUSY, a raw error)
+  if (st?.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path} is a folder`), { code: 'EISDIR', syscall: 'write', path });
+  if (!st || st.isFile()) {
     writeFileAtomicLib.sync(path, text);
     return;
   }

@@ -58,7 +58,11 @@ function fileKind(st) {
 /** Why a suite's subject has no manifest to start it from (subjects/<name>/subject.yaml), or undefined. */
 function missingSubject(config, suiteName, subject) {
   const file = join(config.root, 'subjects', subject, 'subject.yaml');
-  if (existsSync(file)) return undefined;
+  if (existsSync(file)) {
+    // a pipe or a device would block or never end the read of it
+    const kind = fileKind(statSync(file));
+    return kind && `${relative(config.root, config.file || 'bench.config.yaml')} suites.${suiteName}: subject ${JSON.stringify(subject)}: ${relative(config.root, file)} is ${kind}, not a file; make it the subject's YAML manifest`;
+  }
   const near = nearIn(join(config.root, 'subjects'), subject);
   return `${relative(config.root, config.file || 'bench.config.yaml')} suites.${suiteName}: subject ${JSON.stringify(subject)} has no ${relative(config.root, file)} `
     + `(each subject is a folder under subjects/ with a subject.yaml, docs/config.md)${near ? `; did you mean ${near}?` : ''}`;
@@ -69,7 +73,7 @@ function paramsRead(config, suite) {
   let text = JSON.stringify(suite);
   const manifest = config.root && join(config.root, 'subjects', suite.subject, 'subject.yaml');
   try {
-    if (manifest) text += readFileSync(manifest, 'utf8');
+    if (manifest && statSync(manifest).isFile()) text += readFileSync(manifest, 'utf8');
   } catch { /* no manifest yet: the run says so */ }
   return new Set([...text.matchAll(/\$\{param\.([\w-]+)\}/g)].map((m) => m[1]));
 }

@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { adapterFor, ADAPTERS } from './adapters/index.js';
 import { buildResult } from './result.js';
 import { newRunId, runBlock, runnerInfo, commitInfo, triggerInfo } from './context.js';
-import { makeDirs, writeJsonAtomic } from './fsutil.js';
+import { isRootOrHome, makeDirs, writeJsonAtomic } from './fsutil.js';
 import { makeProgress } from './progress.js';
 import { UserError, SkipJob } from './errors.js';
 import { unreadable } from './adapters/errors.js';
@@ -263,6 +263,10 @@ export async function runJobs(jobs, opts) {
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const resultsRoot = resolve(root, opts.out || config.defaults.results);
+  // each run adds a folder and a latest link to the results root: never among the system's folders or the home folder's own
+  if (isRootOrHome(resultsRoot)) {
+    throw new UserError(`${opts.out ? '--out' : `${config.file || 'bench.config.yaml'}: defaults.results`} ${resultsRoot}: the results need a folder of their own (each run adds a folder and a latest link there); give a new folder, e.g. results in the project`);
+  }
   const dir = join(resultsRoot, runId);
   // a base that names no commit ends the run before anything is written (no empty run folder, latest left alone)
   const baseAt = opts.base ? baseCommit(root, opts.base) : null;
@@ -414,10 +418,13 @@ export async function runJobs(jobs, opts) {
   return { dir, run: runDoc };
 }
 
-/** results/latest names the newest run folder, finished or interrupted (best effort: a link may not be possible). */
+/**
+ * results/latest names the newest run folder, finished or interrupted (best effort: a link may not be possible, and a
+ * file or folder of that name that is no link, the user's own in a results root such as `--out .`, is left alone).
+ */
 function pointLatest(resultsRoot, runId) {
   const latest = join(resultsRoot, 'latest');
-  try { if (lstatSync(latest)) unlinkSync(latest); } catch { /* no link yet */ }
+  try { if (lstatSync(latest).isSymbolicLink()) unlinkSync(latest); } catch { /* no link yet */ }
   try { symlinkSync(runId, latest); } catch { /* best effort */ }
 }
 

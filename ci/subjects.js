@@ -1,12 +1,12 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { compileHandWritten, schemaErrorLine, schemaMismatch } from './config.js';
-import { locate } from './tools.js';
+import { locate, TOOLS } from './tools.js';
 import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
@@ -19,8 +19,13 @@ export function manifestProblems(m) {
   if (!validateManifest(m)) {
     return validateManifest.errors.slice(0, 8).map(schemaErrorLine);
   }
-  return Object.entries(m.processes || {}).filter(([, p]) => p.health && !p.health.http && !p.health.tcp && !p.health.grpc)
-    .map(([name]) => `/processes/${name}/health needs one of http, tcp or grpc (the address to probe)`);
+  // a port named like a property every object has (__proto__, constructor) would be lost in the ports map; a ${tool.NAME}
+  // that is no tool benchline installs would fail the install with a raw error
+  const ports = (m.ports || []).filter((p) => p in Object.prototype).map((p) => `/ports: "${p}" is a name every JavaScript object has; give the port another name`);
+  const tools = toolsOfManifest(m).filter((t) => !Object.hasOwn(TOOLS, t))
+    .map((t) => `\${tool.${t}} names no tool benchline installs; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`);
+  return [...ports, ...tools, ...Object.entries(m.processes || {}).filter(([, p]) => p.health && !p.health.http && !p.health.tcp && !p.health.grpc)
+    .map(([name]) => `/processes/${name}/health needs one of http, tcp or grpc (the address to probe)`)];
 }
 
 /** Reads subjects/<name>/subject.yaml under `root` (a checkout); a key it does not know or a missing command is an error naming the file. */
@@ -28,6 +33,8 @@ export function loadManifest(root, name) {
   const dir = join(root, 'subjects', name);
   const file = join(dir, 'subject.yaml');
   if (!existsSync(file)) throw new UserError(`subject "${name}": ${file} does not exist (each subject needs a subject.yaml, see docs/config.md)`);
+  // a pipe or a device would block or never end the read
+  if (!statSync(file).isFile()) throw new UserError(`subject "${name}": ${file} is not a regular file; make it the subject's YAML manifest`);
   let m;
   try {
     m = YAML.parse(readFileSync(file, 'utf8'));
@@ -86,7 +93,8 @@ export function substitute(text, vars, where) {
     else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
     else if (head === 'param') value = ownValue(vars.params, name);
     if (value === undefined) {
-      const why = ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
+      const why = head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
+        : ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
         : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
       throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
     }
@@ -102,6 +110,8 @@ export const substituteDeep = (value, vars, where) => {
 };
 
 export const toolPath = (name) => {
+  // a name that is no tool of ci/tools.js: substitute() names the placeholder and where it was written
+  if (!Object.hasOwn(TOOLS, name)) return undefined;
   const where = locate(name);
   if (!where) throw new UserError(`tool ${name} is not installed (run: npx benchline doctor)`);
   return where.path;
@@ -358,6 +368,14 @@ function portHint(proc, check, last) {
 
 const skipReason = (logFile) => logTail(logFile).trim().split('\n').filter((l) => l.trim()).pop()?.replace(/^.*?SKIP:\s*/, '') || 'exit code 77';
 
+/** The error of a process whose command could not be started at all (not found, or not executable). */
+function notStarted(proc, name, { where, argv, cwd, configured }) {
+  const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
+  // job params' ${dir} is the project folder, a manifest's the subject folder: say so when that is the likely slip
+  const dirHint = proc.error.code === 'ENOENT' && String(configured ?? '').includes('${dir}') ? ` (in a manifest \${dir} is the subject folder, not the project folder: a file of the project's bin/ is ../../bin/NAME from subjects/<name>/)` : '';
+  return Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}${dirHint}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
+}
+
 /**
  * Waits until `check` passes, the process exits, or the timeout runs out. where: the manifest and process the
  * command came from; argv: the command, to name it when it could not be started at all.
@@ -369,12 +387,7 @@ async function waitHealthy(proc, check, name, { where, argv, cwd, configured } =
     if (proc.exited) {
       // Exit 77 is the manifest's way to say "cannot run here" (automake's skip code); its last line says why.
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
-      if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') {
-        const why = proc.error.code === 'ENOENT' ? 'was not found (not on PATH, nor a file relative to the subject folder)' : 'is not executable';
-        // job params' ${dir} is the project folder, a manifest's the subject folder: say so when that is the likely slip
-        const dirHint = proc.error.code === 'ENOENT' && String(configured ?? '').includes('${dir}') ? ` (in a manifest \${dir} is the subject folder, not the project folder: a file of the project's bin/ is ../../bin/NAME from subjects/<name>/)` : '';
-        throw Object.assign(new UserError(`subject process ${name} could not start: ${where}: command ${JSON.stringify(argv?.[0])} ${why}${dirHint}; run in ${cwd}. Fix its command, or write \${tool.NAME} for a tool benchline installs (benchline doctor lists them)`), { processFailed: true });
-      }
+      if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') throw notStarted(proc, name, { where, argv, cwd, configured });
       throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`), { processFailed: true });
     }
     const probe = await healthy(check);
@@ -439,7 +452,12 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       if (!spec) throw new UserError(`${manifest.file}: no process named "${name}" (has: ${Object.keys(manifest.processes).join(', ')})`);
       const where = `${manifest.file} processes.${name}`;
       for (const t of spec.templates || []) {
-        const text = readFileSync(join(manifest.dir, t.from), 'utf8');
+        let text;
+        try {
+          text = readFileSync(join(manifest.dir, t.from), 'utf8');
+        } catch (e) {
+          throw new UserError(`${where}: template ${t.from} cannot be read (${e.code === 'ENOENT' ? 'no such file' : e.code}: ${join(manifest.dir, t.from)}); templates[].from is a file in the subject folder`);
+        }
         writeFileSync(substitute(t.to, vars, where), substitute(text, vars, `${manifest.dir}/${t.from}`));
       }
       const argv = substituteDeep(spec.command, vars, where);
@@ -461,6 +479,11 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
       if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
+      else if (!proc.pid) {
+        // no health check to wait for: a command that could not be started at all fails now, not in the first trial
+        await proc.exit;
+        if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') throw notStarted(proc, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
+      }
     }
     // Every thread of every process the subject started moves to the subject's cores (when the run pins), so the
     // load tool keeps its own for the measurement; a start confined to one core of a busy machine can outlast its

@@ -71,7 +71,7 @@ function sitePackagesFile(venv, rel) {
 
 /** Absolute path of a tool and where it came from, or undefined when it is not installed. */
 export function locate(name) {
-  const t = TOOLS[name];
+  const t = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
   if (!t) throw new Error(`unknown tool "${name}"; known: ${Object.keys(TOOLS).join(', ')}`);
   const override = process.env[`BENCHLINE_${name.toUpperCase()}`];
   if (override) return existsSync(override) ? { path: override, from: `BENCHLINE_${name.toUpperCase()}` } : undefined;

@@ -975,6 +975,33 @@ describe('k6 adapter: job params the script never reads', () => {
     }
   });
 
+  test('a script that imports the same file many times is read in a moment, each file it imports read once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
+    try {
+      // 100,000 imports of ./lib.js on one line (each was queued and looked up again: minutes of CPU)
+      writeFileSync(join(dir, 'lib.js'), 'export const n = __ENV.PAGES;\n');
+      writeFileSync(join(dir, 'many.js'), `${"import './lib.js'; ".repeat(100000)}\nexport default function () { __ENV.RATE; }\n`);
+      const started = Date.now();
+      assert.deepEqual([...k6.envRead(join(dir, 'many.js'))].sort(), ['PAGES', 'RATE']);
+      assert.ok(Date.now() - started < 3000, `read in ${Date.now() - started} ms`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a script of one long line of many `const a =` or `const {` is read in a moment, its reads through __ENV still found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
+    try {
+      // 640 KB; each pattern once looked to the end of the line for __ENV at every `const`, over 20 s of CPU in all
+      writeFileSync(join(dir, 'long.js'), `const { RATE } = __ENV;\nconst env = __ENV; const v = env.VUS;\n${'const a = '.repeat(40000)}\n${'const {'.repeat(40000)}\n`);
+      const started = Date.now();
+      assert.deepEqual([...k6.envRead(join(dir, 'long.js'))].sort(), ['RATE', 'VUS']);
+      assert.ok(Date.now() - started < 3000, `read in ${Date.now() - started} ms`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a custom metric the script makes under a name of k6\'s built-in metrics (an error Counter named errors) is refused when the run is planned, not in the first trial that counts an error', () => {
     const dir = mkdtempSync(join(tmpdir(), 'k6-names-'));
     try {

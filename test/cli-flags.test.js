@@ -22,6 +22,12 @@ const ESCAPING = config('escaping.yaml', `version: 1\nsuites:\n  "../../../x":\n
 const LONG = config('long.yaml', `version: 1\nsuites:\n  ${'s'.repeat(300)}:\n${job}`);
 const ABSOLUTE_VARIANT = config('absolute.yaml', `version: 1\nsuites:\n  faults:\n    variants: { "/tmp/x": {} }\n${job}`);
 const BIG_TRIALS = config('trials.yaml', `version: 1\nprofiles: { quick: { trials: 1000000000 } }\nsuites:\n  faults:\n${job}`);
+// a config and a subject manifest that are named pipes: reading either would wait for a writer that never comes
+const FIFO_CONFIG = join(TMP, 'piped.yaml');
+execFileSync('mkfifo', [FIFO_CONFIG]);
+mkdirSync(join(TMP, 'subjects', 'piped'), { recursive: true });
+execFileSync('mkfifo', [join(TMP, 'subjects', 'piped', 'subject.yaml')]);
+const PIPED_SUBJECT = config('piped-subject.yaml', 'version: 1\nsuites:\n  s:\n    subject: piped\n    jobs: [{ tool: hyperfine, scenario: h, params: { commands: "true" } }]\n');
 const NOT_A_DIR = join(TMP, 'plain-file');
 writeFileSync(NOT_A_DIR, 'not a folder\n');
 mkdirSync(join(TMP, 'results-out'), { recursive: true });
@@ -108,6 +114,9 @@ const CASES = [
   [['plan', '-c', 'test'], /test: is a folder, not a configuration file; pass the YAML file/],
   [['run', '-c', 'test/'], /is a folder, not a configuration file/],
   [['plan', '-c', 'missing.yaml'], /missing\.yaml: no such configuration file/],
+  [['plan', '-c', '/dev/zero'], /^benchline plan: \/dev\/zero: is not a regular file \(a device or a pipe\); pass the YAML file/],
+  [['run', '-c', FIFO_CONFIG, '--job', 'none'], /piped\.yaml: is not a regular file \(a device or a pipe\)/],
+  [['plan', '-c', PIPED_SUBJECT], /suites\.s: subject "piped": subjects\/piped\/subject\.yaml is a FIFO \(named pipe\), not a file; make it the subject's YAML manifest/],
   [['run', '--config', join(TMP, 'nowhere', 'bench.config.yaml')], /no such configuration file/],
   [['plan', '-c', ESCAPING], /name "\.\.\/\.\.\/\.\.\/x" must match pattern/],
   [['plan', '-c', LONG], /name "s{60}\.\.\." must NOT have more than 64 characters/],
@@ -159,6 +168,9 @@ const CASES = [
   [['report', ''], /argument 'results-dir'\. Give a path/],
   [['normalize', '--tool', 'wrk', ''], /argument 'raw-file'\. Give a path/],
   [['publish', DOC, ''], /argument 'paths'\. Give a path/],
+  // a folder as the output, the root among them (a rename over / fails as EBUSY)
+  [['export', DOC, '--format', 'bmf', '-o', '/'], /^benchline export: cannot write \/: it is a folder, not a file; give another path/],
+  [['export', DOC, '--format', 'bmf', '-o', TMP], /^benchline export: cannot write .*flags[^/]*: it is a folder, not a file/],
   [['export', DOC, '--format', 'bmf', '-o', ''], /^benchline: option '-o, --output <file>' argument '' is invalid\. Give a path/],
   [['site', '--store', join(TMP, 'no-store'), '--out', join(TMP, 'site'), '--cache', ''], /option '--cache <dir>' argument '' is invalid/],
   [['run', '--out', '', '--job', 'none'], /option '-o, --out <dir>' argument '' is invalid/],

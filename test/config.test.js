@@ -227,6 +227,36 @@ test('a k6 job may not judge the throughput of an arrival-rate scenario it measu
   assert.deepEqual(plan('both.js', ['throughput'])[0].judge, ['throughput'], 'no scenario measured alone: the whole test, a closed scenario in it, is not refused');
 });
 
+test('a k6 job whose k6Scenario is a number or a boolean in YAML is planned, its scenario read as that text', () => {
+  const dir = tempDir('k6-scenario-type-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  writeFileSync(join(dir, 'loadtests', 'both.js'), readFileSync(join(ROOT, 'test', 'fixtures', 'k6', 'scripts', 'scenario-thresholds.k6'), 'utf8')
+    .replace(/\bbuy(\s*:)/, '123$1'));
+  const plan = (k6Scenario) => {
+    writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/both.js, judge: [throughput], params: { k6Scenario: ${k6Scenario} } }\n`);
+    return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
+  };
+  // scenario 123 (a YAML number) is constant-arrival-rate, as buy was; true names no scenario, so the whole test is measured
+  assert.throws(() => plan('123'), /but scenario 123 of loadtests\/both\.js, the one measured \(k6Scenario\), is constant-arrival-rate/);
+  assert.deepEqual(plan('true')[0].judge, ['throughput']);
+});
+
+test('a k6 script of many unclosed scenario objects is planned in a moment, not scanned to its end once for each', () => {
+  const dir = tempDir('k6-scenario-scan-');
+  mkdirSync(join(dir, 'loadtests'), { recursive: true });
+  mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
+  writeFileSync(join(dir, 'subjects', 'shop', 'subject.yaml'), 'name: shop\nprocesses: {}\n');
+  // 360 KB: a threshold on {scenario:bench} makes bench the scenario measured, and each `bench: {` is left open (scanned
+  // to the end once for each, it took over 15 s of CPU)
+  writeFileSync(join(dir, 'loadtests', 'open.js'), `// {scenario:bench}\n${' bench: {'.repeat(40000)}\n`);
+  writeFileSync(join(dir, 'bench.config.yaml'), 'version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/open.js, judge: [throughput] }\n');
+  const started = Date.now();
+  assert.deepEqual(planJobs(loadConfig(join(dir, 'bench.config.yaml')))[0].judge, ['throughput']);
+  assert.ok(Date.now() - started < 4000, `planned in ${Date.now() - started} ms`);
+});
+
 test('a k6 job may not judge a Counter of sizes or times of a script that runs for a set time (a faster subject makes it sum more), and may in one of a fixed amount of work', () => {
   const dir = tempDir('k6-judge-sums-');
   mkdirSync(join(dir, 'loadtests'), { recursive: true });

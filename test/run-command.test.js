@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oneProcessProject } from './support/project.js';
 import { closingLines } from '../ci/commands/run.js';
@@ -33,4 +35,37 @@ test('a failed job without a log is one line, and only the last five lines of a 
     '  failed a.default.k6.z: subject process a/api exited (code 1) before it was healthy. Last lines of api.log:',
     '      | 2', '      | 3', '      | 4', '      | 5', '      | 6',
   ]);
+});
+
+test('run leaves a file named latest in its results root alone, replacing only the link an earlier run made', () => {
+  const repo = oneProcessProject('run-latest', {
+    subject: 'cli',
+    command: '["true"]',
+    config: 'version: 1\nsuites:\n  cli:\n    subject: cli\n    variants: { only: { processes: [] } }\n    jobs: [{ tool: hyperfine, scenario: t, trials: 1, params: { commands: "true", runs: 2, warmup: 0 } }]\n',
+  });
+  // a results root that is a folder of the user's (--out .), with notes of their own named latest
+  mkdirSync(join(repo, 'out'));
+  writeFileSync(join(repo, 'out', 'latest'), 'my notes\n');
+  const r = spawnSync(process.execPath, [CLI, 'run', '--no-progress', '--out', 'out'], { cwd: repo, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(join(repo, 'out', 'latest'), 'utf8'), 'my notes\n');
+  // where latest is a link, as run makes it, the next run points it at itself
+  mkdirSync(join(repo, 'res'));
+  for (let i = 0; i < 2; i += 1) assert.equal(spawnSync(process.execPath, [CLI, 'run', '--no-progress', '--out', 'res'], { cwd: repo, encoding: 'utf8' }).status, 0);
+  assert.ok(lstatSync(join(repo, 'res', 'latest')).isSymbolicLink());
+  assert.ok(existsSync(join(repo, 'res', 'latest', 'run.json')));
+});
+
+test('run refuses the root or the home folder as its results root before anything is written', () => {
+  const repo = oneProcessProject('run-home', {
+    subject: 'cli',
+    command: '["true"]',
+    config: 'version: 1\nsuites:\n  cli:\n    subject: cli\n    variants: { only: { processes: [] } }\n    jobs: [{ tool: hyperfine, scenario: t, trials: 1, params: { commands: "true", runs: 2, warmup: 0 } }]\n',
+  });
+  const home = join(repo, 'home');
+  mkdirSync(home);
+  const r = spawnSync(process.execPath, [CLI, 'run', '--no-progress', '--out', home], { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: home } });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^benchline run: --out .*\/home: the results need a folder of their own \(each run adds a folder and a latest link there\); give a new folder, e\.g\. results in the project\n$/);
+  assert.deepEqual(readdirSync(home), []);
 });

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { buildSubject, freePort, loadManifest, startSubject, substitute } from '../ci/subjects.js';
+import { buildSubject, freePort, loadManifest, startSubject, substitute, toolPath } from '../ci/subjects.js';
+import { UserError } from '../ci/errors.js';
 import { shellQuote } from '../ci/shell.js';
 import { tempDir } from './support/temp.js';
 
@@ -30,6 +31,26 @@ test('a command written as ${dir}/bin/NAME that is not there says that a manifes
   await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
     assert.ok(e.message.includes(`command "${dir}/bin/server" was not found`), e.message);
     assert.match(e.message, /in a manifest \$\{dir\} is the subject folder, not the project folder: .*\.\.\/\.\.\/bin\/NAME/);
+    return true;
+  });
+});
+
+test('a process without a health check whose command is not there fails at its start naming its manifest entry, with the ${dir} hint, not in the first trial', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['${dir}/bin/server'] });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.ok(e.message.includes(`subject process probe/server could not start: ${join(dir, 'subject.yaml')} processes.server: command "${dir}/bin/server" was not found`), e.message);
+    assert.match(e.message, /in a manifest \$\{dir\} is the subject folder, not the project folder/);
+    return true;
+  });
+});
+
+test('a template that is not there fails the start naming the manifest entry and the file, not with a raw ENOENT', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['true'], templates: [{ from: 'nginx.conf.in', to: '${run}/nginx.conf' }] });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.equal(e.name, 'UserError');
+    assert.ok(e.message.startsWith(`${join(dir, 'subject.yaml')} processes.server: template nginx.conf.in cannot be read (no such file: ${join(dir, 'nginx.conf.in')})`), e.message);
     return true;
   });
 });
@@ -129,6 +150,18 @@ test('every subject manifest shipped with benchline and the adoption example pas
   assert.equal(loadManifest(checkoutWith(example), 'probe').name, 'hello');
 });
 
+test('a manifest port named __proto__ or constructor, or a ${tool.NAME} naming no tool, is refused when the manifest is loaded, naming the file', () => {
+  const root = checkoutWith('name: probe\nports: [__proto__, http]\nprocesses:\n  api:\n    command: ["${tool.__proto__}", "${port.http}"]\n');
+  assert.throws(() => loadManifest(root, 'probe'), (e) => {
+    assert.equal(e.name, 'UserError');
+    assert.match(e.message, /subject\.yaml/);
+    assert.match(e.message, /\/ports: "__proto__" is a name every JavaScript object has; give the port another name/);
+    assert.match(e.message, /\$\{tool\.__proto__\} names no tool benchline installs; the tools are k6, ghz, /);
+    return true;
+  });
+  assert.equal(loadManifest(checkoutWith('name: probe\nports: [http]\nprocesses:\n  api:\n    command: ["${tool.bun}", "${port.http}"]\n'), 'probe').name, 'probe');
+});
+
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
   assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
@@ -137,6 +170,13 @@ test('an unknown placeholder names where it is and, for a shell variable written
   assert.throws(() => substitute('${param.toString}', { ports: {}, params: { rate: 5 } }, 'subject.yaml'), /unknown placeholder \$\{param\.toString\} \(no param named "toString" here\)/);
   assert.equal(substitute('[${env.constructor}]', { ports: {}, env: { A: '1' } }, 'subject.yaml'), '[]', 'an unset variable is empty');
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
+
+test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {
+  for (const name of ['nope', '__proto__', 'constructor']) {
+    assert.throws(() => substitute(`echo \${tool.${name}}`, { ports: {}, tool: toolPath, shell: true }, 'bench.config.yaml suites.x job hyperfine/y params'),
+      (e) => e instanceof UserError && new RegExp(`^bench\\.config\\.yaml suites\\.x job hyperfine/y params: unknown placeholder \\$\\{tool\\.${name}\\} \\(no tool named "${name}"; the tools are k6, ghz, .*\\(benchline doctor\\)\\)$`).test(e.message));
+  }
 });
 
 test('a subject whose port was taken before it listened starts again on other ports, and the run goes on', async () => {

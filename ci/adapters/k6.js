@@ -718,12 +718,11 @@ const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
  */
 function scriptTexts(file) {
   const texts = [];
-  const seen = new Set();
+  // every file queued once: a script that imports one file many times (or names many) is not walked once for each
+  const seen = new Set([resolve(file)]);
   const queue = [resolve(file)];
-  while (queue.length && seen.size < 50) {
-    const f = queue.shift();
-    if (seen.has(f)) continue;
-    seen.add(f);
+  for (let i = 0; i < queue.length && i < 50; i++) {
+    const f = queue[i];
     let text;
     try {
       // a regular file of a script's size only (a path to a device or a folder is not read)
@@ -734,7 +733,12 @@ function scriptTexts(file) {
       continue;
     }
     texts.push(text);
-    for (const m of text.matchAll(RELATIVE_IMPORTS)) queue.push(resolve(dirname(f), m[1]));
+    for (const m of text.matchAll(RELATIVE_IMPORTS)) {
+      const next = resolve(dirname(f), m[1]);
+      if (seen.size >= 50 || seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
   }
   return texts;
 }
@@ -753,10 +757,11 @@ export function envRead(file, reads = ENV_READS) {
 }
 
 // a name bound to __ENV (`const env = __ENV`, `const env = typeof __ENV === 'undefined' ? {} : __ENV`) or to a function
-// returning it (`const vars = () => __ENV`), on one line
-const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]*\b__ENV\b(?!\s*[.[])/g;
+// returning it (`const vars = () => __ENV`), on one line; both patterns look a bounded way ahead, so a long line of many
+// `const a =` (or `const {`) is read once, not to its end for each
+const ENV_ALIAS = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=[^;\n]{0,200}\b__ENV\b(?!\s*[.[])/g;
 // `const { RATE, DURATION: d = '5s' } = __ENV`
-const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*__ENV\b/g;
+const ENV_DESTRUCTURED = /\b(?:const|let|var)\s*\{([^}]{0,2000})\}\s*=\s*__ENV\b/g;
 
 /** Reads by name through a name the script binds to __ENV: env.NAME, env['NAME'], vars().NAME. Pure. */
 function aliasReads(text) {
@@ -809,14 +814,23 @@ const CLOSED_MODEL = /\bexecutor\s*:\s*['"`](?:constant-vus|ramping-vus|per-vu-i
 /** The executor the script's text gives scenario `name` (`name: { executor: 'constant-vus', ... }`), or undefined. */
 function scenarioExecutor(text, name) {
   const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const m of text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))) {
-    // the scenario's object, to its closing brace (its stages hold objects of their own)
+  const opens = [...text.matchAll(new RegExp(`(?:^|[\\s{,])['"\`]?${key}['"\`]?\\s*:\\s*\\{`, 'g'))];
+  if (!opens.length) return undefined;
+  // each brace's closing one and every `executor: '...'`, found in one pass each: a script of many unclosed
+  // `name: {` would otherwise be scanned to its end once for each
+  const ends = new Map();
+  const stack = [];
+  for (let i = 0; i < text.length; i++) if (text[i] === '{') stack.push(i); else if (text[i] === '}' && stack.length) ends.set(stack.pop(), i);
+  const executors = [...text.matchAll(/\bexecutor\s*:\s*['"`]([\w-]+)['"`]/g)];
+  for (const m of opens) {
+    // the scenario's object, to its closing brace (its stages hold objects of their own), and the first executor in it
     const start = m.index + m[0].length - 1;
-    let depth = 0;
-    let end = start;
-    for (; end < text.length; end++) if (text[end] === '{') depth++; else if (text[end] === '}' && --depth === 0) break;
-    const executor = /\bexecutor\s*:\s*['"`]([\w-]+)['"`]/.exec(text.slice(start, end + 1))?.[1];
-    if (executor) return executor;
+    const end = ends.get(start) ?? text.length;
+    let lo = 0;
+    let hi = executors.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (executors[mid].index < start) lo = mid + 1; else hi = mid; }
+    const e = executors[lo];
+    if (e && e.index + e[0].length <= end + 1) return e[1];
   }
   return undefined;
 }
@@ -873,7 +887,7 @@ export function judgeProblem({ script, judge, params = {}, root = '.' } = {}) {
   const [text] = texts;
   if (text === undefined) return undefined;
   // the scenario whose own figures benchline reads: k6Scenario, or bench when a threshold makes k6 report its submetrics
-  const measured = params.k6Scenario || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
+  const measured = (params.k6Scenario ? String(params.k6Scenario) : undefined) || (text.includes(`{scenario:${DEFAULT_SCENARIO}}`) ? DEFAULT_SCENARIO : undefined);
   const executor = measured && scenarioExecutor(text, measured);
   const takes = (name) => judge.find((p) => matches(p, name));
   const named = (pattern, name) => (pattern === name ? name : `"${pattern}", which takes in ${name}`);
