@@ -4,20 +4,25 @@
 //
 //   node scripts/detector-rates.js [--case NAME ...] [--runs N] [--neighbour on|off|both] [--seed S] [--shield] [--param k=v ...]
 //                                  [--looks 10,20,40] [--pinning auto|off] [--restart auto|round|never] [--duet auto|never] [--keep]
-//                                  [--work-us US]
+//                                  [--work-iters N | --work-us US]
 // (--param passes job parameters to every bench, e.g. --param duration=1s to try shorter trials in more rounds;
 // --keep leaves each case's copy with its results folders, reports and comment.md in place;
 // --looks 10,20,40 sets compare.rounds.looks in the copy, committed so base and head share it; --pinning, --restart
 // and --duet set defaults.pinning, compare.restart and compare.duet the same way, to measure what core pinning, fresh
-// processes and duet rounds pay; --work-us gives A/B cases a knob sized before, e.g. on a quiet machine, instead of
-// sizing it from probe trials taken beside the neighbour: a busy host slows the probe, and a knob sized on it is too
-// large, so the case would measure a larger change than the one it names)
+// processes and duet rounds pay)
+// The A/B cases' slowdown is orders-api's WORK_ITERS knob: a count of integer steps every request runs (work.js), which
+// costs CPU as the request's own work does, so a neighbour taking part of the core slows both alike and the share the
+// knob adds holds. It is sized from probe trials (taken before the neighbour starts) and from what a step costs here
+// (work.js, the fastest of 7 timings); --work-iters gives the count instead, e.g. sized on a quiet machine. --work-us
+// uses the older WORK_US knob, a spin of that many microseconds on the clock: it costs the same wall time however much
+// CPU the server gets, so its share of a request changes with what else runs (measured: -4.3 to -5.5% shielded, -6.9%
+// beside other work at equal weight, for the same 7 µs).
 //
 // Cases (default: all):
 //   aa-wrk         A/A, orders-api cache-off wrk: any regression or improvement is a false alarm
 //   aa-startup     A/A, the orders-startup suite (hyperfine start-to-healthy, both variants)
 //   aa-k6          A/A, orders-api k6 at a fixed rate, both variants (the tail percentiles are the noisiest judged metrics)
-//   ab-wrk-5       head's orders-api made slower by the WORK_US knob, sized for a 5% wrk throughput loss
+//   ab-wrk-5       head's orders-api made slower by the WORK_ITERS knob, sized for a 5% wrk throughput loss
 //   ab-wrk-3       the same, sized for 3%
 //   ab-k6-5        the knob sized for a 5% rise of k6 fixed-rate p50 latency (cache-off)
 //   ab-ab-5        the knob sized for a 5% loss of ab throughput (cache-off, no keep-alive, time-limited: duets)
@@ -48,11 +53,15 @@ const o = scriptArgs(import.meta.url, {
   restart: { type: 'string' },
   duet: { type: 'string' },
   'work-us': { type: 'string' },
+  'work-iters': { type: 'string' },
 });
 const extra = o.param.flatMap((p) => ['--param', p]);
 const fixedUs = o['work-us'] === undefined ? null : Number(o['work-us']);
+const fixedIters = o['work-iters'] === undefined ? null : Number(o['work-iters']);
 const refuse = (m) => { console.error(`detector-rates: ${m}`); process.exit(2); };
 if (fixedUs !== null && !(fixedUs > 0)) refuse(`--work-us ${o['work-us']}: give a number of microseconds above 0`);
+if (fixedIters !== null && !(Number.isInteger(fixedIters) && fixedIters > 0)) refuse(`--work-iters ${o['work-iters']}: give a whole number of steps above 0`);
+if (fixedUs !== null && fixedIters !== null) refuse('--work-us and --work-iters: give one knob, not both');
 for (const c of o.case) if (!CASES.includes(c)) refuse(`--case ${c}: choose from ${CASES.join(', ')}`);
 const runs = Number(o.runs);
 const root = resolve(new URL('..', import.meta.url).pathname);
@@ -120,12 +129,20 @@ function bench(dir, args) {
   return { code: r.status, comparisons: cmp?.comparisons || [], last, seconds };
 }
 
-function setWorkUs(dir, us) {
+/** Sets orders-api's knob `name` (WORK_ITERS or WORK_US) to `value` in the copy's subject.yaml. */
+function setKnob(dir, name, value) {
   const f = join(dir, 'subjects/orders-api/subject.yaml');
   const text = readFileSync(f, 'utf8');
-  const next = text.replace(/WORK_US: "[^"]*"/, `WORK_US: "${us}"`);
-  if (next === text) throw new Error(`${f}: no WORK_US line to set`);
+  const next = text.replace(new RegExp(`${name}: "[^"]*"`), `${name}: "${value}"`);
+  if (next === text) throw new Error(`${f}: no ${name} line to set`);
   writeFileSync(f, next);
+}
+
+/** Nanoseconds one WORK_ITERS step takes on this machine (subjects/orders-api/work.js, the fastest of 7 timings). */
+function stepNs(dir) {
+  const r = spawnSync(join(dir, 'node_modules', '.bin', 'bun'), [join(dir, 'subjects/orders-api/work.js')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`timing a WORK_ITERS step failed (exit ${r.status}): ${r.stderr || r.error?.message}`);
+  return JSON.parse(r.stdout).nsPerStep;
 }
 
 /** Adds `line` at the top of the copy's `section:` in bench.config.yaml and commits it, so base and head share it. */
@@ -155,7 +172,7 @@ const AA = { ...ONE, k6: ['--suite', 'orders-api', '--tool', 'k6'] };
 const samplesOf = (doc, name) => doc.metrics.find((m) => m.name === name && !m.case).samples;
 
 /**
- * WORK_US that makes the probe's metric `change` worse: throughput of a saturated single thread, or p50 latency.
+ * Microseconds of request work that make the probe's metric `change` worse: throughput of a saturated single thread, or p50 latency.
  * Throughput from the best of 5 probe trials alone: a busy host only slows a trial, and a knob sized on a slowed one
  * is too large for the rounds that follow (a duet side gets half the core, which leaves the ratio as it is). p50 from
  * the median head side of 5 A/A duet rounds: a fixed-rate request's latency is its service time plus what the other
@@ -170,10 +187,20 @@ function knobFor(dir, tool, change) {
   if (!duet) {
     // A single-threaded server at saturation: 1/T = 1/T0 + w, so w = (1/(1-s) - 1) / T0.
     const t0 = Math.max(...samplesOf(doc, 'throughput'));
-    return { us: Number((((1 / (1 - change) - 1) / t0) * 1e6).toFixed(2)), probe: `throughput ${Math.round(t0)} req/s` };
+    return { us: ((1 / (1 - change) - 1) / t0) * 1e6, probe: `throughput ${Math.round(t0)} req/s` };
   }
   const p50 = median(samplesOf(doc, 'latency.p50'));
-  return { us: Number(((p50 * change) / 1000).toFixed(2)), probe: `p50 ${(p50 / 1e6).toFixed(3)} ms (median of 5 duet rounds)` };
+  return { us: (p50 * change) / 1000, probe: `p50 ${(p50 / 1e6).toFixed(3)} ms (median of 5 duet rounds)` };
+}
+
+/** The A/B case's knob: { name, value, note }, given (--work-iters, --work-us) or sized by knobFor in counted steps. */
+function knobOf(dir, tool, change) {
+  if (fixedUs !== null) return { name: 'WORK_US', value: fixedUs, note: `knob given (--work-us); WORK_US=${fixedUs}` };
+  if (fixedIters !== null) return { name: 'WORK_ITERS', value: fixedIters, note: `knob given (--work-iters); WORK_ITERS=${fixedIters}` };
+  const { us, probe } = knobFor(dir, tool, change);
+  const ns = stepNs(dir);
+  const value = Math.max(1, Math.round((us * 1000) / ns));
+  return { name: 'WORK_ITERS', value, note: `${probe}; ${us.toFixed(2)} µs at ${ns.toFixed(3)} ns a step: WORK_ITERS=${value}` };
 }
 
 /** A comparison's name in the campaign's lines: variant/tool/scenario/metric (and its case). */
@@ -193,9 +220,9 @@ function runCase(name, neighbourOn, seed) {
     if (o.duet) setConfig(dir, 'compare', `duet: ${o.duet}`);
     const [kind, tool, pctText] = name.split('-');
     if (kind === 'ab') {
-      const { us, probe } = fixedUs === null ? knobFor(dir, tool, Number(pctText) / 100) : { us: fixedUs, probe: 'knob given (--work-us)' };
-      setWorkUs(dir, us);
-      rows.note = `${probe}; WORK_US=${us}`;
+      const knob = knobOf(dir, tool, Number(pctText) / 100);
+      setKnob(dir, knob.name, knob.value);
+      rows.note = knob.note;
     }
     if (neighbourOn) neighbour = startNeighbour(seed);
     for (let i = 0; i < (name === 'aa-suite' ? Math.max(1, Math.ceil(runs / 2)) : runs); i += 1) {

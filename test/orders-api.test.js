@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { locate, ROOT } from '../ci/tools.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { buildResult } from '../ci/result.js';
@@ -152,6 +152,43 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
     // What a request costs besides the knob varies with the machine; the pairwise difference cancels most of it.
     const added = median(b.map((x, i) => x - a[i]));
     assert.ok(added >= 1.5, `WORK_US=2000 added a median ${added.toFixed(3)} ms per request over WORK_US=0 (${median(a).toFixed(3)} -> ${median(b).toFixed(3)} ms); expected about 2 ms`);
+  });
+
+  test('WORK_ITERS runs its steps on every request: 10 million add over 5 ms, and the loop is not left out', async () => {
+    const [fast, slow] = await Promise.all([startSubject({ CACHE: 'on', WORK_ITERS: '0' }), startSubject({ CACHE: 'on', WORK_ITERS: '10000000' })]);
+    const timeOne = async (url) => {
+      const t0 = process.hrtime.bigint();
+      await (await fetch(url)).arrayBuffer();
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    for (let i = 0; i < 5; i += 1) { await timeOne(`${fast.url}${ITEMS}`); await timeOne(`${slow.url}${ITEMS}`); }
+    const a = []; const b = [];
+    for (let i = 0; i < 15; i += 1) {
+      a.push(await timeOne(`${fast.url}${ITEMS}`));
+      b.push(await timeOne(`${slow.url}${ITEMS}`));
+    }
+    // a step is an integer multiply and add, about a nanosecond on the machines this runs on; a loop the engine dropped costs nothing
+    const added = median(b.map((x, i) => x - a[i]));
+    assert.ok(added >= 5, `WORK_ITERS=10000000 added a median ${added.toFixed(3)} ms per request over WORK_ITERS=0 (${median(a).toFixed(3)} -> ${median(b).toFixed(3)} ms); expected about 10 ms`);
+    const health = await (await fetch(`${slow.url}/health`)).json();
+    assert.equal(health.workIters, 10000000);
+  });
+
+  test('refuses WORK_ITERS=1.5 at start with exit code 2 and a message naming the variable', () => {
+    const r = spawnSync(BUN, ['run', SERVER], { env: { ...process.env, PORT: '0', WORK_ITERS: '1.5' }, encoding: 'utf8', timeout: 10000 });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.trim(), 'orders-api: WORK_ITERS=1.5 must be a whole number of steps >= 0');
+  });
+
+  test('work.js says what one counted step costs on this machine, and refuses a count too small to time', () => {
+    const r = spawnSync(BUN, [join(dirname(SERVER), 'work.js'), '100000'], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(r.status, 0, r.stderr);
+    const { steps, nsPerStep } = JSON.parse(r.stdout);
+    assert.equal(steps, 100000);
+    assert.ok(nsPerStep > 0.05 && nsPerStep < 100, `a step took ${nsPerStep} ns`);
+    const small = spawnSync(BUN, [join(dirname(SERVER), 'work.js'), '5'], { encoding: 'utf8', timeout: 10000 });
+    assert.equal(small.status, 2);
+    assert.match(small.stderr, /work\.js: 5: give a whole number of steps, at least 10000/);
   });
 
   test('refuses CACHE=maybe at start with exit code 2 and a message naming the variable', () => {

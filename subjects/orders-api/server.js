@@ -1,11 +1,13 @@
 // orders-api: the items route of seed 004 on Bun with an embedded SQLite database (items and their order lines) and an optional in-memory cache.
 import { Database } from 'bun:sqlite';
 import { seedItems, seedOrderLines } from './data.js';
+import { busyWork, countedWork } from './work.js';
 
 const PORT = Number.parseInt(process.env.PORT ?? '3001', 10);
 const HOST = process.env.HOST || '127.0.0.1';
 const CACHE = (process.env.CACHE || 'off').toLowerCase();
 const WORK_US = Number(process.env.WORK_US || 0);
+const WORK_ITERS = Number(process.env.WORK_ITERS || 0);
 const DB_PATH = process.env.DB || ':memory:';
 // Empty means the default, so a manifest can pass ${env.ORDER_LINES} through unset.
 const ORDER_LINES = Number(process.env.ORDER_LINES || 1000);
@@ -18,6 +20,7 @@ if (!Number.isInteger(PORT) || PORT < 0 || PORT > 65535) fail(`PORT=${process.en
 if (CACHE !== 'on' && CACHE !== 'off') fail(`CACHE=${process.env.CACHE} must be "on" or "off"`);
 if (!Number.isInteger(ORDER_LINES) || ORDER_LINES < 0) fail(`ORDER_LINES=${process.env.ORDER_LINES} must be a whole number >= 0`);
 if (!Number.isFinite(WORK_US) || WORK_US < 0) fail(`WORK_US=${process.env.WORK_US} must be a number of microseconds >= 0`);
+if (!Number.isInteger(WORK_ITERS) || WORK_ITERS < 0) fail(`WORK_ITERS=${process.env.WORK_ITERS} must be a whole number of steps >= 0`);
 
 /** Creates the table and replaces its rows, so every start measures the same data even with a file DB. */
 function openDatabase(path) {
@@ -60,16 +63,6 @@ const selectAll = db.query(`SELECT i.id, i.sku, i.name, i.category, i.price,
   GROUP BY i.id ORDER BY i.id`);
 const countRows = db.query('SELECT COUNT(*) AS n FROM items');
 
-/**
- * Burns WORK_US of CPU on a monotonic clock: a known, tunable slowdown, so the detector's
- * sensitivity can be measured against an effect of a size we chose.
- */
-function busyWork(us) {
-  if (us <= 0) return;
-  const end = Bun.nanoseconds() + us * 1000;
-  while (Bun.nanoseconds() < end) { /* spin */ }
-}
-
 let cachedBody;
 function itemsBody() {
   if (CACHE === 'on' && cachedBody !== undefined) return cachedBody;
@@ -89,10 +82,11 @@ const server = Bun.serve({
     if (req.method !== 'GET' && req.method !== 'HEAD') return json('{"error":"method not allowed"}', 405);
     if (pathname === '/api/order/all-items') {
       busyWork(WORK_US);
+      countedWork(WORK_ITERS);
       return json(itemsBody());
     }
     if (pathname === '/health') {
-      return json(JSON.stringify({ status: 'ok', items: countRows.get().n, orderLines: ORDER_LINES, cache: CACHE, workUs: WORK_US }));
+      return json(JSON.stringify({ status: 'ok', items: countRows.get().n, orderLines: ORDER_LINES, cache: CACHE, workUs: WORK_US, workIters: WORK_ITERS }));
     }
     return json(JSON.stringify({ error: `no route ${pathname}` }), 404);
   },
@@ -103,7 +97,7 @@ const server = Bun.serve({
 });
 
 const size = Buffer.byteLength(JSON.stringify({ items: selectAll.all() }));
-console.log(`orders-api ready on http://${server.hostname}:${server.port} cache=${CACHE} work_us=${WORK_US} db=${DB_PATH} items=${countRows.get().n} order_lines=${ORDER_LINES} body=${size}B`);
+console.log(`orders-api ready on http://${server.hostname}:${server.port} cache=${CACHE} work_us=${WORK_US} work_iters=${WORK_ITERS} db=${DB_PATH} items=${countRows.get().n} order_lines=${ORDER_LINES} body=${size}B`);
 
 const stop = () => { server.stop(true); db.close(); process.exit(0); };
 process.on('SIGTERM', stop);
