@@ -11,6 +11,7 @@ import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
 import { shellQuote } from './shell.js';
+import { nearMiss } from './spelling.js';
 
 const validateManifest = compileHandWritten('subject');
 
@@ -93,9 +94,13 @@ export function substitute(text, vars, where) {
     else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
     else if (head === 'param') value = ownValue(vars.params, name);
     if (value === undefined) {
+      const known = head === 'port' ? Object.keys(vars.ports ?? {}) : head === 'param' ? Object.keys(vars.params ?? {}) : [];
+      const near = ['port', 'param'].includes(head) ? nearMiss(name, known) : nearMiss(head, rest.length ? ['port', 'tool', 'env', 'param'] : ['dir', 'run']);
+      const meant = near === undefined ? '' : ['port', 'param'].includes(head) ? `\${${head}.${near}}` : `\${${[near, ...rest].join('.')}}`;
       const why = head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
-        : ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
-        : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
+        : head === 'port' ? `no port named ${JSON.stringify(name)} here: ${known.length ? `the subject's ports are ${known.join(', ')}` : 'the subject declares no ports'} (ports: in its subject.yaml)${meant && `; did you mean ${meant}?`}`
+        : ['tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here${meant && `: did you mean ${meant}?`}`
+        : `${meant && `did you mean ${meant}? `}placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}${rest.length && meant ? '' : `; write a shell variable as $${key} (no braces)`}`;
       throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
     }
     return vars.shell && ['dir', 'run', 'tool'].includes(head) && !quotedAt(whole, at) ? shellQuote(String(value)) : String(value);

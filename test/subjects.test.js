@@ -164,12 +164,22 @@ test('a manifest port named __proto__ or constructor, or a ${tool.NAME} naming n
 
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
-  assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
+  assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here: the subject's ports are http \(ports: in its subject\.yaml\)\)/);
   // names every object has by inheritance are no port, param or variable, never a function's source
-  assert.throws(() => substitute('${port.constructor}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.constructor\} \(no port named "constructor" here\)/);
+  assert.throws(() => substitute('${port.constructor}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.constructor\} \(no port named "constructor" here: /);
   assert.throws(() => substitute('${param.toString}', { ports: {}, params: { rate: 5 } }, 'subject.yaml'), /unknown placeholder \$\{param\.toString\} \(no param named "toString" here\)/);
   assert.equal(substitute('[${env.constructor}]', { ports: {}, env: { A: '1' } }, 'subject.yaml'), '[]', 'an unset variable is empty');
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
+
+test('a misspelt placeholder in a template or a job param says which one it nearly spells and lists the subject\'s ports', () => {
+  const vars = { ports: { app: 4001, http: 4002 }, params: { rate: 5 } };
+  assert.throws(() => substitute('server 127.0.0.1:${port.api};', vars, 'subjects/api/nginx.conf.tmpl'),
+    (e) => e instanceof UserError && /^subjects\/api\/nginx\.conf\.tmpl: unknown placeholder \$\{port\.api\} \(no port named "api" here: the subject's ports are app, http \(ports: in its subject\.yaml\); did you mean \$\{port\.app\}\?\)$/.test(e.message));
+  assert.throws(() => substitute('${ports.app}', vars, 'nginx.conf.tmpl'), /unknown placeholder \$\{ports\.app\} \(did you mean \$\{port\.app\}\? placeholders are \$\{dir\}.*\$\{param\.NAME\}\)$/);
+  assert.throws(() => substitute('${params.rate}', vars, 'bench.config.yaml'), /did you mean \$\{param\.rate\}\?/);
+  assert.throws(() => substitute('${param.rte}', vars, 'bench.config.yaml'), /no param named "rte" here: did you mean \$\{param\.rate\}\?/);
+  assert.throws(() => substitute('${port.http}', { ports: {} }, 'subject.yaml'), /no port named "http" here: the subject declares no ports/);
 });
 
 test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {
