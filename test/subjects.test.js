@@ -55,6 +55,24 @@ test('a template that is not there fails the start naming the manifest entry and
   });
 });
 
+test('a process that exits complaining about a file filled in from a template points at the template to fix', async () => {
+  const dir = tempDir('subjects');
+  writeFileSync(join(dir, 'proxy.conf.in'), 'listen ${port.http}\n');
+  const manifest = manifestWith(dir, {
+    command: ['sh', '-c', 'echo "proxy: [emerg] unknown directive in $1:1" >&2; exit 1', 'sh', '${run}/proxy.conf'],
+    templates: [{ from: 'proxy.conf.in', to: '${run}/proxy.conf' }],
+    health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 },
+  });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /subject process probe\/server exited \(code 1\) before it was healthy/);
+    assert.ok(e.message.includes(`(proxy.conf is filled in from the template ${join(dir, 'proxy.conf.in')}: fix it there)`), e.message);
+    return true;
+  });
+  // a log that names no filled-in file gets no such line
+  const plain = manifestWith(dir, { command: ['sh', '-c', 'echo boom >&2; exit 1'], templates: [{ from: 'proxy.conf.in', to: '${run}/proxy.conf' }], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest: plain, runDir: join(dir, 'run2') }), (e) => !e.message.includes('filled in from'));
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
