@@ -975,6 +975,27 @@ describe('k6 adapter: job params the script never reads', () => {
     }
   });
 
+  test('a k6Scenario that names no scenario of the script is refused when the run is planned, with the scenarios it has', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-scenario-'));
+    try {
+      writeFileSync(join(dir, 'report.js'), "export const options = {\n  scenarios: {\n    report: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '2s', preAllocatedVUs: 5 },\n    'warm-up': { executor: 'shared-iterations', iterations: 10, stages: [{ target: 1 }] },\n  },\n  thresholds: { 'http_req_duration{scenario:report}': ['p(95)<200'] },\n};\nexport default function () {}\n");
+      assert.equal(k6.paramsProblem({ k6Scenario: 'reprot' }, { script: 'report.js', own: ['k6Scenario'], root: dir }),
+        'k6: k6Scenario is reprot, but report.js has no scenario of that name (its scenarios: report, warm-up); did you mean k6Scenario: report? '
+        + '(a name the summary holds no metric of would measure the whole test, every scenario and setup())');
+      assert.match(k6.paramsProblem({ k6Scenario: 'checkout' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), /has no scenario of that name \(its scenarios: report, warm-up\) \(a name/);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'report' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), undefined);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'warm-up' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), undefined);
+      // names the text computes (benchOptions(), [NAME]: {...}) are not known, so nothing is refused
+      writeFileSync(join(dir, 'computed.js'), "const NAME = __ENV.SCENARIO || 'a';\nexport const options = { scenarios: { [NAME]: { executor: 'constant-vus', vus: 1, duration: '1s' } } };\nexport default function () {}\n");
+      assert.equal(k6.paramsProblem({ k6Scenario: 'b' }, { script: 'computed.js', own: ['k6Scenario'], root: dir }), undefined);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'bench' }, { script: 'loadtests/k6/orders-fixed-rate.js', own: ['k6Scenario'], root: ROOT }), undefined, 'benchOptions() names its scenario bench');
+      assert.equal(k6.paramsProblem({ k6Scenario: 'bench' }, { script: 'loadtests/k6/catalog-latency.js', own: ['k6Scenario'], root: ROOT }), undefined);
+      assert.match(k6.paramsProblem({ k6Scenario: 'bnech' }, { script: 'loadtests/k6/catalog-latency.js', own: ['k6Scenario'], root: ROOT }), /did you mean k6Scenario: bench\?/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a script that imports the same file many times is read in a moment, each file it imports read once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
     try {
