@@ -396,7 +396,10 @@ async function waitHealthy(proc, check, name, { where, argv, cwd, configured, re
       const tail = logTail(proc.logFile);
       // a tool's complaint about a file benchline filled in names that file: point at the template to fix instead
       const from = rendered.filter((r) => tail.includes(r.to)).map((r) => `\n(${basename(r.to)} is filled in from the template ${r.from}: fix it there)`).join('');
-      throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${tail}${from}`), { processFailed: true });
+      // exit 0 before the check passed: most often a server that went into the background (a daemon), out of the
+      // process group benchline stops, and still running
+      const daemon = proc.code === 0 ? `; a server that exits 0 at once has most likely put itself in the background: run it in the foreground (nginx: daemon off; in its config, haproxy: -db, others: their --foreground flag), since benchline waits for and stops only the process it started, and stop the copy left running${where ? ` (${where})` : ''}` : '';
+      throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy${daemon}. Last lines of ${proc.logFile}:\n${tail}${from}`), { processFailed: true });
     }
     const probe = await healthy(check);
     if (probe.ok) return;

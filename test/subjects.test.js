@@ -73,6 +73,18 @@ test('a process that exits complaining about a file filled in from a template po
   await assert.rejects(startSubject({ manifest: plain, runDir: join(dir, 'run2') }), (e) => !e.message.includes('filled in from'));
 });
 
+test('a process that exits 0 before it is healthy is taken for a server gone into the background, with how to keep it in the foreground', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['sh', '-c', 'exit 0'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /^subject process probe\/server exited \(code 0\) before it was healthy; a server that exits 0 at once has most likely put itself in the background: run it in the foreground \(nginx: daemon off; in its config, haproxy: -db/);
+    assert.ok(e.message.includes(`(${join(dir, 'subject.yaml')} processes.server)`), e.message);
+    return true;
+  });
+  const failing = manifestWith(dir, { command: ['sh', '-c', 'exit 3'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest: failing, runDir: join(dir, 'run2') }), (e) => /exited \(code 3\) before it was healthy\. Last lines/.test(e.message));
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
