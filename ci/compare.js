@@ -345,13 +345,23 @@ function unpairedStats(base, head, { alpha, confidence, seed }) {
   return out;
 }
 
-/** Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)). */
+/**
+ * Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)): the equivalence
+ * interval to within ±minEffect ("no change"), or, for a change at least minEffect by its estimate, the interval to
+ * exclude 0 (a discovery), whichever takes fewer (as cannotSettle weighs them).
+ */
 function roundsToSettle(s, n, minEffect) {
   const eq = s.equivalence ?? s;
   if (!Number.isFinite(eq.lower) || !Number.isFinite(eq.upper)) return null;
+  const size = Math.abs(s.change ?? 0);
   const half = (eq.upper - eq.lower) / 2;
-  const room = Math.max(minEffect - Math.abs(s.change ?? 0), minEffect / 4);
-  const need = Math.ceil(n * (half / room) ** 2);
+  const room = Math.max(minEffect - size, minEffect / 4);
+  let need = Math.ceil(n * (half / room) ** 2);
+  if (size >= minEffect && size > 0 && Number.isFinite(s.lower) && Number.isFinite(s.upper)) {
+    // from the estimate to the interval's end on 0's side: what must come within |change| for the interval to exclude 0
+    const reach = s.change > 0 ? s.change - s.lower : s.upper - s.change;
+    need = Math.min(need, Math.ceil(n * (reach / size) ** 2));
+  }
   return Math.max(1, need - n);
 }
 

@@ -518,6 +518,24 @@ test('a "no change" is shown with the estimate of the interval that decided it, 
   assert.ok(Math.abs(out.absolute / out.change - 1000) < 2, 'the absolute change goes with it');
 });
 
+test('a change far past its margin whose interval still reaches 0 counts the rounds that would exclude 0, not those that would fit it in the margin', () => {
+  // the statistics of a real run's k6 p50 (16 paired rounds, a subject made about 20% slower, comparisons.json)
+  const s = {
+    method: 'paired', change: 0.2795, lower: -0.0413, upper: 0.4881, p: 0.0751, level: 0.9625, alpha: 0.05,
+    equivalence: { change: 0.2973, lower: 0.0512, upper: 0.4825, level: 0.9325 },
+    looks: [{ n: 8, p: 0.078, weight: 0.25 }, { n: 16, p: 0.056, weight: 0.75 }],
+    head: { n: 16 }, base: { n: 16 }, better: 'lower', minEffect: 0.02,
+  };
+  const out = decide(s, false);
+  assert.equal(out.verdict, 'inconclusive');
+  // (0.2795 + 0.0413)^2 / 0.2795^2 x 16 = 21.1 rounds, so 6 more; fitting ±2% would take tens of thousands
+  assert.equal(out.moreRounds, 6);
+  assert.match(out.reason, /^not settled yet: .*about 6 more rounds would likely settle it$/);
+  // a change under its margin is still counted by the equivalence interval
+  const small = decide({ ...s, change: 0.01, lower: -0.02, upper: 0.04, equivalence: { lower: -0.015, upper: 0.035, level: 0.9325 } }, false);
+  assert.equal(small.moreRounds, Math.ceil(16 * (0.025 / 0.01) ** 2) - 16);
+});
+
 test('a more-rounds hint counts rounds up to 200 and past that says the machine is too noisy instead of a count', () => {
   assert.equal(moreRoundsHint(1), 'about 1 more round would likely settle it');
   assert.equal(moreRoundsHint(12, 'tell whether it matters'), 'about 12 more rounds would likely tell whether it matters');
