@@ -132,6 +132,15 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
   });
 
+  test('thresholds on a scenario the script does not have (a misspelt name) are named as empty, and not offered as the k6Scenario to measure', () => {
+    // misspelt-threshold-scenario: scenario report, thresholds on {scenario:reprot}, which k6 reports with no samples
+    const r = parse('misspelt-threshold-scenario.json');
+    assert.deepEqual(r.notes, ["the script's thresholds name scenario reprot, of which k6 saw no sample (every {scenario:reprot} metric is empty): "
+      + "a scenario the script does not have (a misspelt name?), or one that made none of these requests; check the thresholds' {scenario:NAME} against the names in options.scenarios"]);
+    assert.equal(byName(r, 'requests').value, 41);
+    assert.ok(byName(r, 'latency.p50').value > 0, 'the whole test\'s latency, not the empty submetric\'s 0');
+  });
+
   test('a summary with thresholds on other scenarios\' own metrics and none of bench says its figures mix every scenario, and names the one k6Scenario could measure', () => {
     // scenario-thresholds: browse (constant-vus) and buy (20/s), thresholds on each one's http_reqs, none named bench
     const r = parse('scenario-thresholds.json');

@@ -456,7 +456,15 @@ export function parse(text, opts = {}) {
 
   // thresholds that name other scenarios' own metrics, and none of the one measured: the figures below are the whole
   // test's, every scenario's requests in one latency and one throughput (a fixed-rate scenario's beside a closed one's)
-  const others = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  const named = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  // a threshold on a scenario the script does not have (a misspelt name) gets a submetric of no samples from k6
+  const sampled = (m) => !(m.values?.count === 0 || m.values?.total === 0 || (m.values?.passes === 0 && m.values?.fails === 0));
+  const others = named.filter((n) => [...all].some(([k, m]) => k.endsWith(`{scenario:${n}}`) && sampled(m)));
+  const emptyOnes = named.filter((n) => !others.includes(n) && n !== scenario);
+  if (emptyOnes.length) {
+    notes.push(`the script's thresholds name scenario${emptyOnes.length > 1 ? 's' : ''} ${emptyOnes.join(', ')}, of which k6 saw no sample (every {scenario:${emptyOnes[0]}} metric is empty): `
+      + `a scenario the script does not have (a misspelt name?), or one that made none of these requests; check the thresholds' {scenario:NAME} against the names in options.scenarios${others.length ? ` (the summary holds samples of ${others.join(', ')})` : ''}`);
+  }
   if (!opts.k6Scenario && others.length && !others.includes(scenario)) {
     notes.push(`the summary holds metrics of scenario${others.length > 1 ? 's' : ''} ${others.join(', ')} (its thresholds name them) and none of scenario ${scenario}, so these figures are the whole test's, `
       + `every scenario's requests together; give the job the param k6Scenario: ${others[0]} (the scenario to measure) for one scenario's own figures`);
