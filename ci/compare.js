@@ -652,7 +652,8 @@ function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
   if (tail && listed()) return `the slowest sample of a trial of ${+tail.fewest.toFixed(1)} samples (a ${/\.(p[\d.]+)$/.exec(name)[1]} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; more samples a trial give it samples above it`;
   if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
   if (guessed && listed()) return `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${name.split('.')[0]}=lower") says it`;
-  if (RESTATED.includes(name)) return 'restates a run parameter (a count-bounded run\'s count; a fixed-duration run\'s duration, and what its throughput gives over it): shown, never judged';
+  // at most 120 characters: the PR comment's "why no verdict" column shows it whole
+  if (RESTATED.includes(name)) return 'restates a run parameter (the count or duration the job set, and what its throughput makes of it): shown, never judged';
   if (PER_MEASUREMENT_TIME.includes(name)) return 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)';
   if (isExtreme(name) && listed()) return 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged';
   return 'information only: not one of this job\'s judged metrics';

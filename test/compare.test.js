@@ -208,8 +208,11 @@ test('only the job\'s judged metrics get verdicts; duration, requests and bytes_
   for (const name of ['duration', 'requests', 'bytes_received']) {
     assert.equal(by[name].judged, false, name);
     assert.equal(by[name].verdict, null, name);
-    assert.equal(by[name].reason, 'restates a run parameter (a count-bounded run\'s count; a fixed-duration run\'s duration, and what its throughput gives over it): shown, never judged');
+    assert.equal(by[name].reason, 'restates a run parameter (the count or duration the job set, and what its throughput makes of it): shown, never judged');
   }
+  // the PR comment's information table shows the reason whole, not cut off with an ellipsis
+  const comment = renderComment({ run: { id: 'r' }, docs: [], comparisons: { comparisons, counts } });
+  assert.ok(comment.includes('restates a run parameter \\(the count or duration the job set, and what its throughput makes of it\\)&#58; shown, never judged |'), comment.slice(comment.indexOf('why no verdict'), comment.indexOf('why no verdict') + 600));
   assert.equal(by['latency.p90'].verdict, null, 'wrk judges p50 and p99, not p90');
   assert.equal(by['latency.p90'].reason, "information only: not one of this job's judged metrics");
   assert.equal(counts.regression, 1, 'the fewer requests and bytes of a slower run are no finding');
