@@ -345,13 +345,23 @@ function unpairedStats(base, head, { alpha, confidence, seed }) {
   return out;
 }
 
-/** Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)). */
+/**
+ * Rounds that would likely narrow the interval enough to decide (the width shrinks as 1/sqrt(rounds)): the equivalence
+ * interval to within ±minEffect ("no change"), or, for a change at least minEffect by its estimate, the interval to
+ * exclude 0 (a discovery), whichever takes fewer (as cannotSettle weighs them).
+ */
 function roundsToSettle(s, n, minEffect) {
   const eq = s.equivalence ?? s;
   if (!Number.isFinite(eq.lower) || !Number.isFinite(eq.upper)) return null;
+  const size = Math.abs(s.change ?? 0);
   const half = (eq.upper - eq.lower) / 2;
-  const room = Math.max(minEffect - Math.abs(s.change ?? 0), minEffect / 4);
-  const need = Math.ceil(n * (half / room) ** 2);
+  const room = Math.max(minEffect - size, minEffect / 4);
+  let need = Math.ceil(n * (half / room) ** 2);
+  if (size >= minEffect && size > 0 && Number.isFinite(s.lower) && Number.isFinite(s.upper)) {
+    // from the estimate to the interval's end on 0's side: what must come within |change| for the interval to exclude 0
+    const reach = s.change > 0 ? s.change - s.lower : s.upper - s.change;
+    need = Math.min(need, Math.ceil(n * (reach / size) ** 2));
+  }
   return Math.max(1, need - n);
 }
 
@@ -642,7 +652,8 @@ function notJudgedReason(headDoc, name, { setBy, guessed, tail } = {}) {
   if (tail && listed()) return `the slowest sample of a trial of ${+tail.fewest.toFixed(1)} samples (a ${/\.(p[\d.]+)$/.exec(name)[1]} of ${tail.need} or fewer has none above it), which one pause or outlier sets: shown, never judged; more samples a trial give it samples above it`;
   if (setBy) return `set by the load, not the subject (${setBy}): shown, never judged; a slower subject shows in its latency`;
   if (guessed && listed()) return `which way is better is not known (${guessed}): shown, never judged; the job's better param (such as better: "${name.split('.')[0]}=lower") says it`;
-  if (RESTATED.includes(name)) return 'restates a run parameter (a count-bounded run\'s count; a fixed-duration run\'s duration, and what its throughput gives over it): shown, never judged';
+  // at most 120 characters: the PR comment's "why no verdict" column shows it whole
+  if (RESTATED.includes(name)) return 'restates a run parameter (the count or duration the job set, and what its throughput makes of it): shown, never judged';
   if (PER_MEASUREMENT_TIME.includes(name)) return 'summed over the measurement time, so a faster benchmark shows more of it for the same allocation: shown, never judged (alloc_per_op is the allocation per operation)';
   if (isExtreme(name) && listed()) return 'a single value of each trial (its slowest or fastest), which one pause or outlier sets: shown, never judged';
   return 'information only: not one of this job\'s judged metrics';

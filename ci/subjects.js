@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UserError, SkipJob } from './errors.js';
 import { compileHandWritten, schemaErrorLine, schemaMismatch } from './config.js';
@@ -11,6 +11,7 @@ import { pinGroup } from './cpuset.js';
 import { LIVE } from './live.js';
 import { makeDirs } from './fsutil.js';
 import { shellQuote } from './shell.js';
+import { nearMiss } from './spelling.js';
 
 const validateManifest = compileHandWritten('subject');
 
@@ -93,9 +94,13 @@ export function substitute(text, vars, where) {
     else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
     else if (head === 'param') value = ownValue(vars.params, name);
     if (value === undefined) {
+      const known = head === 'port' ? Object.keys(vars.ports ?? {}) : head === 'param' ? Object.keys(vars.params ?? {}) : [];
+      const near = ['port', 'param'].includes(head) ? nearMiss(name, known) : nearMiss(head, rest.length ? ['port', 'tool', 'env', 'param'] : ['dir', 'run']);
+      const meant = near === undefined ? '' : ['port', 'param'].includes(head) ? `\${${head}.${near}}` : `\${${[near, ...rest].join('.')}}`;
       const why = head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
-        : ['port', 'tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here`
-        : `placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}; write a shell variable as $${key} (no braces)`;
+        : head === 'port' ? `no port named ${JSON.stringify(name)} here: ${known.length ? `the subject's ports are ${known.join(', ')}` : 'the subject declares no ports'} (ports: in its subject.yaml)${meant && `; did you mean ${meant}?`}`
+        : ['tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here${meant && `: did you mean ${meant}?`}`
+        : `${meant && `did you mean ${meant}? `}placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}${rest.length && meant ? '' : `; write a shell variable as $${key} (no braces)`}`;
       throw new UserError(`${where}: unknown placeholder \${${key}} (${why})`);
     }
     return vars.shell && ['dir', 'run', 'tool'].includes(head) && !quotedAt(whole, at) ? shellQuote(String(value)) : String(value);
@@ -380,7 +385,7 @@ function notStarted(proc, name, { where, argv, cwd, configured }) {
  * Waits until `check` passes, the process exits, or the timeout runs out. where: the manifest and process the
  * command came from; argv: the command, to name it when it could not be started at all.
  */
-async function waitHealthy(proc, check, name, { where, argv, cwd, configured } = {}) {
+async function waitHealthy(proc, check, name, { where, argv, cwd, configured, rendered = [] } = {}) {
   const deadline = Date.now() + (check.timeout ?? 60) * 1000;
   let last;
   while (Date.now() < deadline) {
@@ -388,7 +393,13 @@ async function waitHealthy(proc, check, name, { where, argv, cwd, configured } =
       // Exit 77 is the manifest's way to say "cannot run here" (automake's skip code); its last line says why.
       if (proc.code === 77) throw new SkipJob(`subject process ${name} cannot run here: ${skipReason(proc.logFile)}`);
       if (proc.error?.code === 'ENOENT' || proc.error?.code === 'EACCES') throw notStarted(proc, name, { where, argv, cwd, configured });
-      throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy. Last lines of ${proc.logFile}:\n${logTail(proc.logFile)}`), { processFailed: true });
+      const tail = logTail(proc.logFile);
+      // a tool's complaint about a file benchline filled in names that file: point at the template to fix instead
+      const from = rendered.filter((r) => tail.includes(r.to)).map((r) => `\n(${basename(r.to)} is filled in from the template ${r.from}: fix it there)`).join('');
+      // exit 0 before the check passed: most often a server that went into the background (a daemon), out of the
+      // process group benchline stops, and still running
+      const daemon = proc.code === 0 ? `; a server that exits 0 at once has most likely put itself in the background: run it in the foreground (nginx: daemon off; in its config, haproxy: -db, others: their --foreground flag), since benchline waits for and stops only the process it started, and stop the copy left running${where ? ` (${where})` : ''}` : '';
+      throw Object.assign(new UserError(`subject process ${name} exited (code ${proc.code}) before it was healthy${daemon}. Last lines of ${proc.logFile}:\n${tail}${from}`), { processFailed: true });
     }
     const probe = await healthy(check);
     if (probe.ok) return;
@@ -451,6 +462,7 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       const spec = manifest.processes[name];
       if (!spec) throw new UserError(`${manifest.file}: no process named "${name}" (has: ${Object.keys(manifest.processes).join(', ')})`);
       const where = `${manifest.file} processes.${name}`;
+      const rendered = [];
       for (const t of spec.templates || []) {
         let text;
         try {
@@ -458,7 +470,9 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
         } catch (e) {
           throw new UserError(`${where}: template ${t.from} cannot be read (${e.code === 'ENOENT' ? 'no such file' : e.code}: ${join(manifest.dir, t.from)}); templates[].from is a file in the subject folder`);
         }
-        writeFileSync(substitute(t.to, vars, where), substitute(text, vars, `${manifest.dir}/${t.from}`));
+        const to = substitute(t.to, vars, where);
+        writeFileSync(to, substitute(text, vars, `${manifest.dir}/${t.from}`));
+        rendered.push({ to, from: join(manifest.dir, t.from) });
       }
       const argv = substituteDeep(spec.command, vars, where);
       const penv = { ...process.env, ...env, ...substituteDeep(spec.env || {}, vars, where) };
@@ -478,7 +492,7 @@ async function startOnce({ manifest, runDir, env = {}, params = {}, select, fixe
       // Started on every core: pinned to the subject's cores only once all are healthy (below).
       const proc = spawnLogged(argv, { cwd: manifest.dir, env: penv, logFile, name });
       procs.push(proc);
-      if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0] });
+      if (check) await waitHealthy(proc, check, `${manifest.name}/${name}`, { where, argv, cwd: manifest.dir, configured: spec.command[0], rendered });
       else if (!proc.pid) {
         // no health check to wait for: a command that could not be started at all fails now, not in the first trial
         await proc.exit;

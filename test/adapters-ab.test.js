@@ -106,7 +106,16 @@ test('counts non-2xx responses as errors', () => {
   assert.equal(values(r).errors, 200);
   assert.equal(values(r).error_rate, 1);
   assert.equal(r.extra.non2xx, 200);
-  assert.ok(r.notes.includes('200 of 200 responses had a non-2xx status'));
+  assert.ok(r.notes.some((n) => n.startsWith('200 of 200 responses had a non-2xx status')), r.notes.join('\n'));
+});
+
+test('a run whose every response had a non-2xx status says its figures are of error responses and names the path to check', () => {
+  // captured: ab -n 200 -c 4 against a path the server does not have (test/fixtures/ab/non-2xx.cmd)
+  const note = parseCase('non-2xx').notes.find((n) => /non-2xx/.test(n));
+  assert.match(note, /^200 of 200 responses had a non-2xx status: every one, so these figures are of error responses .*check that the subject serves path \/missing\.txt \(the job's path param/);
+  // some errors among good responses keep the short count
+  const some = parseCase('rate-limited').notes.find((n) => /^\d+ of \d+ responses had a non-2xx/.test(n));
+  assert.match(some, /^99 of 100 responses had a non-2xx status$/);
 });
 
 test('counts ab\'s failed requests with their breakdown and points at -l for Length failures', () => {

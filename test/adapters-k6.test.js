@@ -132,6 +132,15 @@ describe('k6 adapter: handleSummary data', () => {
     assert.equal(parse('one.json').notes.some((n) => /^k6Scenario/.test(n)), false);
   });
 
+  test('thresholds on a scenario the script does not have (a misspelt name) are named as empty, and not offered as the k6Scenario to measure', () => {
+    // misspelt-threshold-scenario: scenario report, thresholds on {scenario:reprot}, which k6 reports with no samples
+    const r = parse('misspelt-threshold-scenario.json');
+    assert.deepEqual(r.notes, ["the script's thresholds name scenario reprot, of which k6 saw no sample (every {scenario:reprot} metric is empty): "
+      + "a scenario the script does not have (a misspelt name?), or one that made none of these requests; check the thresholds' {scenario:NAME} against the names in options.scenarios"]);
+    assert.equal(byName(r, 'requests').value, 41);
+    assert.ok(byName(r, 'latency.p50').value > 0, 'the whole test\'s latency, not the empty submetric\'s 0');
+  });
+
   test('a summary with thresholds on other scenarios\' own metrics and none of bench says its figures mix every scenario, and names the one k6Scenario could measure', () => {
     // scenario-thresholds: browse (constant-vus) and buy (20/s), thresholds on each one's http_reqs, none named bench
     const r = parse('scenario-thresholds.json');
@@ -970,6 +979,27 @@ describe('k6 adapter: job params the script never reads', () => {
       writeFileSync(join(dir, 'short.js'), "const n = Number(__ENV.N || 1); const mode = 'GET';\nexport default function () {}\n");
       assert.equal(k6.paramsProblem({}, { script: 'short.js', own: ['m', 'get2', 'x'], root: dir }), undefined, 'names of three characters or fewer are too close to others to call typos');
       assert.equal(k6.paramsProblem({}, { script: '/dev/zero', own: ['rate'], root: dir }), undefined, 'a device is not read (it would never end)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a k6Scenario that names no scenario of the script is refused when the run is planned, with the scenarios it has', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-scenario-'));
+    try {
+      writeFileSync(join(dir, 'report.js'), "export const options = {\n  scenarios: {\n    report: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '2s', preAllocatedVUs: 5 },\n    'warm-up': { executor: 'shared-iterations', iterations: 10, stages: [{ target: 1 }] },\n  },\n  thresholds: { 'http_req_duration{scenario:report}': ['p(95)<200'] },\n};\nexport default function () {}\n");
+      assert.equal(k6.paramsProblem({ k6Scenario: 'reprot' }, { script: 'report.js', own: ['k6Scenario'], root: dir }),
+        'k6: k6Scenario is reprot, but report.js has no scenario of that name (its scenarios: report, warm-up); did you mean k6Scenario: report? '
+        + '(a name the summary holds no metric of would measure the whole test, every scenario and setup())');
+      assert.match(k6.paramsProblem({ k6Scenario: 'checkout' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), /has no scenario of that name \(its scenarios: report, warm-up\) \(a name/);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'report' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), undefined);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'warm-up' }, { script: 'report.js', own: ['k6Scenario'], root: dir }), undefined);
+      // names the text computes (benchOptions(), [NAME]: {...}) are not known, so nothing is refused
+      writeFileSync(join(dir, 'computed.js'), "const NAME = __ENV.SCENARIO || 'a';\nexport const options = { scenarios: { [NAME]: { executor: 'constant-vus', vus: 1, duration: '1s' } } };\nexport default function () {}\n");
+      assert.equal(k6.paramsProblem({ k6Scenario: 'b' }, { script: 'computed.js', own: ['k6Scenario'], root: dir }), undefined);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'bench' }, { script: 'loadtests/k6/orders-fixed-rate.js', own: ['k6Scenario'], root: ROOT }), undefined, 'benchOptions() names its scenario bench');
+      assert.equal(k6.paramsProblem({ k6Scenario: 'bench' }, { script: 'loadtests/k6/catalog-latency.js', own: ['k6Scenario'], root: ROOT }), undefined);
+      assert.match(k6.paramsProblem({ k6Scenario: 'bnech' }, { script: 'loadtests/k6/catalog-latency.js', own: ['k6Scenario'], root: ROOT }), /did you mean k6Scenario: bench\?/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

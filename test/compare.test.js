@@ -208,8 +208,11 @@ test('only the job\'s judged metrics get verdicts; duration, requests and bytes_
   for (const name of ['duration', 'requests', 'bytes_received']) {
     assert.equal(by[name].judged, false, name);
     assert.equal(by[name].verdict, null, name);
-    assert.equal(by[name].reason, 'restates a run parameter (a count-bounded run\'s count; a fixed-duration run\'s duration, and what its throughput gives over it): shown, never judged');
+    assert.equal(by[name].reason, 'restates a run parameter (the count or duration the job set, and what its throughput makes of it): shown, never judged');
   }
+  // the PR comment's information table shows the reason whole, not cut off with an ellipsis
+  const comment = renderComment({ run: { id: 'r' }, docs: [], comparisons: { comparisons, counts } });
+  assert.ok(comment.includes('restates a run parameter \\(the count or duration the job set, and what its throughput makes of it\\)&#58; shown, never judged |'), comment.slice(comment.indexOf('why no verdict'), comment.indexOf('why no verdict') + 600));
   assert.equal(by['latency.p90'].verdict, null, 'wrk judges p50 and p99, not p90');
   assert.equal(by['latency.p90'].reason, "information only: not one of this job's judged metrics");
   assert.equal(counts.regression, 1, 'the fewer requests and bytes of a slower run are no finding');
@@ -516,6 +519,24 @@ test('a "no change" is shown with the estimate of the interval that decided it, 
   assert.equal(out.change, s.equivalence.change);
   assert.ok(out.lower <= out.change && out.change <= out.upper, `${out.change} in ${out.lower}..${out.upper}`);
   assert.ok(Math.abs(out.absolute / out.change - 1000) < 2, 'the absolute change goes with it');
+});
+
+test('a change far past its margin whose interval still reaches 0 counts the rounds that would exclude 0, not those that would fit it in the margin', () => {
+  // the statistics of a real run's k6 p50 (16 paired rounds, a subject made about 20% slower, comparisons.json)
+  const s = {
+    method: 'paired', change: 0.2795, lower: -0.0413, upper: 0.4881, p: 0.0751, level: 0.9625, alpha: 0.05,
+    equivalence: { change: 0.2973, lower: 0.0512, upper: 0.4825, level: 0.9325 },
+    looks: [{ n: 8, p: 0.078, weight: 0.25 }, { n: 16, p: 0.056, weight: 0.75 }],
+    head: { n: 16 }, base: { n: 16 }, better: 'lower', minEffect: 0.02,
+  };
+  const out = decide(s, false);
+  assert.equal(out.verdict, 'inconclusive');
+  // (0.2795 + 0.0413)^2 / 0.2795^2 x 16 = 21.1 rounds, so 6 more; fitting ±2% would take tens of thousands
+  assert.equal(out.moreRounds, 6);
+  assert.match(out.reason, /^not settled yet: .*about 6 more rounds would likely settle it$/);
+  // a change under its margin is still counted by the equivalence interval
+  const small = decide({ ...s, change: 0.01, lower: -0.02, upper: 0.04, equivalence: { lower: -0.015, upper: 0.035, level: 0.9325 } }, false);
+  assert.equal(small.moreRounds, Math.ceil(16 * (0.025 / 0.01) ** 2) - 16);
 });
 
 test('a more-rounds hint counts rounds up to 200 and past that says the machine is too noisy instead of a count', () => {

@@ -341,6 +341,22 @@ test('lists failed and skipped jobs with their reasons and the end of their logs
   assert.match(out, /^ {2}- gateways\.envoy\.wrk\.peak \(skipped\): envoy runs only in the compose path$/m);
 });
 
+test('a Node subject that crashed at start is reported by its error line, not by the stack frames and version line after it', () => {
+  // captured from node v20.20.2 (test/fixtures/logs/node-crash.cmd): the error is 6 lines above the end
+  const logTail = readFileSync(join(ROOT, 'test/fixtures/logs/node-crash.log'), 'utf8');
+  const failures = [{ id: 'api.default.ab.items', status: 'failed', reason: 'subject process api/app exited (code 1) before it was healthy. Last lines of app.log:', logTail }];
+  const error = 'Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:htp';
+  const out = renderConsole({ run: RUN, docs: [], failures, config: CONFIG });
+  assert.ok(out.includes(`      | ${error}\n      | …\n`), out);
+  assert.match(out, /^ {6}\| Node\.js v20\.20\.2$/m, 'the last lines still follow it');
+  const comment = renderComment({ run: RUN, docs: [], failures });
+  assert.match(comment, /Last lines of app\.log&#58; Error \\\[ERR\\_UNKNOWN\\_BUILTIN\\_MODULE\\\]&#58; No such built-in module&#58; node&#58;htp$/m);
+  assert.doesNotMatch(comment, /Node\.js v20/);
+  // a log that ends in what went wrong is shown as it ends
+  const plain = renderConsole({ run: RUN, docs: [], failures: [{ ...failures[0], logTail: 'a\nb\nc\nd\ne\nf\nError: listen EADDRINUSE' }], config: CONFIG });
+  assert.doesNotMatch(plain, /…/);
+});
+
 test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3 trials a side cannot be shown significant', () => {
   const fixture = (variant, i) => readFileSync(join(ROOT, `test/fixtures/ab/orders-api-${variant}-${i}.txt`), 'utf8');
   const mk = (variant) => buildResult({

@@ -37,6 +37,19 @@ test('a failed job without a log is one line, and only the last five lines of a 
   ]);
 });
 
+test('the closing lines of a Node subject that crashed put its error line before the stack that follows it', () => {
+  // captured from node v20.20.2 (test/fixtures/logs/node-crash.cmd)
+  const logTail = readFileSync(new URL('./fixtures/logs/node-crash.log', import.meta.url), 'utf8');
+  const lines = closingLines('results/r1', { jobs: [{ id: 'a.default.ab.x', status: 'failed', reason: 'subject process a/app exited (code 1) before it was healthy. Last lines of app.log:', logTail }] });
+  assert.deepEqual(lines.slice(2), [
+    '      | Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:htp',
+    '      | …',
+    "      |   code: 'ERR_UNKNOWN_BUILTIN_MODULE'",
+    '      | }',
+    '      | Node.js v20.20.2',
+  ]);
+});
+
 test('run leaves a file named latest in its results root alone, replacing only the link an earlier run made', () => {
   const repo = oneProcessProject('run-latest', {
     subject: 'cli',

@@ -55,6 +55,36 @@ test('a template that is not there fails the start naming the manifest entry and
   });
 });
 
+test('a process that exits complaining about a file filled in from a template points at the template to fix', async () => {
+  const dir = tempDir('subjects');
+  writeFileSync(join(dir, 'proxy.conf.in'), 'listen ${port.http}\n');
+  const manifest = manifestWith(dir, {
+    command: ['sh', '-c', 'echo "proxy: [emerg] unknown directive in $1:1" >&2; exit 1', 'sh', '${run}/proxy.conf'],
+    templates: [{ from: 'proxy.conf.in', to: '${run}/proxy.conf' }],
+    health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 },
+  });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /subject process probe\/server exited \(code 1\) before it was healthy/);
+    assert.ok(e.message.includes(`(proxy.conf is filled in from the template ${join(dir, 'proxy.conf.in')}: fix it there)`), e.message);
+    return true;
+  });
+  // a log that names no filled-in file gets no such line
+  const plain = manifestWith(dir, { command: ['sh', '-c', 'echo boom >&2; exit 1'], templates: [{ from: 'proxy.conf.in', to: '${run}/proxy.conf' }], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest: plain, runDir: join(dir, 'run2') }), (e) => !e.message.includes('filled in from'));
+});
+
+test('a process that exits 0 before it is healthy is taken for a server gone into the background, with how to keep it in the foreground', async () => {
+  const dir = tempDir('subjects');
+  const manifest = manifestWith(dir, { command: ['sh', '-c', 'exit 0'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest, runDir: join(dir, 'run') }), (e) => {
+    assert.match(e.message, /^subject process probe\/server exited \(code 0\) before it was healthy; a server that exits 0 at once has most likely put itself in the background: run it in the foreground \(nginx: daemon off; in its config, haproxy: -db/);
+    assert.ok(e.message.includes(`(${join(dir, 'subject.yaml')} processes.server)`), e.message);
+    return true;
+  });
+  const failing = manifestWith(dir, { command: ['sh', '-c', 'exit 3'], health: { http: 'http://127.0.0.1:${port.http}/health', timeout: 20 } });
+  await assert.rejects(startSubject({ manifest: failing, runDir: join(dir, 'run2') }), (e) => /exited \(code 3\) before it was healthy\. Last lines/.test(e.message));
+});
+
 test('a health check that keeps getting an error status says which status it got and where the check is set', async () => {
   const dir = tempDir('subjects');
   // answers 404 on every path, so /health never passes
@@ -164,12 +194,22 @@ test('a manifest port named __proto__ or constructor, or a ${tool.NAME} naming n
 
 test('an unknown placeholder names where it is and, for a shell variable written with braces, how to write it', () => {
   assert.throws(() => substitute('${HOME}/data', { ports: {} }, 'bench.config.yaml suites.x job k6/y params'), /bench\.config\.yaml suites\.x job k6\/y params: unknown placeholder \$\{HOME\} \(placeholders are .*; write a shell variable as \$HOME \(no braces\)\)/);
-  assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here\)/);
+  assert.throws(() => substitute('${port.grpc}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.grpc\} \(no port named "grpc" here: the subject's ports are http \(ports: in its subject\.yaml\)\)/);
   // names every object has by inheritance are no port, param or variable, never a function's source
-  assert.throws(() => substitute('${port.constructor}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.constructor\} \(no port named "constructor" here\)/);
+  assert.throws(() => substitute('${port.constructor}', { ports: { http: 8080 } }, 'subject.yaml'), /unknown placeholder \$\{port\.constructor\} \(no port named "constructor" here: /);
   assert.throws(() => substitute('${param.toString}', { ports: {}, params: { rate: 5 } }, 'subject.yaml'), /unknown placeholder \$\{param\.toString\} \(no param named "toString" here\)/);
   assert.equal(substitute('[${env.constructor}]', { ports: {}, env: { A: '1' } }, 'subject.yaml'), '[]', 'an unset variable is empty');
   assert.equal(substitute('${port.http}', { ports: { http: 8080 } }, 'subject.yaml'), '8080');
+});
+
+test('a misspelt placeholder in a template or a job param says which one it nearly spells and lists the subject\'s ports', () => {
+  const vars = { ports: { app: 4001, http: 4002 }, params: { rate: 5 } };
+  assert.throws(() => substitute('server 127.0.0.1:${port.api};', vars, 'subjects/api/nginx.conf.tmpl'),
+    (e) => e instanceof UserError && /^subjects\/api\/nginx\.conf\.tmpl: unknown placeholder \$\{port\.api\} \(no port named "api" here: the subject's ports are app, http \(ports: in its subject\.yaml\); did you mean \$\{port\.app\}\?\)$/.test(e.message));
+  assert.throws(() => substitute('${ports.app}', vars, 'nginx.conf.tmpl'), /unknown placeholder \$\{ports\.app\} \(did you mean \$\{port\.app\}\? placeholders are \$\{dir\}.*\$\{param\.NAME\}\)$/);
+  assert.throws(() => substitute('${params.rate}', vars, 'bench.config.yaml'), /did you mean \$\{param\.rate\}\?/);
+  assert.throws(() => substitute('${param.rte}', vars, 'bench.config.yaml'), /no param named "rte" here: did you mean \$\{param\.rate\}\?/);
+  assert.throws(() => substitute('${port.http}', { ports: {} }, 'subject.yaml'), /no port named "http" here: the subject declares no ports/);
 });
 
 test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {

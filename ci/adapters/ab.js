@@ -208,7 +208,13 @@ export function parse(text, opts = {}) {
   } else if (failedBy.length > 0) {
     notes.push(`ab counted ${failedBy.length} responses as failed because their length differed from the first one; for pages whose size varies, run ab with -l (param variableLength: true)`);
   }
-  if (non2xx > 0) notes.push(`${non2xx} of ${complete} responses had a non-2xx status`);
+  // every response an error (a path the subject does not serve): the figures are of error responses, which the
+  // table shows as if measured; say what to check
+  if (non2xx > 0 && non2xx === complete) {
+    const path = field(src, 'Document Path');
+    notes.push(`${non2xx} of ${complete} responses had a non-2xx status: every one, so these figures are of error responses (a 404 answers fast), `
+      + `not of what the job meant to measure; check that the subject serves ${path ? `path ${path}` : 'the job\'s path'} (the job's path param, after the manifest's target.url), e.g. with curl -i`);
+  } else if (non2xx > 0) notes.push(`${non2xx} of ${complete} responses had a non-2xx status`);
   if (!pct.length) notes.push('ab printed no percentage table (it prints one only for more than one request): no latency percentiles');
   if (duet(opts.params) && complete >= (opts.params.requests ?? TIME_LIMIT_CAP)) {
     notes.push(`ab reached its cap of ${complete} requests before the time limit (duration), so this trial was bounded by the count, not the time; raise the job's requests param (with duration it is only a cap)`);

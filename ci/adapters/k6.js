@@ -456,7 +456,15 @@ export function parse(text, opts = {}) {
 
   // thresholds that name other scenarios' own metrics, and none of the one measured: the figures below are the whole
   // test's, every scenario's requests in one latency and one throughput (a fixed-rate scenario's beside a closed one's)
-  const others = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  const named = [...new Set([...all.keys()].map((n) => /\{scenario:([^}]*)\}$/.exec(n)?.[1]).filter((s) => s !== undefined))].sort();
+  // a threshold on a scenario the script does not have (a misspelt name) gets a submetric of no samples from k6
+  const sampled = (m) => !(m.values?.count === 0 || m.values?.total === 0 || (m.values?.passes === 0 && m.values?.fails === 0));
+  const others = named.filter((n) => [...all].some(([k, m]) => k.endsWith(`{scenario:${n}}`) && sampled(m)));
+  const emptyOnes = named.filter((n) => !others.includes(n) && n !== scenario);
+  if (emptyOnes.length) {
+    notes.push(`the script's thresholds name scenario${emptyOnes.length > 1 ? 's' : ''} ${emptyOnes.join(', ')}, of which k6 saw no sample (every {scenario:${emptyOnes[0]}} metric is empty): `
+      + `a scenario the script does not have (a misspelt name?), or one that made none of these requests; check the thresholds' {scenario:NAME} against the names in options.scenarios${others.length ? ` (the summary holds samples of ${others.join(', ')})` : ''}`);
+  }
   if (!opts.k6Scenario && others.length && !others.includes(scenario)) {
     notes.push(`the summary holds metrics of scenario${others.length > 1 ? 's' : ''} ${others.join(', ')} (its thresholds name them) and none of scenario ${scenario}, so these figures are the whole test's, `
       + `every scenario's requests together; give the job the param k6Scenario: ${others[0]} (the scenario to measure) for one scenario's own figures`);
@@ -931,7 +939,10 @@ export function scriptParams(script, root = '.') {
  * as ${param.NAME} elsewhere (the subject's manifest).
  */
 export function paramsProblem(p = {}, { script, own = [], used = new Set(), root = '.' } = {}) {
-  if (!script || !own.length) return undefined;
+  if (!script) return undefined;
+  const wrongScenario = scenarioProblem(p.k6Scenario, script, root);
+  if (wrongScenario) return wrongScenario;
+  if (!own.length) return undefined;
   const read = [...envRead(resolve(root, script))];
   for (const key of own) {
     if (ADAPTER_PARAMS.includes(key) || used.has(key)) continue;
@@ -945,6 +956,41 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
     }
   }
   return undefined;
+}
+
+/**
+ * The scenario names a script's text gives its scenarios (`report: { executor: ... }`), or undefined when it does not
+ * tell them all: no executor in it, or one under a name the text computes (`[SCENARIO]: {`, benchOptions()).
+ */
+function scenarioNames(text) {
+  const executors = [...text.matchAll(/\bexecutor\s*:\s*['"`]/g)];
+  if (!executors.length || /\bbenchOptions\s*\(/.test(text)) return undefined;
+  const names = new Set();
+  const stack = [];
+  let next = 0;
+  for (let i = 0; i < text.length && next < executors.length; i++) {
+    if (i === executors[next].index) {
+      // the key before the innermost open brace around the executor is the scenario's name
+      const key = stack.length ? /(?:^|[\s{,])(['"`]?)([\w-]+)\1\s*:\s*$/.exec(text.slice(Math.max(0, stack.at(-1) - 200), stack.at(-1))) : null;
+      if (!key) return undefined;
+      names.add(key[2]);
+      next += 1;
+    }
+    if (text[i] === '{') stack.push(i);
+    else if (text[i] === '}') stack.pop();
+  }
+  return names;
+}
+
+/** Why a job's k6Scenario names no scenario of its script (whose figures would then be the whole test's), or undefined. */
+function scenarioProblem(k6Scenario, script, root) {
+  if (k6Scenario === undefined || k6Scenario === null || k6Scenario === '') return undefined;
+  const [text] = scriptTexts(resolve(root, script));
+  const names = text === undefined ? undefined : scenarioNames(text);
+  if (!names?.size || names.has(String(k6Scenario))) return undefined;
+  const near = nearMiss(String(k6Scenario), [...names]);
+  return `k6: k6Scenario is ${k6Scenario}, but ${script} has no scenario of that name (its scenarios: ${[...names].join(', ')})${near ? `; did you mean k6Scenario: ${near}?` : ''} `
+    + '(a name the summary holds no metric of would measure the whole test, every scenario and setup())';
 }
 
 /** The variables benchline sets for a k6 script, and what they hold: no job param may replace them. */

@@ -2,6 +2,7 @@
 import { loadConfig } from '../config.js';
 import { planJobs } from '../plan.js';
 import { runJobs } from '../runner.js';
+import { shownLogLines } from '../reports/format.js';
 
 /** Shared by `run` and `bench`: plan, run, and return { dir, run, config }. */
 export async function runSelected(opts) {
@@ -21,7 +22,7 @@ export function closingLines(dir, runDoc) {
   const out = [`benchline: ${runDoc.jobs.length - failed.length}/${runDoc.jobs.length} jobs done; results in ${dir}`];
   for (const j of failed) {
     out.push(`  failed ${j.id}: ${j.reason}`);
-    for (const l of String(j.logTail || '').trimEnd().split('\n').filter(Boolean).slice(-5)) out.push(`      | ${l}`);
+    for (const l of shownLogLines(j.logTail, 5)) out.push(`      | ${l}`);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // The sticky pull-request comment: decision, counts, a table per job that needs a reader, the rest folded, runner and commits.
 import {
   ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, benchmarkName, headOnlyJobs, bottleneckDocs, BOTTLENECK, comparisonList, countVerdicts, formatChange, formatInterval, formatValue, groupByVerdict, headline, judgedOnly, mdEscape, mdTable, metricLabel, formatMargin, plural, shortSha, verdictMark, sortComparisons, worseUndecided,
+  tellingLine,
 } from './format.js';
 
 /** Marks benchline's comment so the poster updates it instead of adding a new one. */
@@ -129,7 +130,7 @@ function failuresSection(failures) {
   if (!failures?.length) return '';
   const shown = failures.slice(0, MAX_FAILURES);
   // the log's last line says why (a reason such as "exited before it was healthy. Last lines of <log>:" ends where it starts)
-  const lastLine = (f) => String(f.logTail || '').trimEnd().split('\n').filter((l) => l.trim()).at(-1);
+  const lastLine = (f) => tellingLine(f.logTail);
   const lines = shown.map((f) => {
     const last = lastLine(f);
     const reason = String(f.reason ?? '');

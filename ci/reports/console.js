@@ -1,6 +1,7 @@
 // Console report of a run: banner, per-suite variant tables with pairwise lines, head-vs-base verdicts, failures.
 import {
   ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, DUET_NOTE, cellValue, duetSuiteNote, headOnlyJobs, noteLines, benchmarkName, bottleneckDocs, bottleneckLine, BOTTLENECK, box, comparisonList, countVerdicts, formatChange, formatInterval, formatMargin, formatParams, formatSpread, formatValue, headline, metricLabel, pairItems, rowLabel, rule, shortSha, sortComparisons, suiteBlocks, textTable, trialsText, variantPairs, pairMethod, unmatchedHeading,
+  shownLogLines,
 } from './format.js';
 
 const ANSI = { regression: '\x1b[31m', improvement: '\x1b[32m', inconclusive: '\x1b[33m', 'no change': '\x1b[2m', 'below resolution': '\x1b[2m', reset: '\x1b[0m' };
@@ -166,7 +167,7 @@ function renderFailures(failures) {
   const out = [rule(WIDTH), `FAILED AND SKIPPED JOBS  (${failures.length})`, rule(WIDTH)];
   for (const f of failures) {
     out.push(`  ${f.status === 'skipped' ? '-' : '✗'} ${f.id} (${f.status}): ${f.reason}`);
-    const tail = String(f.logTail || '').trimEnd().split('\n').filter(Boolean).slice(-5);
+    const tail = shownLogLines(f.logTail, 5);
     for (const l of tail) out.push(`      | ${l}`);
   }
   return out.join('\n');

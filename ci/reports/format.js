@@ -452,6 +452,27 @@ export function variantPairs(variants) {
 
 // ---------------------------------------------------------------- jobs that did not run
 
+// What a crash prints after the line that says what went wrong: stack frames (Node, Java), the error's own properties
+// and braces and the version line Node adds (`  code: 'ERR_...'`, `}`, `Node.js v20.20.2`), a caret under the source.
+const AFTER_ERROR = /^(\s+at\s.*|\s+\w+: (-?\d+|'[^']*'|"[^"]*"|true|false|null|undefined|\[.*\]),?|\s*[{}]\s*|Node\.js v\d\S*|\s*\^+\s*|\s*\.\.\. \d+ more)$/;
+
+/** The line of a log's tail that says what went wrong: the last one that is no stack frame or crash trailer. */
+export function tellingLine(logTail) {
+  const lines = String(logTail || '').trimEnd().split('\n').filter((l) => l.trim());
+  return lines.findLast((l) => !AFTER_ERROR.test(l)) ?? lines.at(-1);
+}
+
+/**
+ * The last `n` lines of a log's tail to show, with the telling line (above) first when the crash's stack pushed it out
+ * of them: a Node crash ends in five lines of frames and trailer, so its last five lines never say what failed.
+ */
+export function shownLogLines(logTail, n) {
+  const lines = String(logTail || '').trimEnd().split('\n').filter(Boolean);
+  const last = lines.slice(-n);
+  const telling = tellingLine(logTail);
+  return telling === undefined || last.includes(telling) ? last : [telling, '…', ...lines.slice(-(n - 2))];
+}
+
 /**
  * Why a job of run.json has no result, in one line. A subject that died or never became healthy leaves a reason
  * ending in "Last lines of <log>:" and those lines apart in logTail; the last of them is where the subject or tool
@@ -459,7 +480,7 @@ export function variantPairs(variants) {
  */
 export function jobReason(job = {}) {
   const reason = String(job.reason || 'no reason recorded').trim();
-  const last = String(job.logTail || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  const last = tellingLine(job.logTail)?.trim();
   return last && reason.endsWith(':') ? `${reason} ${last}` : reason;
 }
 

@@ -1,6 +1,6 @@
 // Job-summary markdown ($GITHUB_STEP_SUMMARY): per-variant tables, variant-vs-variant lines, head-vs-base verdicts, failures.
 import {
-  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, bottleneckLine, cellValue, headOnlyJobs, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading,
+  ADJUSTED_NOTE, PAIRED_NOTE, opposesMedians, bottleneckLine, cellValue, headOnlyJobs, comparisonList, countVerdicts, htmlEscape, formatParams, formatSpread, groupByVerdict, headline, mdEscape, mdTable, pairItems, plural, rowLabel, shortSha, suiteBlocks, variantPairs, trialsText, benchmarkName, metricLabel, VERDICTS, judgedOnly, pairMethod, unmatchedHeading, shownLogLines,
 } from './format.js';
 import { countsLine, headerText, infoDetails, row, uncomparedBase } from './comment.js';
 
@@ -95,7 +95,7 @@ export function render({ run, docs = [], comparisons, failures = [], config = {}
   if (failures.length) {
     out.push('### Failed and skipped jobs');
     out.push(failures.map((f) => {
-      const tail = String(f.logTail || '').trimEnd().split('\n').filter(Boolean).slice(-10);
+      const tail = shownLogLines(f.logTail, 10);
       const log = tail.length ? `\n\n  <details><summary>log</summary>\n\n  <pre>${tail.map((l) => htmlEscape(l.slice(0, 500))).join('\n')}</pre>\n  </details>` : '';
       return `- ${mdEscape(f.id)} (${mdEscape(f.status)}): ${mdEscape(f.reason, { max: 500 })}${log}`;
     }).join('\n'));
