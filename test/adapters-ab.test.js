@@ -306,3 +306,13 @@ test('a number ab never prints (1e999 for a total, 1e308 for a rate, "1.5.3" for
   assert.notEqual(sd, many);
   assert.throws(() => ab.parse(sd), { name: 'ParseError', message: /ab's "Connection Times \(ms\)" table has no readable Processing row; the output is truncated or corrupted/ });
 });
+
+test('a percentage row that holds more than whole milliseconds ("95%  4.5", derived from keepalive.txt by appending ".5" to the 95% row) is refused, not read as 4 ms', () => {
+  const text = read('keepalive.txt');
+  const row = /^ {2}95% +\d+$/m.exec(text);
+  assert.ok(row, 'the 95% row of keepalive.txt');
+  const mutant = text.replace(row[0], `${row[0]}.5`);
+  assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && /percentage table has no readable 95% row/.test(e.message));
+  // the real rows, "(longest request)" after the last one, still read
+  assert.equal(values(ab.parse(text))['latency.p95'], 4 * MS);
+});

@@ -99,7 +99,8 @@ function percentageTable(text, complete) {
     if (complete > 1) fail(`ab's report has no "${TABLE_HEADER}" line, which ab prints for every run of more than one request (this one completed ${complete}); the output is truncated or corrupted (or ab ran with -d: run it again without -d)`);
     return [];
   }
-  const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+  // a row is whole ms and nothing else (the last one adds "(longest request)"): "88.5" must not read as 88
+  const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)(?:[ \t]+\(longest request\))?[ \t]*\r?$/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
   const lost = lostRankRows(AB_RANKS, rows);
   if (lost) fail(`ab's percentage table has no readable ${lost}; the output is truncated or corrupted`);
   return rows;
