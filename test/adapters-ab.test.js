@@ -316,3 +316,14 @@ test('a percentage row that holds more than whole milliseconds ("95%  4.5", deri
   // the real rows, "(longest request)" after the last one, still read
   assert.equal(values(ab.parse(text))['latency.p95'], 4 * MS);
 });
+
+test('a "Time per request" line that is not concurrency x time taken / complete requests (orders-api-orderlines-cache-off-4.txt with 78.767 ms made 78767.000) is refused, not judged as a 1000x slower latency.mean', () => {
+  const text = read('orders-api-orderlines-cache-off-4.txt');
+  for (const [from, to] of [['78.767 [ms] (mean)', '78767.000 [ms] (mean)'], ['0.788 [ms] (mean, across', '0.700 [ms] (mean, across']]) {
+    const mutant = text.replace(from, to);
+    assert.notEqual(mutant, text, from);
+    assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && /line is not (concurrency x )?time taken \/ complete requests \((100 x )?3\.938 s \/ 5000 = [\d.]+ ms\), as ab computes it/.test(e.message), from);
+  }
+  // every captured report, the stalled time limit's 15,187 ms among them, agrees with its own time taken
+  for (const c of ['one', 'many', 'keepalive', 'time-limit', 'time-limit-stalled', 'time-limit-cap', 'rate-limited', 'variable-length']) assert.ok(parseCase(c).metrics.length, c);
+});

@@ -141,6 +141,18 @@ export function parse(text, opts = {}) {
   if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
     fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
   }
+  // ab computes both from the run's time, its concurrency and the requests completed: concurrency x time taken / complete
+  // requests, and time taken / complete requests (latency.mean, judged by default, is the first); the time is printed to
+  // a millisecond and each result to a microsecond, so an edited or corrupted one is off by more than that
+  const concurrency = numberField(src, 'Concurrency Level');
+  if (complete > 0 && concurrency > 0 && taken >= 0) {
+    for (const [line, times, what] of [[meanTime, concurrency, 'concurrency x time taken'], [acrossTime, 1, 'time taken']]) {
+      if (!line) continue;
+      const [lo, hi] = [-1, 1].map((d) => (times * (taken + d * 0.001) * 1000) / complete + d * 0.0005);
+      const v = Number(line[1]);
+      if (v < lo || v > hi) fail(`ab's "${line[0].replace(/\s+/g, ' ').slice(0, 100)}" line is not ${what} / complete requests (${times > 1 ? `${concurrency} x ` : ''}${taken} s / ${complete} = ${((times * taken * 1000) / complete).toFixed(3)} ms), as ab computes it; the output is corrupted or edited`);
+    }
+  }
   // the count and, when it is not 0, the breakdown on the next line: "1,2" must not read as 1, nor a damaged breakdown as none
   const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*\r?$(?:\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)[ \t]*\r?$)?/m.exec(src);
   // ab always prints this line: without it, failures would read as none
@@ -220,7 +232,7 @@ export function parse(text, opts = {}) {
     port: numberField(src, 'Server Port'),
     path: field(src, 'Document Path'),
     documentLength,
-    concurrency: numberField(src, 'Concurrency Level'),
+    concurrency,
     keepAliveRequests: keepAlive ?? 0,
     failed: { total: failed, ...failedBy },
     non2xx,
