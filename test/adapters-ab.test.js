@@ -327,3 +327,13 @@ test('a "Time per request" line that is not concurrency x time taken / complete 
   // every captured report, the stalled time limit's 15,187 ms among them, agrees with its own time taken
   for (const c of ['one', 'many', 'keepalive', 'time-limit', 'time-limit-stalled', 'time-limit-cap', 'rate-limited', 'variable-length']) assert.ok(parseCase(c).metrics.length, c);
 });
+
+test('a Connection Times Total row whose mean or median lies outside its own min..max (orders-api-cache-on-3.txt with the Total mean 18 made 00, or its median 15 made 95) is refused, not kept as latency.total_mean', () => {
+  const text = read('orders-api-cache-on-3.txt');
+  for (const [from, to, what] of [[/^Total: {10}5 {3}18 /m, 'Total:          5   00 ', 'mean 0'], [/^(Total: {10}5 {3}18 {3}8\.9 {5})15/m, '$195', 'median 95']]) {
+    const mutant = text.replace(from, to);
+    assert.notEqual(mutant, text, what);
+    assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && new RegExp(`Total row has ${what} ms outside its min 5 \\.\\. max 60 ms`).test(e.message), what);
+  }
+  assert.equal(values(parseCase('orders-api-cache-on-3'))['latency.total_mean'], 18 * MS);
+});
