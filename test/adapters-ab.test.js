@@ -337,3 +337,13 @@ test('a Connection Times Total row whose mean or median lies outside its own min
   }
   assert.equal(values(parseCase('orders-api-cache-on-3'))['latency.total_mean'], 18 * MS);
 });
+
+test('another tool\'s output appended to ab\'s report (keepalive.txt followed by wrk/latency.txt, or by ghz/one.json) is refused as appended outputs, not read as ab\'s alone', () => {
+  const text = read('keepalive.txt');
+  const others = { 'wrk output': readFileSync(`${FIX}../wrk/latency.txt`, 'utf8'), 'JSON from another tool': readFileSync(`${FIX}../ghz/one.json`, 'utf8') };
+  for (const [what, other] of Object.entries(others)) {
+    for (const mixed of [`${text}${other}`, `${other}\n${text}`]) {
+      assert.throws(() => ab.parse(mixed), (e) => e instanceof ParseError && e.message === `the file holds ${what} as well as ab's report (outputs appended into one file?); give one run's output`, what);
+    }
+  }
+});

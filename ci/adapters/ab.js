@@ -119,6 +119,9 @@ export function parse(text, opts = {}) {
   // lines, read one field at a time, would mix the runs' values
   const reports = Math.max(...[/^This is ApacheBench/gm, /^Server Software:/gm, /^Document Path:/gm].map((re) => src.match(re)?.length ?? 0));
   if (reports > 1) throw appendedReports(reports, 'ab', produce);
+  // another tool's output after (or before) ab's report: ab's lines would be read and the rest dropped without a word
+  const mixed = reports === 1 && (/^Running \S+ test @ /m.test(src) || src.includes('--- benchline-json ---') ? 'wrk output' : /^Benchmark \d+: /m.test(src) ? 'hyperfine output' : /^[ \t]*(?:\{[ \t]*"|\[[ \t]*\{?[ \t]*$)/m.test(src) ? 'JSON from another tool' : undefined);
+  if (mixed) fail(`the file holds ${mixed} as well as ab's report (outputs appended into one file?); give one run's output`);
   const complete = numberField(src, 'Complete requests');
   if (complete === undefined) {
     const errors = abErrors(all);
