@@ -315,3 +315,44 @@ test('a number ab never prints (1e999 for a total, 1e308 for a rate, "1.5.3" for
   assert.notEqual(sd, many);
   assert.throws(() => ab.parse(sd), { name: 'ParseError', message: /ab's "Connection Times \(ms\)" table has no readable Processing row; the output is truncated or corrupted/ });
 });
+
+test('a percentage row that holds more than whole milliseconds ("95%  4.5", derived from keepalive.txt by appending ".5" to the 95% row) is refused, not read as 4 ms', () => {
+  const text = read('keepalive.txt');
+  const row = /^ {2}95% +\d+$/m.exec(text);
+  assert.ok(row, 'the 95% row of keepalive.txt');
+  const mutant = text.replace(row[0], `${row[0]}.5`);
+  assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && /percentage table has no readable 95% row/.test(e.message));
+  // the real rows, "(longest request)" after the last one, still read
+  assert.equal(values(ab.parse(text))['latency.p95'], 4 * MS);
+});
+
+test('a "Time per request" line that is not concurrency x time taken / complete requests (orders-api-orderlines-cache-off-4.txt with 78.767 ms made 78767.000) is refused, not judged as a 1000x slower latency.mean', () => {
+  const text = read('orders-api-orderlines-cache-off-4.txt');
+  for (const [from, to] of [['78.767 [ms] (mean)', '78767.000 [ms] (mean)'], ['0.788 [ms] (mean, across', '0.700 [ms] (mean, across']]) {
+    const mutant = text.replace(from, to);
+    assert.notEqual(mutant, text, from);
+    assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && /line is not (concurrency x )?time taken \/ complete requests \((100 x )?3\.938 s \/ 5000 = [\d.]+ ms\), as ab computes it/.test(e.message), from);
+  }
+  // every captured report, the stalled time limit's 15,187 ms among them, agrees with its own time taken
+  for (const c of ['one', 'many', 'keepalive', 'time-limit', 'time-limit-stalled', 'time-limit-cap', 'rate-limited', 'variable-length']) assert.ok(parseCase(c).metrics.length, c);
+});
+
+test('a Connection Times Total row whose mean or median lies outside its own min..max (orders-api-cache-on-3.txt with the Total mean 18 made 00, or its median 15 made 95) is refused, not kept as latency.total_mean', () => {
+  const text = read('orders-api-cache-on-3.txt');
+  for (const [from, to, what] of [[/^Total: {10}5 {3}18 /m, 'Total:          5   00 ', 'mean 0'], [/^(Total: {10}5 {3}18 {3}8\.9 {5})15/m, '$195', 'median 95']]) {
+    const mutant = text.replace(from, to);
+    assert.notEqual(mutant, text, what);
+    assert.throws(() => ab.parse(mutant), (e) => e instanceof ParseError && new RegExp(`Total row has ${what} ms outside its min 5 \\.\\. max 60 ms`).test(e.message), what);
+  }
+  assert.equal(values(parseCase('orders-api-cache-on-3'))['latency.total_mean'], 18 * MS);
+});
+
+test('another tool\'s output appended to ab\'s report (keepalive.txt followed by wrk/latency.txt, or by ghz/one.json) is refused as appended outputs, not read as ab\'s alone', () => {
+  const text = read('keepalive.txt');
+  const others = { 'wrk output': readFileSync(`${FIX}../wrk/latency.txt`, 'utf8'), 'JSON from another tool': readFileSync(`${FIX}../ghz/one.json`, 'utf8') };
+  for (const [what, other] of Object.entries(others)) {
+    for (const mixed of [`${text}${other}`, `${other}\n${text}`]) {
+      assert.throws(() => ab.parse(mixed), (e) => e instanceof ParseError && e.message === `the file holds ${what} as well as ab's report (outputs appended into one file?); give one run's output`, what);
+    }
+  }
+});

@@ -111,3 +111,11 @@ test('refuses a command without client, messages, size or target, saying what to
   assert.throws(() => command({ ...base, params: { ...base.params, sizeKB: undefined } }), /need params.sizeKB/);
   assert.throws(() => command({ ...base, target: { url: 'http://127.0.0.1:1' } }), /needs a gRPC target: give the subject a target.grpc/);
 });
+
+test('a key repeated in the client line (tiny-netty-client-helidon-server.json with "sizeMismatches": 3 added after the real one) is refused, not read as its last value', () => {
+  const text = read('tiny-netty-client-helidon-server');
+  const mutant = text.replace(/("sizeMismatches":\d+)/, '$1,"sizeMismatches":3');
+  assert.notEqual(mutant, text);
+  assert.throws(() => parse(mutant), (e) => e instanceof ParseError && /the key "sizeMismatches" appears twice in one object/.test(e.message));
+  assert.equal(value(parse(text), 'errors'), 0);
+});

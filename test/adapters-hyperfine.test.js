@@ -250,3 +250,23 @@ test('a hyperfine statistic or run time that is not a number of seconds is refus
   // null stays what hyperfine writes for stddev after one run
   assert.equal(byCase(hyperfine.parse(withField('stddev', null)))['sleep 0.01']['time.stdev'], undefined);
 });
+
+test('a run time outside the result\'s own min..max (one-command.json with its second run scaled by 10) is refused, not kept as a sample 10x the slowest run', () => {
+  const text = read('one-command.json');
+  const doc = JSON.parse(text);
+  doc.results[0].times[1] *= 10;
+  assert.throws(() => hyperfine.parse(JSON.stringify(doc, null, 2)), (e) => e instanceof ParseError && /has run 2 timed as [\d.]+ s, outside its own min [\d.]+ s \.\. max [\d.]+ s/.test(e.message));
+  assert.equal(hyperfine.parse(text).metrics.find((m) => m.name === 'time.mean').samples.length, 5);
+});
+
+test('a run dropped from times or repeated in it (several.json edited so) is refused as not the runs its mean averages, not kept as samples of the mean', () => {
+  const doc = JSON.parse(read('several.json'));
+  const dropped = structuredClone(doc);
+  dropped.results[1].times.shift();
+  const repeated = structuredClone(doc);
+  repeated.results[1].times.push(repeated.results[1].times[0]);
+  for (const edited of [dropped, repeated]) {
+    assert.throws(() => hyperfine.parse(JSON.stringify(edited, null, 2)), (e) => e instanceof ParseError && /result 2 \("long"\) has mean [\d.]+ s, which is not the mean of its \d run times/.test(e.message));
+  }
+  assert.equal(hyperfine.parse(JSON.stringify(doc, null, 2)).metrics.length, hyperfine.parse(read('several.json')).metrics.length);
+});

@@ -297,3 +297,21 @@ test('alloc_per_op is judged by default and carries a step of one byte, so JMH\'
   const grown = { ...busy, samples: busy.samples.map((v) => v + 16) };
   assert.equal(compare([side('base', quiet)], [side('head', grown)], { confidence: 0.95, alpha: 0.05, minEffect: 0.02, metrics: {} }).comparisons[0].verdict, 'regression');
 });
+
+test('an iteration value outside its block\'s own 0.0..100.0 percentiles, or a score that is not its iterations\' mean, is refused (avgt-gc.json and params.json, edited as each edit says), not kept beside the score', () => {
+  const avgt = JSON.parse(text('avgt-gc'));
+  const scaled = structuredClone(avgt);
+  // the first iteration of the first benchmark multiplied by 1000: a sample of ms beside a score of µs
+  scaled[0].primaryMetric.rawData[0][0] *= 1000;
+  assert.throws(() => parse(JSON.stringify(scaled)), (e) => e instanceof ParseError && /\(avgt\): iteration value [\d.]+ in rawData lies outside the iterations' own range/.test(e.message));
+  const alloc = structuredClone(avgt);
+  // the same on a secondary result: gc.alloc.rate's first iteration multiplied by 1000
+  alloc[0].secondaryMetrics['gc.alloc.rate'].rawData[0][0] *= 1000;
+  assert.throws(() => parse(JSON.stringify(alloc)), (e) => e instanceof ParseError && /gc\.alloc\.rate: iteration value/.test(e.message));
+  // params.json has two iterations, so no interval would catch an edited score: a "1" put before its digits
+  const params = JSON.parse(text('params'));
+  params[0].primaryMetric.score = Number(`1${params[0].primaryMetric.score}`);
+  assert.throws(() => parse(JSON.stringify(params)), (e) => e instanceof ParseError && /score [\d.]+ is not the mean of its iterations' values in rawData/.test(e.message));
+  // the captured files, gc.count and gc.time (sums of their iterations) among them, still read
+  for (const c of ['avgt-gc', 'avgt-gc-busy', 'params', 'thrpt-two-forks', 'single-shot', 'multi-mode', 'sample']) assert.ok(parse(text(c)).metrics.length, c);
+});

@@ -99,7 +99,8 @@ function percentageTable(text, complete) {
     if (complete > 1) fail(`ab's report has no "${TABLE_HEADER}" line, which ab prints for every run of more than one request (this one completed ${complete}); the output is truncated or corrupted (or ab ran with -d: run it again without -d)`);
     return [];
   }
-  const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
+  // a row is whole ms and nothing else (the last one adds "(longest request)"): "88.5" must not read as 88
+  const rows = [...text.slice(at).matchAll(/^[ \t]+(\d+)%[ \t]+(\d+)(?:[ \t]+\(longest request\))?[ \t]*\r?$/gm)].map((m) => ({ p: Number(m[1]), ms: Number(m[2]) }));
   const lost = lostRankRows(AB_RANKS, rows);
   if (lost) fail(`ab's percentage table has no readable ${lost}; the output is truncated or corrupted`);
   return rows;
@@ -118,6 +119,9 @@ export function parse(text, opts = {}) {
   // lines, read one field at a time, would mix the runs' values
   const reports = Math.max(...[/^This is ApacheBench/gm, /^Server Software:/gm, /^Document Path:/gm].map((re) => src.match(re)?.length ?? 0));
   if (reports > 1) throw appendedReports(reports, 'ab', produce);
+  // another tool's output after (or before) ab's report: ab's lines would be read and the rest dropped without a word
+  const mixed = reports === 1 && (/^Running \S+ test @ /m.test(src) || src.includes('--- benchline-json ---') ? 'wrk output' : /^Benchmark \d+: /m.test(src) ? 'hyperfine output' : /^[ \t]*(?:\{[ \t]*"|\[[ \t]*\{?[ \t]*$)/m.test(src) ? 'JSON from another tool' : undefined);
+  if (mixed) fail(`the file holds ${mixed} as well as ab's report (outputs appended into one file?); give one run's output`);
   const complete = numberField(src, 'Complete requests');
   if (complete === undefined) {
     const errors = abErrors(all);
@@ -139,6 +143,18 @@ export function parse(text, opts = {}) {
   const rate = numberField(src, 'Transfer rate');
   if ([rps, taken, meanTime, transferred, rate].some((v) => v === undefined || v === null)) {
     fail('ab\'s report lacks one of "Time taken for tests", "Total transferred", "Requests per second", "Time per request", "Transfer rate"; the output is truncated');
+  }
+  // ab computes both from the run's time, its concurrency and the requests completed: concurrency x time taken / complete
+  // requests, and time taken / complete requests (latency.mean, judged by default, is the first); the time is printed to
+  // a millisecond and each result to a microsecond, so an edited or corrupted one is off by more than that
+  const concurrency = numberField(src, 'Concurrency Level');
+  if (complete > 0 && concurrency > 0 && taken >= 0) {
+    for (const [line, times, what] of [[meanTime, concurrency, 'concurrency x time taken'], [acrossTime, 1, 'time taken']]) {
+      if (!line) continue;
+      const [lo, hi] = [-1, 1].map((d) => (times * (taken + d * 0.001) * 1000) / complete + d * 0.0005);
+      const v = Number(line[1]);
+      if (v < lo || v > hi) fail(`ab's "${line[0].replace(/\s+/g, ' ').slice(0, 100)}" line is not ${what} / complete requests (${times > 1 ? `${concurrency} x ` : ''}${taken} s / ${complete} = ${((times * taken * 1000) / complete).toFixed(3)} ms), as ab computes it; the output is corrupted or edited`);
+    }
   }
   // the count and, when it is not 0, the breakdown on the next line: "1,2" must not read as 1, nor a damaged breakdown as none
   const failedLine = /^Failed requests:[ \t]+(\d+)[ \t]*\r?$(?:\n[ \t]*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)[ \t]*\r?$)?/m.exec(src);
@@ -185,6 +201,12 @@ export function parse(text, opts = {}) {
     const lost = ['Connect', 'Processing', 'Waiting', 'Total'].filter((row) => !table[row]);
     if (lost.length) fail(`ab's "Connection Times (ms)" table has no readable ${lost.join(', ')} row; the output is truncated or corrupted`);
   }
+  // Total's mean and median become latency.total_mean and total_median, which the shared check does not hold within
+  // min..max: a value ab computed from the requests lies there (a whole ms of slack for its rounding)
+  const total = table.Total;
+  for (const k of ['mean', 'median']) {
+    if (total && (total[k] < total.min - 1 || total[k] > total.max + 1)) fail(`ab's "Connection Times (ms)" Total row has ${k} ${total[k]} ms outside its min ${total.min} .. max ${total.max} ms; the output is corrupted or edited`);
+  }
   for (const [row, family] of Object.entries(ROWS)) {
     const r = table[row];
     if (!r) continue;
@@ -225,7 +247,7 @@ export function parse(text, opts = {}) {
     port: numberField(src, 'Server Port'),
     path: field(src, 'Document Path'),
     documentLength,
-    concurrency: numberField(src, 'Concurrency Level'),
+    concurrency,
     keepAliveRequests: keepAlive ?? 0,
     failed: { total: failed, ...failedBy },
     non2xx,

@@ -11,7 +11,7 @@
 // A transfer that failed (the client's "error" field) is not a measurement: parse() refuses it and
 // says why, so the job fails with the client's own message.
 import { isAbsolute, join } from 'node:path';
-import { ParseError, shown, tooDeep, whereJsonBroke } from './errors.js';
+import { ParseError, repeatedKey, shown, tooDeep, whereJsonBroke } from './errors.js';
 import { metric } from '../metrics.js';
 import { wholeNumber } from './counts.js';
 
@@ -61,6 +61,9 @@ function clientLine(text) {
     }
     const deep = tooDeep(t);
     if (deep) fail(`in a JSON line ${deep}; the output is corrupted`);
+    // the client never repeats a key, and JSON.parse would keep the last value without a word
+    const twice = repeatedKey(t);
+    if (twice) fail(`in a JSON line ${twice}, which the client never writes; the output was edited or corrupted`);
     if (doc?.tool === TOOL_ID) docs.push(doc);
   }
   if (docs.length > 1) fail(`${docs.length} client result lines in one output; give each trial its own file`);

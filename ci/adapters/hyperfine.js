@@ -45,6 +45,14 @@ function resultProblem(r) {
   if (bad) return `has ${bad} ${shown(r[bad])}, where hyperfine writes a number of seconds from 0 to ${MAX_SECONDS}`;
   const run = r.times.findIndex((t) => !isSeconds(t));
   if (run >= 0) return `has run ${run + 1} timed as ${shown(r.times[run])} in times, where hyperfine writes a number of seconds from 0 to ${MAX_SECONDS}`;
+  // hyperfine computes min and max from these times: a run outside them, kept as a sample, was edited or corrupted (a min
+  // above its max, or a mean outside them, is left to ci/sanity.js, whose message names both metrics)
+  const ordered = typeof r.min === 'number' && typeof r.max === 'number' && r.min <= r.max;
+  const outside = ordered ? r.times.findIndex((t) => t < r.min * (1 - 1e-9) || t > r.max * (1 + 1e-9)) : -1;
+  if (outside >= 0) return `has run ${outside + 1} timed as ${r.times[outside]} s, outside its own min ${r.min} s .. max ${r.max} s, which hyperfine computes from these times`;
+  // and its mean: a run dropped from times, or one repeated, leaves samples that are not the runs it averaged
+  const average = r.times.reduce((s, t) => s + t, 0) / r.times.length;
+  if (ordered && r.mean >= r.min && r.mean <= r.max && r.times.length && Math.abs(average - r.mean) > 1e-9 * Math.max(r.mean, average)) return `has mean ${r.mean} s, which is not the mean of its ${r.times.length} run times (${average} s), from which hyperfine computes it`;
   return undefined;
 }
 

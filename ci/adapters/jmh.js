@@ -133,6 +133,25 @@ function scaled(v, factor, what) {
   return out;
 }
 
+/**
+ * Why a score block's per-iteration values (rawData) cannot be the ones JMH measured, or undefined. Outside sample mode
+ * JMH computes scorePercentiles over those values, so each lies within its 0.0..100.0 percentiles, and the primary
+ * score is their mean (gc.count and gc.time sum them); an edited iteration value or score breaks either.
+ */
+function rawDataProblem(block, primary) {
+  if (!Array.isArray(block.rawData)) return undefined;
+  const values = iterationValues(block);
+  const pct = block.scorePercentiles || {};
+  const [lo, hi] = [num(pct['0.0']), num(pct['100.0'])];
+  const slack = (v) => Math.abs(v) * 1e-9;
+  const out = Number.isFinite(lo) && Number.isFinite(hi) ? values.find((v) => v < lo - slack(lo) || v > hi + slack(hi)) : undefined;
+  if (out !== undefined) return `iteration value ${out} in rawData lies outside the iterations' own range ${lo} .. ${hi} (scorePercentiles 0.0 and 100.0)`;
+  const score = num(block.score);
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  if (primary && values.length && Math.abs(mean - score) > 1e-6 * Math.max(Math.abs(score), Math.abs(mean))) return `score ${score} is not the mean of its iterations' values in rawData (${mean})`;
+  return undefined;
+}
+
 /** One metric from a JMH score block: value, interval and per-iteration samples, all scaled. */
 function scoreMetric(metricName, block, factor, caseName) {
   const where = `${caseName}: ${metricName}`;
@@ -164,6 +183,12 @@ export function parse(text) {
     const caseName = cases[i];
     const pm = e.primaryMetric;
     const { metric: primaryName, factor } = primaryScale(e.mode, pm.scoreUnit, `${e.benchmark} (${e.mode})`);
+    const where = (key) => `${e.benchmark} (${e.mode})${key ? ` ${key}` : ''}`;
+    const rawProblem = (block, key) => {
+      const problem = e.mode === 'sample' ? undefined : rawDataProblem(block, !key);
+      if (problem) throw new ParseError(`${where(key)}: ${problem}; the file was edited or corrupted`, produce);
+    };
+    rawProblem(pm);
     metrics.push(scoreMetric(primaryName, pm, factor, caseName));
     if (e.mode === 'sample') {
       const pct = pm.scorePercentiles || {};
@@ -198,6 +223,7 @@ export function parse(text) {
         notes.push(`jmh: ${caseName} ${key} has no value (${block.score}) and was left out`);
         continue;
       }
+      rawProblem(block, key);
       metrics.push(scoreMetric(known[0], block, f, caseName));
     }
   });
