@@ -452,6 +452,9 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   return result;
 }
 
+// how a store file is opened for reading (readStoreFile)
+const READ_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
 /**
  * Reads and classifies one store file: { kind: 'doc'|'failure'|'archive', value } (archives also keep their
  * text, which the site serves unchanged) or { problem }. The name must match the content, since names are
@@ -468,16 +471,17 @@ export function readStoreFile(store, rel) {
     // a link is never followed: it could point anywhere, and its target's text would end up in the problem list
     // (O_NOFOLLOW: opening a link fails with ELOOP, one call instead of an lstat per file); O_NONBLOCK: a named pipe
     // reads as empty instead of waiting for a writer
-    const fd = openSync(join(store, rel), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    try {
-      text = readFileSync(fd, 'utf8');
-      // an archived month's size and identity as read, from the file read: one a publish renamed into place meanwhile is another
-      if (isArchive) {
+    if (!isArchive) text = readFileSync(join(store, rel), { encoding: 'utf8', flag: READ_FLAGS }); // opened, read and closed in one call
+    else {
+      const fd = openSync(join(store, rel), READ_FLAGS);
+      try {
+        text = readFileSync(fd, 'utf8');
+        // an archived month's size and identity as read, from the file read: one a publish renamed into place meanwhile is another
         const { size, mtimeMs, ino } = fstatSync(fd);
         stat = { size, mtimeMs, ino };
+      } finally {
+        closeSync(fd);
       }
-    } finally {
-      closeSync(fd);
     }
   } catch (e) {
     if (e.code === 'ELOOP') return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
