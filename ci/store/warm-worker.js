@@ -16,6 +16,8 @@ import { packRun } from './run-file.js';
 import { rewrite, sha1 } from './files.js';
 
 const KIND = 'benchline-warm';
+// entries a worker hands back in one message
+const BATCH = 32;
 
 /**
  * The JSON text of the cache entry of one run folder (read-cache.js packEntry) with its run's site file written into
@@ -43,13 +45,19 @@ async function warmFolder({ store, out, cache, builder }, folder, names) {
 if (!isMainThread && workerData?.kind === KIND) {
   const { folders, ...where } = workerData;
   // each entry handed back as its JSON text, the one written to the cache: a string is copied whole, where the objects
-  // of 2,000 entries (60 MB as JSON) took the build's thread longer to take apart from a message than to parse
-  const entries = [];
+  // of 2,000 entries (60 MB as JSON) took the build's thread longer to take apart from a message than to parse; a few
+  // at a time, so the build's thread parses them while the workers go on, then null: all handed back
+  let entries = [];
   for (const [folder, names] of folders) {
     const json = await warmFolder(where, folder, names);
     if (json) entries.push(json);
+    if (entries.length >= BATCH) {
+      parentPort.postMessage(entries);
+      entries = [];
+    }
   }
   parentPort.postMessage(entries);
+  parentPort.postMessage(null);
 }
 
 /**
@@ -60,9 +68,13 @@ export function warmInWorkers(where, folders, threads) {
   const shares = Array.from({ length: threads }, (_, k) => folders.filter((_, i) => i % threads === k));
   return Promise.all(shares.filter((s) => s.length).map((share) => new Promise((resolveShare, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { kind: KIND, folders: share, ...where } });
-    let entries = null;
-    worker.once('message', (m) => { entries = m.map((json) => JSON.parse(json)); });
+    const entries = [];
+    let done = false;
+    worker.on('message', (m) => {
+      if (m === null) done = true;
+      else for (const json of m) entries.push(JSON.parse(json));
+    });
     worker.once('error', reject);
-    worker.once('exit', (code) => (entries ? resolveShare(entries) : reject(new Error(`site cache: a worker reading run folders stopped (exit ${code})`))));
+    worker.once('exit', (code) => (done ? resolveShare(entries) : reject(new Error(`site cache: a worker reading run folders stopped (exit ${code})`))));
   }))).then((lists) => lists.flat());
 }
