@@ -439,7 +439,8 @@ async function build(options) {
   // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
   // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept. A series part
   // (extra.fingerprint) is kept by its fingerprint before it gets here, so its payload is not hashed too
-  const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true) => {
+  // script: the data file's text when it is already on the way (an archived month deflated early by the plan)
+  const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true, script = null) => {
     const source = readCache && !extra.fingerprint ? sha1(json) : undefined;
     const was = source && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
     if (was) {
@@ -449,7 +450,7 @@ async function build(options) {
     }
     files.push(rel);
     await later(async () => {
-      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
+      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await (script ?? dataScriptFromJson(rel, json, deflate))) };
       nowOf.set(rel, record);
       done(record);
     });
@@ -503,7 +504,7 @@ async function build(options) {
   for (const f of plan.archiveFiles) {
     if (f.kept) keep(f.path, f.kept);
     else if (f.text === undefined) await putData(f.path, f.payload);
-    else await putJson(f.path, f.text.trim());
+    else await putJson(f.path, f.text.trim(), {}, undefined, true, f.script);
   }
   await Promise.all(inFlight);
   if (failed) throw failed;
@@ -589,6 +590,16 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
   // the store as the workers were given it: not listed a second time (109,000 files on a year of hourly runs)
   const contents = readStore(store, { cache: readCache, read: archives, listing: warmed.listing });
   for (const p of contents.problems) log(`skipped ${p.message}`);
+  // an archived month the last build wrote no file of is deflated from now on in zlib's threads (100 MB on a year of
+  // hourly runs: a second of CPU), beside the model and the layout on this thread, instead of after them
+  const early = new Map();
+  for (const a of contents.archives) {
+    const rel = archivePath(a.archive.month);
+    if (readCache?.dataFiles[rel]) continue; // perhaps kept as written: putJson sees
+    const script = dataScriptFromJson(rel, a.text.trim());
+    script.catch(() => { /* awaited when the file is put */ });
+    early.set(a.archive, script);
+  }
   // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
   // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
   const whole = new Set();
@@ -700,7 +711,7 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
     problems: contents.problems,
     runFiles,
     reports,
-    archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a) } : { payload: a }) })),
+    archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a), script: early.get(a) } : { payload: a }) })),
     warmed: warmed.folders.size,
     // each folder read from its files counted once: one the workers read may be read whole again here
     read: [...contents.folders.values()].filter((f) => !f.cached).length + warmed.folders.size + [...fullRead.keys()].filter((f) => !warmed.folders.has(f)).length,
