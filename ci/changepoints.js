@@ -584,6 +584,27 @@ export function fillMissing(values) {
 }
 
 /**
+ * fillMissing's values as 64-bit floats, made in one pass (a site build fills every point of every series), or null
+ * when none is present.
+ */
+function filledFloats(values) {
+  const n = values.length;
+  const xs = new Float64Array(n);
+  let first = -1;
+  for (let i = 0; i < n; i += 1) {
+    const v = values[i];
+    if (v === null || v === undefined || Number.isNaN(v)) xs[i] = first < 0 ? NaN : xs[i - 1];
+    else {
+      if (first < 0) first = i;
+      xs[i] = v;
+    }
+  }
+  if (first < 0) return null;
+  for (let i = first - 1; i >= 0; i -= 1) xs[i] = xs[first];
+  return xs;
+}
+
+/**
  * Change points of a series, as otava's `analyze` finds them (with minSegment 1, the default).
  * Each: { index (first point of the new level), meanBefore, meanAfter, stddevBefore, stddevAfter, pvalue,
  *         change (relative, after/before - 1), magnitude }.
@@ -609,10 +630,9 @@ export function changePoints(values, options = {}) {
 export function changePointsResumable(values, { window = DEFAULTS.window, maxPValue = DEFAULTS.maxPValue, minMagnitude = DEFAULTS.minMagnitude, minSegment = DEFAULTS.minSegment, recheck = DEFAULTS.recheck, prune = DEFAULTS.prune, pvalues = null } = {}, saved = null, known = null) {
   // values already unboxed and complete (a site build's kept series) are read as they are
   const dense = values instanceof Float64Array && !hasNaN(values);
-  const filled = dense ? values : fillMissing(Array.from(values));
-  if (filled.length < 2 || filled[0] === null) return { points: [], saved: null };
   // one unboxed copy: the window scans read it tens of millions of times
-  const xs = dense ? values : Float64Array.from(filled);
+  const xs = dense ? values : filledFloats(values);
+  if (!xs || xs.length < 2) return { points: [], saved: null };
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
   rememberSegments(xs);
   memo = pvalues;

@@ -39,6 +39,16 @@ function statOf(name) {
 
 const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.unit === 'ratio' || m.unit === 'count' ? '' : ` ${m.unit}`}`;
 
+/** What is wrong with one value `v` of metric m (its value or a sample), or undefined. */
+function valueProblem(v, m, bound, wholeCounts) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return 'not a finite number';
+  if (v < 0) return `${UNIT_WORD[m.unit] || 'this value'} cannot be negative`;
+  if (wholeCounts && m.unit === 'count' && !Number.isInteger(v) && describeMetric(m.name)?.unit === 'count') return 'a count must be a whole number';
+  if (m.unit === 'ratio' && v > 1) return 'a ratio must lie within 0..1';
+  if (bound !== undefined && v > bound) return `above ${bound} ${m.unit}, beyond any real measurement`;
+  return undefined;
+}
+
 /**
  * Problems of single values: finite, not negative, ratios within 0..1, within physical bounds, and with wholeCounts
  * integer counts (one trial's; a document's count is a median over trials, which can end in .5). Only the counts
@@ -47,17 +57,13 @@ const show = (m) => `${m.case ? `${m.case}::` : ''}${m.name} = ${m.value}${m.uni
  */
 function valueProblems(m, { wholeCounts = true } = {}) {
   const out = [];
-  const values = [m.value, ...(Array.isArray(m.samples) ? m.samples : [])];
+  const samples = Array.isArray(m.samples) ? m.samples : [];
   const bound = BOUNDS[m.unit];
-  for (const v of values) {
-    // the label is made only for a value found wrong: the store checks millions of samples
-    const at = () => (v === m.value ? show(m) : `${show(m)} (sample ${v})`);
-    if (typeof v !== 'number' || !Number.isFinite(v)) out.push(`${at()}: not a finite number`);
-    else if (v < 0) out.push(`${at()}: ${UNIT_WORD[m.unit] || 'this value'} cannot be negative`);
-    else if (wholeCounts && m.unit === 'count' && !Number.isInteger(v) && describeMetric(m.name)?.unit === 'count') out.push(`${at()}: a count must be a whole number`);
-    else if (m.unit === 'ratio' && v > 1) out.push(`${at()}: a ratio must lie within 0..1`);
-    else if (bound !== undefined && v > bound) out.push(`${at()}: above ${bound} ${m.unit}, beyond any real measurement`);
-    if (out.length) break;
+  // the value, then its samples: the store checks millions of samples, so neither a copy of them nor a label per value
+  for (let i = -1; i < samples.length && !out.length; i += 1) {
+    const v = i < 0 ? m.value : samples[i];
+    const problem = valueProblem(v, m, bound, wholeCounts);
+    if (problem) out.push(`${v === m.value ? show(m) : `${show(m)} (sample ${v})`}: ${problem}`);
   }
   if (m.lower !== undefined && m.upper !== undefined && !(m.lower <= m.upper)) out.push(`${show(m)}: interval lower ${m.lower} above upper ${m.upper}`);
   // a tool's own interval is its value plus and minus an error (JMH's score ± scoreError); a bootstrap interval of a
@@ -232,7 +238,12 @@ function sampleSpanProblem(m, trials) {
   const { samples } = m;
   if (!Array.isArray(samples) || !samples.length || (!(trials > 1) && samples.length > 1)) return undefined;
   if (samples.length === 1 && samples[0] === m.value) return undefined;
-  const [lo, hi] = spanOf({ value: samples[0], samples }, true);
+  let lo = samples[0];
+  let hi = lo;
+  for (const v of samples) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   // the median of two samples is their halfway point, computed in floating point
   const slack = Math.max(Math.abs(lo), Math.abs(hi)) * 1e-9;
   if (m.value >= lo - slack && m.value <= hi + slack) return undefined;
@@ -240,6 +251,9 @@ function sampleSpanProblem(m, trials) {
     ? `${show(m)} is not its trial's sample ${lo}: a document's value is what its trials measured`
     : `${show(m)} lies outside its own per-trial samples ${lo} .. ${hi}: a document's value is the median of its trials`;
 }
+
+// the options documentProblems checks a document's metrics with (values and order over several trials)
+const ACROSS_TRIALS = Object.freeze({ wholeCounts: false, acrossTrials: true });
 
 /** Families whose mean the document's tool does not take as the mean of the measured values (its adapter's freeMeans). */
 const freeMeansOf = (doc) => (Object.hasOwn(ADAPTERS, String(doc?.tool?.name)) && ADAPTERS[doc.tool.name].freeMeans) || [];
@@ -263,8 +277,14 @@ export function documentProblems(doc) {
     const outside = sampleSpanProblem(m, doc.trials);
     if (outside) listed.push(outside);
   }
-  const values = metrics.flatMap((m) => valueProblems(m, { wholeCounts: false }));
-  return [...values, ...listed, ...orderProblems(metrics, freeMeansOf(doc), { acrossTrials: true })];
+  const values = [];
+  for (const m of metrics) {
+    const found = valueProblems(m, ACROSS_TRIALS);
+    if (found.length) values.push(...found);
+  }
+  const order = orderProblems(metrics, freeMeansOf(doc), ACROSS_TRIALS);
+  // a document benchline wrote has none: no copies then
+  return values.length || listed.length ? [...values, ...listed, ...order] : order;
 }
 
 /** Throws ImpossibleValueError naming `where` (file or job) and the tool, listing the offending metrics. */

@@ -309,6 +309,17 @@ test('fills gaps with the previous value and a leading gap with the first value,
   assert.deepEqual(fillMissing([null, 2, null, undefined, 5, NaN]), [2, 2, 2, 2, 5, 5]);
 });
 
+test('a series with gaps finds the change points of its gaps filled, given as an array or as floats with NaN', () => {
+  const level = (i) => (i < 60 ? 100 : 130) + ((i * 7919) % 13) / 10;
+  const values = Array.from({ length: 140 }, (_, i) => (i < 3 || i % 17 === 5 ? null : i % 29 === 7 ? undefined : i % 31 === 9 ? NaN : level(i)));
+  const filled = changePoints(fillMissing(values));
+  assert.ok(filled.some((c) => c.index === 60), JSON.stringify(filled));
+  assert.deepEqual(changePoints(values), filled);
+  assert.deepEqual(changePoints(Float64Array.from(values, (v) => v ?? NaN)), filled);
+  assert.deepEqual(changePoints([null, null]), []);
+  assert.deepEqual(changePoints([NaN, null, 4]).length, 0);
+});
+
 test("computes scipy's pooled two-sided t-test p-value from numpy's population deviations", () => {
   // scipy 1.16.3 in otava's venv: ttest_ind_from_stats(2, np.std([1,2,3]), 3, 5, np.std([4,5,6]), 3).pvalue = 0.010822550462608247
   const s = tTest([1, 2, 3, 4, 5, 6], 0, 3, 6);

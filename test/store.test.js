@@ -685,6 +685,16 @@ test('listStore finds the run folders and other files a full listing does, in it
   assert.ok(got.others.includes('notes.txt') && got.others.includes('runs/2025/1/r/main/x.json'));
   assert.equal(got.folders.get(`runs/2025/01/${run}`).includes('main/link.json'), true);
   assert.equal(got.folders.get(`runs/2025/01/${run}`).some((n) => n.includes('.tmp-') || n.endsWith('.json.123')), false);
+  // the site hands readStore the listing its workers were given: the store reads as it does listed by readStore itself
+  const own = readStore(store);
+  const given = readStore(store, { listing: got });
+  assert.ok(own.problems.length >= 8 && own.docs.length >= 3, 'the odd files are problems, the runs documents');
+  assert.deepEqual(given.problems, own.problems);
+  assert.deepEqual(given.docs.map((d) => d.path), own.docs.map((d) => d.path));
+  assert.deepEqual([...given.folders], [...own.folders]);
+  // and it reads what the listing names, without listing the store again
+  const some = new Map([...got.folders].slice(0, 1));
+  assert.deepEqual(readStore(store, { listing: { folders: some, others: [] } }).docs.map((d) => d.path).sort(), own.docs.map((d) => d.path).filter((p) => p.startsWith(join(store, [...some.keys()][0], '/'))).sort());
 });
 
 test('a store.json with hostile policy values is refused naming each key, what it may hold and the file to fix, before anything is written', async () => {

@@ -166,7 +166,12 @@ const entryFile = (dir, folder) => join(dir, `${folder}.json`);
  * a new entry is written straight into place: one cut short fails its checksum and the folder is read again).
  */
 export function writeEntry(dir, entry) {
-  writeFresh(entryFile(dir, entry.folder), Buffer.from(`${sealed(JSON.stringify(entry))}\n`), dir);
+  writeEntryText(dir, entry.folder, JSON.stringify(entry));
+}
+
+/** writeEntry of an entry already serialized: `json` is JSON.stringify(entry) of the entry of run folder `folder`. */
+export function writeEntryText(dir, folder, json) {
+  writeFresh(entryFile(dir, folder), Buffer.from(`${sealed(json)}\n`), dir);
 }
 
 /**

@@ -439,7 +439,8 @@ async function build(options) {
   // there as written), not deflated again (site-data.js dataScriptFromJson): most of all the archived months.
   // extra: more to record of the file in the cache; done({ hash, size, ... }) once it is written or kept. A series part
   // (extra.fingerprint) is kept by its fingerprint before it gets here, so its payload is not hashed too
-  const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true) => {
+  // script: the data file's text when it is already on the way (an archived month deflated early by the plan)
+  const putJson = async (rel, json, extra = {}, done = () => {}, deflate = true, script = null) => {
     const source = readCache && !extra.fingerprint ? sha1(json) : undefined;
     const was = source && filesBefore[rel]?.source === source ? asRecorded(rel) : null;
     if (was) {
@@ -449,7 +450,7 @@ async function build(options) {
     }
     files.push(rel);
     await later(async () => {
-      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await dataScriptFromJson(rel, json, deflate)) };
+      const record = { ...extra, ...(source ? { source } : {}), ...putBytes(rel, await (script ?? dataScriptFromJson(rel, json, deflate))) };
       nowOf.set(rel, record);
       done(record);
     });
@@ -503,7 +504,7 @@ async function build(options) {
   for (const f of plan.archiveFiles) {
     if (f.kept) keep(f.path, f.kept);
     else if (f.text === undefined) await putData(f.path, f.payload);
-    else await putJson(f.path, f.text.trim());
+    else await putJson(f.path, f.text.trim(), {}, undefined, true, f.script);
   }
   await Promise.all(inFlight);
   if (failed) throw failed;
@@ -586,8 +587,19 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
   // archives 100 MB of JSON: over a second to read and check)
   const archives = readArchives(store);
   const warmed = (await warming) ?? { runFiles: new Map(), folders: new Set() };
-  const contents = readStore(store, { cache: readCache, read: archives });
+  // the store as the workers were given it: not listed a second time (109,000 files on a year of hourly runs)
+  const contents = readStore(store, { cache: readCache, read: archives, listing: warmed.listing });
   for (const p of contents.problems) log(`skipped ${p.message}`);
+  // an archived month the last build wrote no file of is deflated from now on in zlib's threads (100 MB on a year of
+  // hourly runs: a second of CPU), beside the model and the layout on this thread, instead of after them
+  const early = new Map();
+  for (const a of contents.archives) {
+    const rel = archivePath(a.archive.month);
+    if (readCache?.dataFiles[rel]) continue; // perhaps kept as written: putJson sees
+    const script = dataScriptFromJson(rel, a.text.trim());
+    script.catch(() => { /* awaited when the file is put */ });
+    early.set(a.archive, script);
+  }
   // run folders taken from the cache hold slim documents; these are read whole instead: the newest run of each suite
   // with a report page, runs also found in an archive or in two folders, and runs whose kept run file does not fit
   const whole = new Set();
@@ -699,7 +711,7 @@ async function fullPlan({ store, out, config, repoUrl = null, basePath = './', t
     problems: contents.problems,
     runFiles,
     reports,
-    archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a) } : { payload: a }) })),
+    archiveFiles: model.archives.map((a) => ({ path: archivePath(a.month), ...(storedText.has(a) ? { text: storedText.get(a), script: early.get(a) } : { payload: a }) })),
     warmed: warmed.folders.size,
     // each folder read from its files counted once: one the workers read may be read whole again here
     read: [...contents.folders.values()].filter((f) => !f.cached).length + warmed.folders.size + [...fullRead.keys()].filter((f) => !warmed.folders.has(f)).length,
@@ -722,14 +734,16 @@ const MAX_WARM_THREADS = 4;
  * at least `warmFiles` files, as on a first build, those folders are read in worker threads (warm-worker.js), up to
  * four at once, each writing its run's site file and its cache entry; the layout then takes them from the cache. The
  * site is marked as being built first, as those files go into it. Returns { runFiles: Map(path -> { path, hash, size })
- * of the run files written, folders: Set of the folders read }. One thread only: nothing is done here.
+ * of the run files written, folders: Set of the folders read, listing: the store's listing (listStore) the folders were
+ * taken from }. One thread only: nothing is done here (and the store is not listed).
  */
 async function warmCache({ store, out, readCache, previous, generatedAt, warmFiles, warmThreads }) {
   const none = { runFiles: new Map(), folders: new Set() };
   const threads = Math.min(warmThreads, MAX_WARM_THREADS);
   if (threads < 2) return none;
-  const cold = [...listStore(store).folders].filter(([folder, names]) => !entryFits(readCache.entries.get(folder), names));
-  if (!cold.length || cold.reduce((n, [, names]) => n + names.length, 0) < warmFiles) return none;
+  const listing = listStore(store);
+  const cold = [...listing.folders].filter(([folder, names]) => !entryFits(readCache.entries.get(folder), names));
+  if (!cold.length || cold.reduce((n, [, names]) => n + names.length, 0) < warmFiles) return { ...none, listing };
   markBuilding(out, previous, generatedAt);
   const entries = await warmInWorkers({ store, out, cache: readCache.dir, builder: readCache.builder }, cold, threads);
   const runFiles = new Map();
@@ -737,7 +751,7 @@ async function warmCache({ store, out, readCache, previous, generatedAt, warmFil
     readCache.entries.set(e.folder, e);
     if (e.runFile) runFiles.set(e.runFile.path, e.runFile);
   }
-  return { runFiles, folders: new Set(entries.map((e) => e.folder)) };
+  return { runFiles, folders: new Set(entries.map((e) => e.folder)), listing };
 }
 
 /**

@@ -158,9 +158,14 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     const p = s.points;
     const count = p.v.length;
     const have = Math.min(stored.get(s.id) ?? 0, count);
+    // the values as 64-bit floats (null as NaN), made once for both the values file and the hash below
+    let xs = p.v;
+    if (!(xs instanceof Float64Array)) {
+      xs = new Float64Array(count);
+      for (let i = 0; i < count; i += 1) xs[i] = p.v[i] ?? NaN;
+    }
     if (have < count) {
-      const values = new Float64Array(count - have);
-      for (let i = have; i < count; i += 1) values[i - have] = p.v[i] ?? NaN;
+      const values = xs.subarray(have, count);
       const fd = openValues(dir, s.id, have ? 'r+' : 'w');
       try {
         writeSync(fd, values, 0, values.byteLength, have * 8);
@@ -170,7 +175,6 @@ export function saveSnapshot(dir, { builder, key, manifest, folders, archives, d
     }
     // what the values file must hold: a file another build rewrote meanwhile (a cache shared by two sites) is caught;
     // hashed on from where the snapshot this build started from left it (its values are the start of these)
-    const xs = p.v instanceof Float64Array ? p.v : Float64Array.from(p.v, (x) => x ?? NaN);
     const hash = hexOf(hashState(xs, count, s.kept?.hashed.n <= count ? s.kept.hashed : undefined));
     // from the part that holds the newest point, whose bounds the chart's summary shows, even when that part is complete
     const from = count ? Math.floor((count - 1) / partPoints) * partPoints : 0;

@@ -452,6 +452,9 @@ export async function publish({ store, files, docs, policy, compaction = true } 
   return result;
 }
 
+// how a store file is opened for reading (readStoreFile)
+const READ_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
 /**
  * Reads and classifies one store file: { kind: 'doc'|'failure'|'archive', value } (archives also keep their
  * text, which the site serves unchanged) or { problem }. The name must match the content, since names are
@@ -468,16 +471,17 @@ export function readStoreFile(store, rel) {
     // a link is never followed: it could point anywhere, and its target's text would end up in the problem list
     // (O_NOFOLLOW: opening a link fails with ELOOP, one call instead of an lstat per file); O_NONBLOCK: a named pipe
     // reads as empty instead of waiting for a writer
-    const fd = openSync(join(store, rel), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    try {
-      text = readFileSync(fd, 'utf8');
-      // an archived month's size and identity as read, from the file read: one a publish renamed into place meanwhile is another
-      if (isArchive) {
+    if (!isArchive) text = readFileSync(join(store, rel), { encoding: 'utf8', flag: READ_FLAGS }); // opened, read and closed in one call
+    else {
+      const fd = openSync(join(store, rel), READ_FLAGS);
+      try {
+        text = readFileSync(fd, 'utf8');
+        // an archived month's size and identity as read, from the file read: one a publish renamed into place meanwhile is another
         const { size, mtimeMs, ino } = fstatSync(fd);
         stat = { size, mtimeMs, ino };
+      } finally {
+        closeSync(fd);
       }
-    } finally {
-      closeSync(fd);
     }
   } catch (e) {
     if (e.code === 'ELOOP') return { problem: 'a symbolic link, which the store never holds (publish writes files); remove it' };
@@ -590,18 +594,18 @@ export const missingStoreProblem = (store) => (existsSync(store) ? undefined : `
  * entry names come from the entry, without reading a file; their documents are slim (no samples, distributions or
  * notes) and marked `slim: true`. Folders read from the files keep `cached: null`. read: Map(path in the store ->
  * readStoreFile's result) of files already read (the archived months, which a site build reads while worker threads
- * read run folders), taken instead of reading them again.
+ * read run folders), taken instead of reading them again. listing: the store as listStore listed it, when the build
+ * just did (not listed again).
  */
-export function readStore(store, { cache, read = new Map() } = {}) {
+export function readStore(store, { cache, read = new Map(), listing = null } = {}) {
   const missing = missingStoreProblem(store);
   if (missing) throw new StoreError(missing);
   const place = storePlaceProblem(store);
   if (place) throw new StoreError(place);
   const out = { policy: readPolicy(store), docs: [], failures: [], archives: [], problems: [], folders: new Map() };
-  const files = storeFiles(store);
   // each file's run folder, worked out once (a large store holds a hundred thousand files)
-  const folderOf = files.map(runFolderOf);
-  for (const [folder, names] of runFolders(files, folderOf)) out.folders.set(folder, { files: names, cached: null });
+  const { files, folderOf } = listing ? listedFiles(listing) : listedFiles(null, storeFiles(store));
+  for (const [folder, names] of listing ? listing.folders : runFolders(files, folderOf)) out.folders.set(folder, { files: names, cached: null });
   for (const [folder, f] of out.folders) {
     const entry = cache?.entries.get(folder);
     if (entryFits(entry, f.files)) f.cached = entry;
@@ -620,6 +624,34 @@ export function readStore(store, { cache, read = new Map() } = {}) {
     sortInto(out, read.get(rel) ?? readStoreFile(store, rel), join(store, rel));
   }
   return out;
+}
+
+/**
+ * The store's files in storeFiles' order with each one's run folder (runFolderOf): { files, folderOf }, from a listing
+ * of the store (listStore's: its run folders' files and the others, merged in order), or from storeFiles' list.
+ */
+function listedFiles(listing, list = null) {
+  if (!listing) return { files: list, folderOf: list.map(runFolderOf) };
+  const files = [];
+  const folderOf = [];
+  const { others } = listing;
+  let k = 0;
+  for (const [folder, names] of listing.folders) {
+    for (const name of names) {
+      const rel = `${folder}/${name}`;
+      while (k < others.length && others[k] < rel) {
+        files.push(others[k++]);
+        folderOf.push(null);
+      }
+      files.push(rel);
+      folderOf.push(folder);
+    }
+  }
+  for (; k < others.length; k += 1) {
+    files.push(others[k]);
+    folderOf.push(null);
+  }
+  return { files, folderOf };
 }
 
 /** Puts one readStoreFile result at `path` into out's list of its kind (archives only where out keeps them). */

@@ -9,17 +9,20 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { readRunFolders } from './store.js';
-import { packEntry, writeEntry } from './read-cache.js';
+import { packEntry, writeEntryText } from './read-cache.js';
 import { buildModel } from './model.js';
 import { dataScriptFromJson, runFilesOf } from './site-data.js';
 import { packRun } from './run-file.js';
 import { rewrite, sha1 } from './files.js';
 
 const KIND = 'benchline-warm';
+// entries a worker hands back in one message
+const BATCH = 32;
 
 /**
- * The cache entry of one run folder (read-cache.js packEntry) with its run's site file written into `out`, or null when
- * a file of the folder has a problem. The run file is the bytes the build would write for a run of this folder alone.
+ * The JSON text of the cache entry of one run folder (read-cache.js packEntry) with its run's site file written into
+ * `out`, or null when a file of the folder has a problem. The run file is the bytes the build would write for a run of
+ * this folder alone.
  */
 async function warmFolder({ store, out, cache, builder }, folder, names) {
   const read = readRunFolders(store, [[folder, names]]);
@@ -34,19 +37,27 @@ async function warmFolder({ store, out, cache, builder }, folder, names) {
     rewrite(join(out, f.path), bytes, out);
     runFile = { path: f.path, hash: sha1(bytes), size: bytes.length };
   }
-  const entry = packEntry(folder, names, docs, failures, runFile, builder);
-  writeEntry(cache, entry);
-  return entry;
+  const json = JSON.stringify(packEntry(folder, names, docs, failures, runFile, builder));
+  writeEntryText(cache, folder, json);
+  return json;
 }
 
 if (!isMainThread && workerData?.kind === KIND) {
   const { folders, ...where } = workerData;
-  const entries = [];
+  // each entry handed back as its JSON text, the one written to the cache: a string is copied whole, where the objects
+  // of 2,000 entries (60 MB as JSON) took the build's thread longer to take apart from a message than to parse; a few
+  // at a time, so the build's thread parses them while the workers go on, then null: all handed back
+  let entries = [];
   for (const [folder, names] of folders) {
-    const entry = await warmFolder(where, folder, names);
-    if (entry) entries.push(entry);
+    const json = await warmFolder(where, folder, names);
+    if (json) entries.push(json);
+    if (entries.length >= BATCH) {
+      parentPort.postMessage(entries);
+      entries = [];
+    }
   }
   parentPort.postMessage(entries);
+  parentPort.postMessage(null);
 }
 
 /**
@@ -57,9 +68,13 @@ export function warmInWorkers(where, folders, threads) {
   const shares = Array.from({ length: threads }, (_, k) => folders.filter((_, i) => i % threads === k));
   return Promise.all(shares.filter((s) => s.length).map((share) => new Promise((resolveShare, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { kind: KIND, folders: share, ...where } });
-    let entries = null;
-    worker.once('message', (m) => { entries = m; });
+    const entries = [];
+    let done = false;
+    worker.on('message', (m) => {
+      if (m === null) done = true;
+      else for (const json of m) entries.push(JSON.parse(json));
+    });
     worker.once('error', reject);
-    worker.once('exit', (code) => (entries ? resolveShare(entries) : reject(new Error(`site cache: a worker reading run folders stopped (exit ${code})`))));
+    worker.once('exit', (code) => (done ? resolveShare(entries) : reject(new Error(`site cache: a worker reading run folders stopped (exit ${code})`))));
   }))).then((lists) => lists.flat());
 }
