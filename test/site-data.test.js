@@ -51,3 +51,13 @@ test('the feed gives a p-value too small for a double as p ≈ 0, as the trend p
   assert.match(feed, /\(-20\.0%, p=3\.2e-9\) from run r9/);
   assert.doesNotMatch(feed, /p=0\.0/);
 });
+
+test('the feed is valid Atom: it names an author, and its ids are IRIs even when the title and a case hold spaces', () => {
+  const run = { id: 'r9', commit: 'a'.repeat(40), startedAt: '2025-01-01T00:00:00.000Z' };
+  const change = { chart: 'orders-startup/hyperfine/start/cold start::time.mean', series: 'orders-startup/file/hyperfine/start/cold start::time.mean', suite: 'orders-startup', variant: 'file', unit: 'ns', better: 'lower', run, before: 1e6, after: 2e6, change: 1, pvalue: 1e-9, kind: 'regression' };
+  const feed = atomFeed({ index: { title: 'benchline history' }, changes: [change], suites: [], generatedAt: run.startedAt, basePath: './', repoUrl: null });
+  // RFC 4287 4.1.1: a feed whose entries name no author names one itself
+  assert.match(feed.split('<entry>')[0], /<author><name>benchline history<\/name><\/author>/);
+  const ids = [...feed.matchAll(/<id>([^<]*)<\/id>/g)].map((m) => m[1]);
+  assert.deepEqual(ids, ['urn:benchline:feed:benchline%20history', 'urn:benchline:change:orders-startup/file/hyperfine/start/cold%20start::time.mean:r9']);
+});

@@ -306,6 +306,8 @@ function rowOrder(name) {
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 /** A change point's p-value as the trend page gives it: 0 is a p too small for a double (≈ 0), not a p of zero. */
 const pText = (p) => (p > 0 ? `p=${p.toPrecision(2)}` : p === 0 ? 'p ≈ 0' : 'no p');
+/** A part of an Atom id (a URN, which must be an IRI): a space, #, ? or % percent-encoded; ':' and '/' kept. */
+const urnPart = (s) => encodeURIComponent(s).replace(/%2F/gi, '/').replace(/%3A/gi, ':');
 
 /** Atom feed of change points and of suites whose latest run had failed jobs, newest first. */
 export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedAt }) {
@@ -314,7 +316,7 @@ export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedA
     const what = `${c.suite} ${c.variant} ${c.chart.split('/').slice(1).join(' ')}`;
     const commit = c.run.commit ? c.run.commit.slice(0, 12) : c.run.id;
     entries.push({
-      id: `urn:benchline:change:${c.series}:${c.run.id}`,
+      id: `urn:benchline:change:${urnPart(c.series)}:${urnPart(c.run.id)}`,
       title: `${c.kind === 'regression' ? 'Regression' : 'Improvement'}: ${what} ${pct(c.change)} at ${commit}`,
       updated: c.run.startedAt,
       link: siteLink(basePath, `#/trend/${encodeURIComponent(c.chart)}`),
@@ -326,7 +328,7 @@ export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedA
     const failed = s.failures.filter((f) => f.status !== 'skipped');
     if (!failed.length) continue;
     entries.push({
-      id: `urn:benchline:failures:${s.name}:${s.latest.id}`,
+      id: `urn:benchline:failures:${urnPart(s.name)}:${urnPart(s.latest.id)}`,
       title: `Failed jobs: ${s.name} (${failed.length}) in run ${s.latest.id}`,
       updated: s.latest.startedAt,
       link: siteLink(basePath, `#/run/${encodeURIComponent(s.latest.id)}`),
@@ -338,7 +340,8 @@ export function atomFeed({ index, changes, suites, basePath, repoUrl, generatedA
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <title>${escapeXml(index.title)}: change points</title>
-  <id>urn:benchline:feed:${escapeXml(index.title)}</id>
+  <id>urn:benchline:feed:${escapeXml(urnPart(index.title))}</id>
+  <author><name>${escapeXml(index.title)}</name></author>
   <updated>${escapeXml(new Date(updated).toISOString())}</updated>
   <link rel="alternate" href="${escapeXml(siteLink(basePath, ''))}"/>
   <generator>benchline</generator>
