@@ -66,7 +66,7 @@ export async function trend(el, { index, params: [id] }) {
         ['When, Run, Commit', 'where the new level starts.'],
         ['Before, After', 'the mean of the variant\'s points on the level before the step and on the level from it on.'],
         ['Change', `After / Before − 1, red when the step went the bad way for this metric (${chart.better} is better).`],
-        ['p', `the step's p-value (E-divisive means; a step counts at p < ${rule.maxPValue}, held for ${rule.minSegment} points or more); ≈ 0 when it is too small for 64-bit floating point (below about 1e-280, a step far beyond the noise).`],
+        ['p', `the step's p-value (E-divisive means; a step counts at p < ${rule.maxPValue}, held for ${rule.minSegment} points or more); ≈ 0 when it underflows 64-bit floating point (somewhere below 1e-300, by the number of points; a step far beyond the noise).`],
       ])]
     : [h('p', { class: 'muted' }, `No change points: every variant is on one level (E-divisive means, p < ${rule.maxPValue}).`)]));
 
