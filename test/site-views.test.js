@@ -121,10 +121,18 @@ test('every number column of the overview, trend, run and compare tables is expl
 test('a runs page past the last one says there is no such page and links the last page, instead of an empty table', async () => {
   await site.open('#/runs/5');
   assert.equal(await site.page.locator('tr.run').count(), 0);
-  assert.equal(await site.page.locator('#view .error').innerText(), 'No page 6: the history has 1 page(s) of 100 runs.');
+  assert.equal(await site.page.locator('#view .error').innerText(), 'No page 5: the history has 1 page(s) of 100 runs.');
   await site.page.locator('#view a', { hasText: 'Go to the last page' }).click();
   await ready();
   assert.equal(await site.page.locator('tr.run').count(), docs.length / JOBS.length + 1);
+});
+
+test('a runs page link names the page it shows: #/runs/1 is "page 1 of 1", the newest runs', async () => {
+  await site.open('#/runs/1');
+  assert.equal(await site.page.locator('#view .error').count(), 0);
+  assert.equal(await site.page.locator('tr.run').count(), docs.length / JOBS.length + 1);
+  assert.equal(await site.page.locator('.pager .muted').innerText(), 'page 1 of 1');
+  assert.equal(await site.page.locator('tr.run').first().getAttribute('data-run'), FAILED_RUN);
 });
 
 test('a trend chart read in Tokyo gives the times in UTC, as its tables and run ids do', async () => {

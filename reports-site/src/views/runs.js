@@ -4,17 +4,18 @@ import { h, date, commitLink, runLink, table } from '../dom.js';
 
 const PAGE = 100;
 
-export async function runsView(el, { index, params: [page = '0'] }) {
+export async function runsView(el, { index, params: [page = '1'] }) {
   const runs = await loadRuns();
   const n = runs.id.length;
-  const p = Math.max(0, Number(page) || 0);
+  // pages are numbered from 1 in the link as on the page: #/runs/2 is "page 2"
+  const p = Math.max(1, Number(page) || 1);
   const pages = Math.ceil(n / PAGE);
-  if (p > 0 && p >= pages) {
+  if (p > 1 && p > pages) {
     // a link kept from when the history was longer, or a page number typed by hand
-    el.append(h('h1', {}, `Runs (${n})`), h('p', { class: 'error' }, `No page ${p + 1}: the history has ${Math.max(1, pages)} page(s) of ${PAGE} runs.`), h('a', { href: pages > 1 ? `#/runs/${pages - 1}` : '#/runs' }, 'Go to the last page'));
+    el.append(h('h1', {}, `Runs (${n})`), h('p', { class: 'error' }, `No page ${p}: the history has ${Math.max(1, pages)} page(s) of ${PAGE} runs.`), h('a', { href: pages > 1 ? `#/runs/${pages}` : '#/runs' }, 'Go to the last page'));
     return;
   }
-  const from = n - 1 - p * PAGE;
+  const from = n - 1 - (p - 1) * PAGE;
   const rows = [];
   for (let i = from; i > from - PAGE && i >= 0; i -= 1) {
     rows.push(h('tr', { class: 'run', dataset: { run: runs.id[i] } },
@@ -26,7 +27,7 @@ export async function runsView(el, { index, params: [page = '0'] }) {
   el.append(h('h1', {}, `Runs (${n})`));
   el.append(table(['Started', 'Run', 'Commit', 'Ref', 'Role', 'Runner', 'OK', 'Failed/skipped', 'Stored'], rows, { class: 'runs-table' }));
   el.append(h('div', { class: 'pager' },
-    p > 0 ? h('a', { href: `#/runs/${p - 1}` }, '← newer') : null,
-    h('span', { class: 'muted' }, `page ${p + 1} of ${Math.max(1, pages)}`),
-    p + 1 < pages ? h('a', { href: `#/runs/${p + 1}` }, 'older →') : null));
+    p > 1 ? h('a', { href: `#/runs/${p - 1}` }, '← newer') : null,
+    h('span', { class: 'muted' }, `page ${p} of ${Math.max(1, pages)}`),
+    p < pages ? h('a', { href: `#/runs/${p + 1}` }, 'older →') : null));
 }
