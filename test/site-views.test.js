@@ -166,6 +166,22 @@ test('the trend chart of a history with one run shows its point in the middle of
   assert.match(await site.page.locator('.chart-info').innerText(), new RegExp(`run ${docs[0].run.id}`));
 });
 
+test('in the variant table, a value kept from an earlier run because its job failed in the newest is marked † and said so under the table', async () => {
+  const dir = join(site.dir, 'older');
+  // the newest run measured cache-off only: cache-on's newest value is the run before's
+  const last = docs.slice(-JOBS.length);
+  const newer = syntheticDocs({ runs: 1, jobs: JOBS.slice(0, 1), metrics: METRICS, start: Date.parse(last[0].run.startedAt) + 86400e3, distributions: false, seed: 9 }).next().value;
+  await publish({ store: join(dir, 'store'), docs: [...last, newer] });
+  await buildSite({ store: join(dir, 'store'), out: join(dir, 'site'), config: CONFIG });
+  await site.page.goto(`${pathToFileURL(join(dir, 'site', 'index.html')).href}#/variants/orders-api`);
+  await ready();
+  const cell = (variant) => site.page.locator(`tr.row[data-metric="throughput"] td[data-variant="${variant}"]`).first();
+  assert.doesNotMatch(await cell('cache-off').innerText(), /†/);
+  assert.match(await cell('cache-on').innerText(), /†$/);
+  assert.match(await cell('cache-on').getAttribute('title'), new RegExp(`run ${last[1].run.id}, .*an earlier run than ${newer.run.id}`));
+  assert.match(await site.page.locator('.older-note').innerText(), new RegExp(`^† measured in an earlier run than the newest here \\(${newer.run.id}\\)`));
+});
+
 test('on a trend, a double click resets the zoom and stays on the chart; a single click opens the run of the point', async () => {
   const hash = `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`;
   await site.open(hash);

@@ -22,6 +22,9 @@ export async function variants(el, { index, params: [name] }) {
     return;
   }
   el.append(h('p', { class: 'muted' }, `Newest measurement of each job. Relative columns compare with ${cols[0]} (as a change, or a multiple from twice on). ★ marks the best of a row (none where all are equal); rows marked "not ranked" restate the run's parameters (its duration, requests sent, bytes received), so no variant wins them. Point at a value for its run and interval.`));
+  const runs = [...new Map(rows.flatMap((r) => Object.values(r.cells).map((c) => [c.run.id, c.run]))).values()];
+  // a job that failed or was not run in the newest run keeps its older measurement: marked, so it is not read as the newest's
+  const newest = runs.reduce((a, r) => (r.startedAt > a.startedAt ? r : a), runs[0]);
   const head = h('tr', {}, h('th', {}, 'Tool · scenario'), h('th', {}, 'Metric'), cols.map((v) => h('th', { class: 'num', dataset: { column: v } }, v)), cols.slice(1).map((v) => h('th', { class: 'num' }, `vs ${cols[0]}: ${v}`)));
   const body = rows.map((r) => {
     const values = cols.map((v) => r.cells[v]?.v);
@@ -41,6 +44,11 @@ export async function variants(el, { index, params: [name] }) {
         // a pivoted row holds several series: each value links its own trend
         if (c.chart) td.replaceChildren(trendLink(c.chart, td.textContent));
         if (c.v === best) td.append(' ★');
+        if (c.run.id !== newest.id) {
+          td.classList.add('older');
+          td.title += `, an earlier run than ${newest.id}`;
+          td.append(' †');
+        }
         return td;
       }),
       cols.slice(1).map((v) => {
@@ -56,6 +64,6 @@ export async function variants(el, { index, params: [name] }) {
   const tableEl = h('table', { class: 'variant-table' }, h('thead', {}, head), h('tbody', {}, body));
   el.append(tableEl);
   if (tableEl.querySelector('.clamped')) el.append(h('p', { class: 'muted note' }, 'Some intervals (in the values\' titles) reach below zero as the tool reported them; the site shows them cut at 0.'));
-  const runs = [...new Map(rows.flatMap((r) => Object.values(r.cells).map((c) => [c.run.id, c.run]))).values()];
+  if (tableEl.querySelector('.older')) el.append(h('p', { class: 'muted note older-note' }, `† measured in an earlier run than the newest here (${newest.id}): that job failed or was not run since. Point at the value for its run.`));
   el.append(h('p', { class: 'muted' }, 'From run(s): ', runs.flatMap((r, i) => [i ? ', ' : '', runLink(r.id)])));
 }
