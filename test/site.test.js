@@ -203,7 +203,7 @@ test('compare gives, for two runs, exactly the verdicts compare() gives for thei
   assert.equal(rows.length, expected.comparisons.length);
   assert.ok(rows.length >= 18);
   assert.deepEqual(rows, expected.comparisons.map((c) => ({ key: `${c.variant}/${c.metric}`, base: c.base.value, head: c.head.value, change: c.change, verdict: c.verdict ?? 'not judged' })));
-  assert.equal(await page.locator('.counts').innerText(), Object.entries(expected.counts).map(([k, v]) => `${v} ${k}`).join(', '));
+  assert.equal(await page.locator('.counts').innerText(), Object.entries(expected.counts).map(([k, v]) => `${v} ${v !== 1 && (k === 'regression' || k === 'improvement') ? `${k}s` : k}`).join(', '));
   await shot('compare');
   // an archived run keeps one value per metric: the same rule then has too few trials to decide
   await go(`#/compare/${encodeURIComponent(synthetic[0].run.id)}/${encodeURIComponent(REAL_RUN.id)}`);

@@ -14,6 +14,9 @@ function runDocs(run) {
   return ok.filter((j) => j.role === role).map((j) => ({ suite: j.suite, subject: j.subject, variant: j.variant, tool: { name: j.tool, version: j.toolVersion }, scenario: j.scenario, metrics: j.metrics }));
 }
 
+/** A count of verdicts as the PR comment words it: "1 regression", "2 regressions", "3 no change". */
+const countText = ([k, v]) => `${v} ${v !== 1 && (k === 'regression' || k === 'improvement') ? `${k}s` : k}`;
+
 /** A comparison's verdict as shown: compare.js gives none (null) to metrics it does not judge. */
 const verdictText = (c) => c.verdict ?? 'not judged';
 
@@ -49,7 +52,7 @@ export async function compareView(el, { index, params: [a, b] }) {
   const [base, head] = await Promise.all([baseIdx, headIdx].map((i) => loadRun(runs, i)));
   const result = compare(runDocs(base), runDocs(head), index.compare || {}, { seed: 1 });
   el.append(h('p', {}, 'Base ', commitLink(base.commit, index.repoUrl, base.id), ` (${date(base.startedAt)}) → head `, commitLink(head.commit, index.repoUrl, head.id), ` (${date(head.startedAt)}). `,
-    'Judged metrics: ', h('span', { class: 'counts' }, Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ')), '. ',
+    'Judged metrics: ', h('span', { class: 'counts' }, Object.entries(result.counts).map(countText).join(', ')), '. ',
     picked && baseIdx !== headIdx - 1 ? h('span', { class: 'muted picked' }, ' The base is the newest earlier run that measured one of the head\'s jobs; the runs between measured none of them.') : null,
     base.archived || head.archived ? h('span', { class: 'muted' }, ' Archived runs keep one value per metric, not per trial, so their verdicts are inconclusive.') : null));
   const rows = result.comparisons.map((c) => {

@@ -33,7 +33,7 @@ export async function overview(el, { index }) {
   const charts = new Map(index.charts.map((c) => [c.id, c]));
   el.append(h('h1', {}, index.title));
   if (index.latest) {
-    el.append(h('p', { class: 'muted' }, `${index.counts.runs} runs, ${index.counts.series} series, ${index.counts.points} points. Latest run `, runLink(index.latest.id), ` on ${date(index.latest.startedAt)}, commit `, commitLink(index.latest.commit, index.repoUrl, index.latest.id), '.'));
+    el.append(h('p', { class: 'muted' }, `${index.counts.runs} run${index.counts.runs === 1 ? '' : 's'}, ${index.counts.series} series, ${index.counts.points} point${index.counts.points === 1 ? '' : 's'}. Latest run `, runLink(index.latest.id), ` on ${date(index.latest.startedAt)}, commit `, commitLink(index.latest.commit, index.repoUrl, index.latest.id), '.'));
   } else {
     el.append(h('p', { class: 'muted' }, 'The history is empty: publish results with `benchline publish`.'));
   }
