@@ -182,7 +182,7 @@ test('in the variant table, a value kept from an earlier run because its job fai
   assert.match(await site.page.locator('.older-note').innerText(), new RegExp(`^† measured in an earlier run than the newest here \\(${newer.run.id}\\)`));
 });
 
-test('counts read as words: "0 regressions, 1 improvement" on Compare, "1 run" on the overview of a one-run history', async () => {
+test('counts read as words: "0 regressions, 1 improvement" on Compare, "1 run" on the overview of a one-run history, which says why it has no change point yet', async () => {
   await site.open(`#/compare/${encodeURIComponent(docs[0].run.id)}/${encodeURIComponent(docs.at(-1).run.id)}`);
   const counts = await site.page.locator('.counts').innerText();
   for (const [, n, word, s] of counts.matchAll(/(\d+) (regression|improvement)(s?)\b/g)) assert.equal(s === '', n === '1', `${n} ${word}${s} in "${counts}"`);
@@ -193,6 +193,7 @@ test('counts read as words: "0 regressions, 1 improvement" on Compare, "1 run" o
   await site.page.goto(`${pathToFileURL(join(one, 'site', 'index.html')).href}#/`);
   await ready();
   assert.match(await site.page.locator('#view > .view > p.muted, #view p.muted').first().innerText(), /^1 run, \d+ series, \d+ points\. Latest run/);
+  assert.equal(await site.page.locator('.no-changes').innerText(), 'No change points found in any series. A step shows once it has held for 5 runs after at least 5 before it: this history has 1 run, so none can show yet.');
 });
 
 test('on a trend, a double click resets the zoom and stays on the chart; a single click opens the run of the point', async () => {

@@ -70,5 +70,7 @@ export async function overview(el, { index }) {
         ['Before, After', 'the mean of the series on the level before the step and on the level from it on.'],
         ['Change', 'After / Before − 1; the kind and colour say whether that is worse (regression) or better for the metric, whichever way it is measured.'],
       ])]
-    : [h('p', { class: 'muted' }, 'No change points found in any series.')]));
+    : [h('p', { class: 'muted no-changes' }, 'No change points found in any series.',
+      // a step needs minSegment points on each side: a young history cannot show one yet, which "none found" would hide
+      index.counts.runs < 2 * rule.minSegment ? ` A step shows once it has held for ${rule.minSegment} runs after at least ${rule.minSegment} before it: this history has ${index.counts.runs} run${index.counts.runs === 1 ? '' : 's'}, so none can show yet.` : '')]));
 }
