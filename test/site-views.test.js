@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { publish } from '../ci/store/store.js';
+import { ensureStore, publish } from '../ci/store/store.js';
 import { buildSite } from '../ci/store/site.js';
 import { runPath } from '../ci/store/paths.js';
 import { syntheticDocs } from '../ci/store/synthetic.js';
@@ -133,6 +133,16 @@ test('a runs page link names the page it shows: #/runs/1 is "page 1 of 1", the n
   assert.equal(await site.page.locator('tr.run').count(), docs.length / JOBS.length + 1);
   assert.equal(await site.page.locator('.pager .muted').innerText(), 'page 1 of 1');
   assert.equal(await site.page.locator('tr.run').first().getAttribute('data-run'), FAILED_RUN);
+});
+
+test('the runs list of an empty history says there are no runs yet, instead of a table of headers', async () => {
+  const empty = join(site.dir, 'empty');
+  await ensureStore(join(empty, 'store'));
+  await buildSite({ store: join(empty, 'store'), out: join(empty, 'site'), config: CONFIG });
+  await site.page.goto(`${pathToFileURL(join(empty, 'site', 'index.html')).href}#/runs`);
+  await ready();
+  assert.equal(await site.page.locator('table').count(), 0);
+  assert.match(await site.page.locator('#view .empty').innerText(), /^No runs yet/);
 });
 
 test('a trend chart read in Tokyo gives the times in UTC, as its tables and run ids do', async () => {

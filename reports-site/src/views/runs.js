@@ -15,6 +15,10 @@ export async function runsView(el, { index, params: [page = '1'] }) {
     el.append(h('h1', {}, `Runs (${n})`), h('p', { class: 'error' }, `No page ${p}: the history has ${Math.max(1, pages)} page(s) of ${PAGE} runs.`), h('a', { href: pages > 1 ? `#/runs/${pages}` : '#/runs' }, 'Go to the last page'));
     return;
   }
+  if (!n) {
+    el.append(h('h1', {}, 'Runs (0)'), h('p', { class: 'muted empty' }, 'No runs yet: the history is empty until results are published (benchline publish, or npm run bench).'));
+    return;
+  }
   const from = n - 1 - (p - 1) * PAGE;
   const rows = [];
   for (let i = from; i > from - PAGE && i >= 0; i -= 1) {
