@@ -132,5 +132,7 @@ test('the adoption steps\' comparison calls the half-second slower bin/hello a r
   const { comparisons } = JSON.parse(readFileSync(join(repo, 'results', 'latest', 'comparisons.json'), 'utf8'));
   const time = comparisons.find((c) => c.tool === 'hyperfine' && c.metric === 'time.mean');
   assert.equal(time.verdict, 'regression', time.reason);
-  assert.match(bench.out, /HEAD VS BASE {2}1 regression/);
+  // the headline counts it; the unchanged k6 job beside it (8 rounds of 21 requests) is held to the family's alpha, not
+  // to never, so on a busy machine its p95 may be flagged too, and the count is not pinned to 1
+  assert.match(bench.out, /HEAD VS BASE {2}[1-9]\d* regressions?/);
 });

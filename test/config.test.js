@@ -227,7 +227,7 @@ test('a k6 job may not judge the throughput of an arrival-rate scenario it measu
   assert.deepEqual(plan('both.js', ['throughput'])[0].judge, ['throughput'], 'no scenario measured alone: the whole test, a closed scenario in it, is not refused');
 });
 
-test('a k6 job whose k6Scenario is a number or a boolean in YAML is planned, its scenario read as that text', () => {
+test('a k6 job whose k6Scenario is a number or a boolean in YAML is planned with its scenario read as that text, not a TypeError', () => {
   const dir = tempDir('k6-scenario-type-');
   mkdirSync(join(dir, 'loadtests'), { recursive: true });
   mkdirSync(join(dir, 'subjects', 'shop'), { recursive: true });
@@ -238,9 +238,9 @@ test('a k6 job whose k6Scenario is a number or a boolean in YAML is planned, its
     writeFileSync(join(dir, 'bench.config.yaml'), `version: 1\ndefaults: { suites: [shop], profile: quick }\nprofiles: { quick: { trials: 1 } }\nsuites:\n  shop:\n    subject: shop\n    variants: { only: {} }\n    jobs:\n      - { tool: k6, scenario: s, script: loadtests/both.js, judge: [throughput], params: { k6Scenario: ${k6Scenario} } }\n`);
     return planJobs(loadConfig(join(dir, 'bench.config.yaml')));
   };
-  // scenario 123 (a YAML number) is constant-arrival-rate, as buy was; true names no scenario, so the whole test is measured
+  // scenario 123 (a YAML number) is constant-arrival-rate, as buy was; true names no scenario of the script, which is refused by its text
   assert.throws(() => plan('123'), /but scenario 123 of loadtests\/both\.js, the one measured \(k6Scenario\), is constant-arrival-rate/);
-  assert.deepEqual(plan('true')[0].judge, ['throughput']);
+  assert.throws(() => plan('true'), /k6: k6Scenario is true, but loadtests\/both\.js has no scenario of that name \(its scenarios: browse, 123\)/);
 });
 
 test('a k6 script of many unclosed scenario objects is planned in a moment, not scanned to its end once for each', () => {
