@@ -1,8 +1,7 @@
 // Change points in a metric's history: a faithful port of Apache Otava 0.8's windowed E-divisive (split, then merge).
 // Ported rather than called so that the site build needs no Python and stays fast; test/changepoints.test.js
 // checks it against otava's own output on shared series (test/fixtures/otava/).
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { cdf as tCdf, quantile as tQuantile } from './t-dist.js';
 
 export const DEFAULTS = Object.freeze({ window: 50, maxPValue: 0.001, minMagnitude: 0, minSegment: 1, recheck: false, prune: true });
 

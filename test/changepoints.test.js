@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import seedrandom from 'seedrandom';
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { changePoints, changePointsResumable, critical, fillMissing, pruned, PValueMemo, searched, significant, tTest } from '../ci/changepoints.js';
 import { buildModel, seriesChangePoints } from '../ci/store/model.js';
@@ -327,4 +329,41 @@ test("computes scipy's pooled two-sided t-test p-value from numpy's population d
   assert.equal(s.meanAfter, 5);
   assert.equal(Number(s.pvalue.toPrecision(12)), 0.0108225504626);
   assert.equal(tTest([7, 9], 0, 1, 2).pvalue, 1);
+});
+
+test('the bundled t distribution gives the p-values and quantiles of the stdlib packages, bit for bit', async () => {
+  const { cdf, quantile } = await import('../ci/t-dist.js');
+  const require = createRequire(import.meta.url);
+  const pkgCdf = require('@stdlib/stats-base-dists-t-cdf');
+  const pkgQuantile = require('@stdlib/stats-base-dists-t-quantile');
+  const random = seedrandom('t-dist');
+  let compared = 0;
+  for (const df of [1, 2, 3, 7, 30, 98, 99, 1000, 8763, 2 ** 20, 2.5, random() * 500]) {
+    for (let k = 0; k < 60; k += 1) {
+      const t = -Math.abs(20 * (random() - 0.5) ** 3 * 8);
+      assert.ok(Object.is(cdf(t, df), pkgCdf(t, df)), `cdf(${t}, ${df})`);
+      const p = 10 ** (-12 * random());
+      assert.ok(Object.is(quantile(p, df), pkgQuantile(p, df)), `quantile(${p}, ${df})`);
+      compared += 2;
+    }
+  }
+  assert.equal(compared, 12 * 120);
+});
+
+test('the kept t distribution bundle is the one made from the installed packages (else: node scripts/gen-t-dist.js)', async () => {
+  const { T_DIST_BUNDLE, tDistBundleSource } = await import('../ci/t-dist.js');
+  assert.equal(readFileSync(new URL(`../ci/${T_DIST_BUNDLE}`, import.meta.url), 'utf8'), await tDistBundleSource());
+});
+
+test('the change point search loads none of the stdlib packages\' modules, only their bundle', () => {
+  // the packages are 410 modules: loading them was over 100 ms of every process that builds the site
+  const script = `
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    const { changePoints } = await import('./ci/changepoints.js');
+    changePoints([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5], { window: 20 });
+    process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('/node_modules/@stdlib/')).length));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), 0);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
 import { siteFolderOf } from '../ci/commands/bench.js';
+import { repoUrlFrom } from '../ci/commands/site.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'ci', 'cli.js');
@@ -264,4 +265,18 @@ test('bench builds the site beside a history folder named history, and as <histo
   assert.equal(siteFolderOf(join('proj', '.benchline', 'history')), join('proj', '.benchline', 'site'));
   assert.equal(siteFolderOf('/tmp/x'), '/tmp/x-site');
   assert.equal(siteFolderOf('/tmp/runs/perf'), '/tmp/runs/perf-site');
+});
+
+test('the site links commits to the repository GitHub\'s environment names without asking git, and to the origin remote otherwise', () => {
+  let asked = 0;
+  const remote = () => {
+    asked += 1;
+    return 'git@github.com:acme/shop.git';
+  };
+  assert.equal(repoUrlFrom({ GITHUB_REPOSITORY: 'acme/site', GITHUB_SERVER_URL: 'https://git.example' }, remote), 'https://git.example/acme/site');
+  assert.equal(asked, 0, 'git was asked for the remote although GitHub\'s environment names the repository');
+  assert.equal(repoUrlFrom({}, remote), 'https://github.com/acme/shop');
+  assert.equal(asked, 1);
+  assert.equal(repoUrlFrom({}, 'https://gitlab.com/acme/shop.git'), 'https://gitlab.com/acme/shop');
+  assert.equal(repoUrlFrom({}, ''), null);
 });

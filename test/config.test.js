@@ -6,6 +6,7 @@ import { minEffectFor } from '../ci/compare.js';
 import { planJobs, toMatrix } from '../ci/plan.js';
 import { TOOL_NAMES } from '../ci/adapters/index.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from './support/temp.js';
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -423,4 +424,20 @@ test('two jobs whose ids would be one (dots in suite or variant names), or a sce
   assert.throws(() => parseConfig(`version: 1\nsuites:\n  a:\n    subject: s\n    jobs: [${job}, ${job}]\n`, 'x.yaml'), /suites\.a\.jobs\[1\] \(wrk\/x, variant default\) and suites\.a\.jobs\[0\] \(wrk\/x, variant default\) have the same job id "a\.default\.wrk\.x"/);
   assert.throws(() => parseConfig(`version: 1\nsuites:\n  a:\n    subject: s\n    jobs: [{ tool: wrk, scenario: nightly.failed }]\n`, 'x.yaml'), /x\.yaml: suites\.a\.jobs\[0\] \(wrk\/nightly\.failed, variant default\): a scenario named "failed" or ending in "\.failed" would be stored as a\.default\.wrk\.nightly\.failed\.json, the name of the failure record of a job a\.default\.wrk\.nightly; rename the scenario/);
   assert.doesNotThrow(() => parseConfig(collide.replace('scenario: x, params: { path: / } }]\n  a.b', 'scenario: y, params: { path: / } }]\n  a.b'), 'x.yaml'));
+});
+
+test('the YAML parser is loaded when a config is first parsed, not when a command that reads none starts', () => {
+  // `benchline site` from a store alone imports config.js but parses no YAML: loading the parser would only cost it time
+  const script = `
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    const loaded = () => Object.keys(require.cache).some((f) => f.includes('/node_modules/yaml/'));
+    await import('./ci/commands/site.js');
+    const atStart = loaded();
+    const { parseConfig } = await import('./ci/config.js');
+    try { parseConfig('suites: {}\\n'); } catch { /* only the parser's loading matters here */ }
+    process.stdout.write(JSON.stringify({ atStart, afterParse: loaded() }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { atStart: false, afterParse: true });
 });

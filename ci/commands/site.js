@@ -7,10 +7,15 @@ import { buildSite } from '../store/site.js';
 import { loadConfig } from '../config.js';
 import { onFirstSignal, sayOnStop, signalExit, whileListening } from '../live.js';
 
-/** https://host/owner/repo for commit links: GitHub's environment in CI, else the origin remote when it is a forge URL. */
+/**
+ * https://host/owner/repo for commit links: GitHub's environment in CI, else the origin remote when it is a forge URL.
+ * remote: the remote's URL, or a function giving it, called only without GitHub's environment (asking git takes a
+ * process start, which a build in CI spares).
+ */
 export function repoUrlFrom(env = process.env, remote) {
   if (env.GITHUB_REPOSITORY) return `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}`;
-  const m = /^(?:https:\/\/|git@)([^/:]+)[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(remote || '');
+  const url = typeof remote === 'function' ? remote() : remote;
+  const m = /^(?:https:\/\/|git@)([^/:]+)[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(url || '');
   return m ? `https://${m[1]}/${m[2]}` : null;
 }
 
@@ -42,7 +47,7 @@ export default async function siteCommand(opts) {
     process.exit(signalExit(sig));
   });
   try {
-    const r = await whileListening(onSignal, () => buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote()), log: (m) => process.stderr.write(`benchline site: ${m}\n`) }));
+    const r = await whileListening(onSignal, () => buildSite({ store, out, basePath: opts.basePath, verify: opts.verify, cache: opts.cache ? resolve(opts.cache) : null, config, repoUrl: repoUrlFrom(process.env, originRemote), log: (m) => process.stderr.write(`benchline site: ${m}\n`) }));
     const how = opts.cache ? `; ${r.read} run folder${r.read === 1 ? '' : 's'} read, ${r.appended ? 'appended to the last build' : 'the whole store laid out'}` : '';
     process.stdout.write(`benchline site: ${r.pages} files (${r.charts} charts, ${r.series} series, ${r.runs} runs; ${r.written.length} written${how}) in ${r.ms} ms\n  open ${pathToFileURL(resolve(out, 'index.html')).href}\n`);
     return 0;

@@ -46,7 +46,7 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', 'warm-worker.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', 'warm-worker.js', '../changepoints.js', '../t-dist.bundle.cjs']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
   return h.digest('hex').slice(0, 16);
 }
