@@ -1,7 +1,9 @@
 // Change-point detection: the E-divisive port against Apache Otava's own output, and steps found at their commit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -350,9 +352,34 @@ test('the bundled t distribution gives the p-values and quantiles of the stdlib 
   assert.equal(compared, 12 * 120);
 });
 
-test('the kept t distribution bundle is the one made from the installed packages (else: node scripts/gen-t-dist.js)', async () => {
-  const { T_DIST_BUNDLE, tDistBundleSource } = await import('../ci/t-dist.js');
-  assert.equal(readFileSync(new URL(`../ci/${T_DIST_BUNDLE}`, import.meta.url), 'utf8'), await tDistBundleSource());
+test('the t distribution bundle is made on first use into the cache, named by the installed versions, and loaded from there after', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'benchline-t-dist-'));
+  const script = `
+    const { tDistBundlePath, tDistVersions, cdf } = await import('./ci/t-dist.js');
+    process.stdout.write(JSON.stringify({ path: tDistBundlePath(), versions: tDistVersions(), p: cdf(-2, 5) }));`;
+  const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', env: { ...process.env, BENCHLINE_MODULES: cache } });
+  const first = run();
+  assert.equal(first.status, 0, first.stderr);
+  const made = JSON.parse(first.stdout);
+  assert.equal(dirname(made.path), cache);
+  assert.match(made.versions, /^@stdlib\/stats-base-dists-t-cdf@\S+ @stdlib\/stats-base-dists-t-quantile@\S+ esbuild@\S+$/);
+  const text = readFileSync(made.path, 'utf8');
+  assert.ok(text.startsWith(`// Made by benchline (ci/t-dist.js) from ${made.versions}.\n`), text.slice(0, 200));
+  assert.equal(made.p, createRequire(import.meta.url)('@stdlib/stats-base-dists-t-cdf')(-2, 5));
+  // a second process takes the kept file as it is: a marker written into it shows it was the one loaded
+  writeFileSync(made.path, text.replace('module.exports = ', 'globalThis.keptBundle = true; module.exports = '));
+  const again = spawnSync(process.execPath, ['--input-type=module', '-e', `await import('./ci/t-dist.js'); process.stdout.write(String(globalThis.keptBundle))`], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', env: { ...process.env, BENCHLINE_MODULES: cache } });
+  assert.equal(again.stdout, 'true', again.stderr);
+  rmSync(cache, { recursive: true, force: true });
+});
+
+test('the t distribution falls back to the packages themselves when its bundle cannot be kept', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'benchline-t-dist-')), 'a-file');
+  writeFileSync(file, 'not a folder');
+  const script = `const { cdf } = await import('./ci/t-dist.js'); process.stdout.write(String(cdf(-2, 5)));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', env: { ...process.env, BENCHLINE_MODULES: join(file, 'modules') } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(Number(r.stdout), createRequire(import.meta.url)('@stdlib/stats-base-dists-t-cdf')(-2, 5));
 });
 
 test('the change point search loads none of the stdlib packages\' modules, only their bundle', () => {

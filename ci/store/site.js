@@ -21,6 +21,7 @@ import { warmInWorkers } from './warm-worker.js';
 import { isRootOrHome, makeDirs } from '../fsutil.js';
 import { firstFew } from '../units.js';
 import { insideDir } from '../names.js';
+import { tDistVersions } from '../t-dist.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE_SRC = join(ROOT, 'reports-site');
@@ -46,8 +47,10 @@ const nodeBuiltinsStub = {
  */
 function builderKey() {
   const h = createHash('sha1');
-  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', 'warm-worker.js', '../changepoints.js', '../t-dist.bundle.cjs']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
+  for (const f of ['site.js', 'site-data.js', 'model.js', 'archive.js', 'paths.js', 'read-cache.js', 'run-file.js', 'series-file.js', 'snapshot.js', 'store.js', 'warm-worker.js', '../changepoints.js']) h.update(readFileSync(join(ROOT, 'ci', 'store', f)));
   h.update(readFileSync(join(ROOT, 'package.json')));
+  // the t distribution's packages as installed (a range in package.json may take in a newer one)
+  h.update(tDistVersions());
   return h.digest('hex').slice(0, 16);
 }
 
