@@ -264,6 +264,7 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     ];
     const text = render({ suite: 'orders-api', docs, config: CONFIG });
     assert.match(text, /median of 3 trials per figure/);
+    assert.match(text, /\n {2}Document Path +\/api\/order\/all-items +\/api\/order\/all-items\n {2}Document Length +/);
     assert.match(text, /\n {2}Requests per second +5,240\.66 \[#\/sec\] \(mean\) +5,563\.02 \[#\/sec\] \(mean\)\n/);
     assert.match(text, /\n {2}Time taken for tests +0\.954 seconds +0\.899 seconds\n/);
     assert.match(text, /\n {2}Time per request +19\.082 \[ms\] \(mean\) +17\.976 \[ms\] \(mean\)\n/);

@@ -83,6 +83,7 @@ export function abFigures(doc) {
     transferKBps: valueOf(doc, 'transfer_rate') === undefined ? undefined : valueOf(doc, 'transfer_rate') / 1024,
     connectionTimes: connectionTimes(doc),
     concurrency: doc.params?.concurrency,
+    path: doc.params?.path,
     // ab -t: every run lasts this long by design, so its "time taken" says nothing about the API
     fixedSeconds: doc.params?.duration == null ? undefined : Number(String(doc.params.duration).replace(/s$/, '')),
     trials: doc.trials,
@@ -274,6 +275,7 @@ function tableRows(m) {
     row('Concurrency Level', 'concurrency', String),
     row('Complete requests', 'requests', count),
     row('Failed requests', 'failed', count),
+    row('Document Path', 'path', String),
     row('Document Length', 'documentBytes', (v) => `${v} bytes`),
     row('Time taken for tests', 'timeTaken', (v) => `${fixed(v, 3)} seconds`),
     row('Total transferred', 'totalBytes', (v) => `${count(v)} bytes`),
