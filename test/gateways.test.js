@@ -2,7 +2,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseWrk } from '../ci/adapters/wrk.js';
@@ -433,5 +433,23 @@ describe('the gateways report', () => {
     assert.match(text, /^═══ Nginx · trial 1 of 3 · raw\/local\/gateways\.nginx\.wrk\.round-robin\/trial-1\.stdout\.txt ═══\nRunning 3s test @ http:\/\/127\.0\.0\.1:\d+\/\n/);
     assert.equal(text.match(/Requests\/sec:/g).length, 3);
     assert.match(text, /Requests\/sec: +32287\.93/);
+  });
+
+  test('bench writes every trial\'s full wrk output into gateways-wrk-output.txt beside the report, as the seed\'s detailed results', async (t) => {
+    const { writeReports } = await import('../ci/commands/bench.js');
+    const { reportData } = await import('../ci/commands/report.js');
+    const root = mkdtempSync(join(tmpdir(), 'benchline-gateways-outputs-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const rawDir = join(root, 'raw', 'local', 'gateways.nginx.wrk.round-robin');
+    mkdirSync(rawDir, { recursive: true });
+    mkdirSync(join(root, 'docs', 'local'), { recursive: true });
+    trials('nginx').forEach((n, i) => writeFileSync(join(rawDir, `trial-${i + 1}.stdout.txt`), readFileSync(join(FIX, `${n}.txt`), 'utf8')));
+    writeFileSync(join(root, 'docs', 'local', 'nginx.json'), JSON.stringify(healthy[0]));
+    writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.round-robin', suite: 'gateways', variant: 'nginx', tool: 'wrk', scenario: 'round-robin', status: 'ok', docs: { local: 'docs/local/nginx.json' } }] }));
+    const { texts } = await writeReports(root, reportData(root, config));
+    assert.match(texts.suite, /all of it in gateways-wrk-output\.txt after npm run bench/);
+    const text = readFileSync(join(root, 'gateways-wrk-output.txt'), 'utf8');
+    assert.match(text, /^═══ Nginx · trial 1 of 3 · raw\/local\/gateways\.nginx\.wrk\.round-robin\/trial-1\.stdout\.txt ═══\n/);
+    assert.equal(text.match(/Requests\/sec:/g).length, 3);
   });
 });

@@ -369,7 +369,7 @@ export function render(ctx) {
   }
   const withFiles = m.measured.filter((g) => g.artifacts.length);
   if (withFiles.length) {
-    out.push('', 'Detailed results: full wrk output per gateway (in the run folder)');
+    out.push('', `Detailed results: full wrk output per gateway (in the run folder; all of it in ${OUTPUT_FILE} after npm run bench)`);
     for (const g of withFiles) out.push(`  ${g.label}: ${artifactList(g.artifacts)}`);
   }
   return `${out.join('\n')}\n`;
@@ -401,6 +401,14 @@ export function wrkOutputs(ctx, read) {
     });
   }
   return out.length ? `${out.join('\n')}` : 'No gateway was measured in this run.\n';
+}
+
+/** The file bench writes the detailed results into, beside the report. */
+export const OUTPUT_FILE = 'gateways-wrk-output.txt';
+
+/** Files to write beside the report: every trial's full wrk output in one text, when a gateway was measured. */
+export function outputs(ctx, read) {
+  return model(ctx).measured.some((g) => g.artifacts.length) ? [{ file: OUTPUT_FILE, text: wrkOutputs(ctx, read) }] : [];
 }
 
 /** Markdown for the job summary: the same tables, the ranking and the reasons. */
