@@ -90,6 +90,20 @@ test('the performance summary names no settled speed winner where the 99.9% inte
   ]);
 });
 
+test('checks the seed\'s conclusion (SBE the clear winner) against the summary and says which rows are not settled or won by another codec', () => {
+  const text = suite.render(CTX);
+  assert.ok(text.includes('\nConclusion: the seed\'s "SBE is the clear winner" (every row of its summary) holds in direction, not settled in every row here: '
+    + 'SBE wins serialization memory and deserialization memory; SBE leads serialization speed and deserialization speed without a settled difference (the intervals overlap) '
+    + '(encoded size, not in the seed\'s summary: Protobuf (1.2x smaller)).\n'), text);
+  assert.match(suite.markdown(CTX), /\nConclusion&#58; the seed&#39;s &quot;SBE is the clear winner&quot; \\\(every row of its summary\\\) holds in direction, not settled in every row here&#58; /);
+  // a row another codec wins turns the verdict
+  const summary = { head: ['SBE', 'Protobuf'], rows: [
+    { name: 'Serialization speed', winner: 'Protobuf (2.0x faster)', who: 'Protobuf', settled: true },
+    { name: 'Serialization memory', winner: 'SBE (allocates nothing)', who: 'SBE', settled: true },
+  ] };
+  assert.equal(suite.conclusion(summary), 'Conclusion: the seed\'s "SBE is the clear winner" (every row of its summary) does not hold here: SBE wins serialization memory; SBE does not win serialization speed: Protobuf (2.0x faster).');
+});
+
 test('prints the seed\'s percentile block per codec from the SampleTime distribution', () => {
   const text = suite.render(CTX);
   assert.ok(text.includes([

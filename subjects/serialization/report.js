@@ -250,12 +250,48 @@ export function summaryRows(rows) {
     const sorted = [...vals].sort((a, b) => a.v - b.v);
     const [best, next] = sorted;
     let winner;
-    if (word === 'less' && best.v < NO_ALLOC) winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
-    else if (next.v / best.v - 1 < EVEN) winner = `tie (${best.label}, ${next.label})`;
-    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${best.row && next.row && overlap(best.row, next.row) ? '; intervals overlap, not settled' : ''})`;
-    out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner });
+    // who: the winner's label, none for a tie; settled: false where the intervals of the two best overlap
+    let who = best.label;
+    let settled = true;
+    if (word === 'less' && best.v < NO_ALLOC) {
+      winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
+      if (next.v < NO_ALLOC) who = undefined;
+    } else if (next.v / best.v - 1 < EVEN) {
+      winner = `tie (${best.label}, ${next.label})`;
+      who = undefined;
+    } else {
+      settled = !(best.row && next.row && overlap(best.row, next.row));
+      winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${settled ? '' : '; intervals overlap, not settled'})`;
+    }
+    out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner, who, settled });
   }
   return { head: codecs.map((c) => c.label), rows: out };
+}
+
+/** The rows of the seed's "Performance Summary", all of which it gives to SBE ("the clear winner"). */
+const SEED_SUMMARY = ['Serialization speed', 'Deserialization speed', 'Serialization memory', 'Deserialization memory'];
+
+/**
+ * The seed's conclusion (SBE the clear winner: it wins every row of its summary) checked against our summary rows:
+ * which rows SBE wins, which it wins without a settled difference, and which another codec wins or ties. Undefined
+ * without SBE or another codec to compare with.
+ */
+export function conclusion(summary) {
+  const ref = codecLabel('sbe');
+  const rows = summary.rows.filter((r) => SEED_SUMMARY.includes(r.name));
+  if (!rows.length || !summary.head.includes(ref) || summary.head.length < 2) return undefined;
+  const lower = (s) => s.charAt(0).toLowerCase() + s.slice(1);
+  const won = rows.filter((r) => r.who === ref && r.settled).map((r) => lower(r.name));
+  const unsettled = rows.filter((r) => r.who === ref && !r.settled).map((r) => lower(r.name));
+  const lost = rows.filter((r) => r.who !== ref).map((r) => `${lower(r.name)}: ${r.winner}`);
+  const and = (xs) => (xs.length < 3 ? xs.join(' and ') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const parts = [];
+  if (won.length) parts.push(`${ref} wins ${and(won)}`);
+  if (unsettled.length) parts.push(`${ref} leads ${and(unsettled)} without a settled difference (the intervals overlap)`);
+  if (lost.length) parts.push(`${ref} does not win ${lost.join('; ')}`);
+  const extra = summary.rows.filter((r) => !SEED_SUMMARY.includes(r.name)).map((r) => `${lower(r.name)}, not in the seed's summary: ${r.winner}`);
+  const verdict = lost.length ? 'does not hold' : unsettled.length ? 'holds in direction, not settled in every row' : 'holds';
+  return `Conclusion: the seed's "${ref} is the clear winner" (every row of its summary) ${verdict} here: ${parts.join('; ')}${extra.length ? ` (${extra.join('; ')})` : ''}.`;
 }
 
 /** The seed's percentile rows its HDR finding ("better performance across all percentiles") is read over. */
@@ -340,6 +376,7 @@ export function model({ suite = 'serialization', docs = [], comparisons, run, co
     findings: findings(rows),
     percentileFindings: percentileFindings(blocks),
     summary: summaryRows(rows),
+    conclusion: conclusion(summaryRows(rows)),
     comparisons: comparisonList(comparisons),
     missing,
     runLine: runLine(table),
@@ -408,6 +445,7 @@ export function render(ctx) {
   if (m.findings.length) out.push('', 'Key findings:', ...m.findings.map((f) => `- ${f}`));
   if (m.summary.rows.length) {
     out.push('', 'Performance summary:', '', textTable(['Metric', ...m.summary.head, 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner])));
+    if (m.conclusion) out.push('', m.conclusion);
   }
   if (m.blocks.length) {
     out.push('', `Latency percentiles from JMH SampleTime (${m.sampleLine}):`, `  ${SAMPLE_NOTE}`, '');
@@ -437,6 +475,7 @@ export function markdown(ctx) {
   if (m.findings.length) out.push('', '**Key findings**', '', ...m.findings.map((f) => `- ${mdEscape(f, { max: 400 })}`));
   if (m.summary.rows.length) {
     out.push('', mdTable(['Metric', ...m.summary.head.map((h) => mdEscape(h)), 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner].map((c) => mdEscape(c)))));
+    if (m.conclusion) out.push('', mdEscape(m.conclusion, { max: 600 }));
   }
   if (m.blocks.length) {
     const head = ['Percentile (ns)', ...m.blocks.map((b) => mdEscape(blockTitle(b)))];
