@@ -170,6 +170,23 @@ test('the HTTP phase carries the seed\'s HDR figures per endpoint: count, min, m
   assert.match(suite.markdown(ctx), /\| Min \| Mean \| P50 \| P90 \| P95 \| P99 \| P99\.9 \| Max \|/);
 });
 
+test('checks the seed\'s "SBE better across all percentiles" over the HTTP phase, with Mann-Whitney over the trials', () => {
+  const ctx = { ...CTX, docs: [...DOCS, ...['json', 'sbe', 'protobuf'].map(httpDoc)] };
+  const text = suite.render(ctx);
+  // one captured trial a codec: the directions are shown, not tested
+  assert.match(text, /\n {2}Over HTTP, SBE against Protobuf: P50 1\.248 ms vs [\d.]+ [µm]s \((faster|slower)\), P90 4\.726 ms vs [^,]+, P99 18\.16 ms vs [^,]+, P99\.9 37\.25 ms vs [^;]+; the seed's "SBE better across all percentiles" is not tested \(1 trial a codec cannot show a significant difference; run 4 or more\)\.\n/);
+  assert.match(text, /\n {2}Over HTTP, SBE against JSON: /);
+  assert.match(suite.markdown(ctx), /\n- Over HTTP, SBE against Protobuf&#58; P50 /);
+  // five trials a side: SBE slower at P99 in every trial is significant (p = 2/252), so the finding does not hold
+  const row = (codec, label, p) => ({ codec, label, p50: p[0][2], p90: p[1][2], p99: p[2][2], p999: p[3][2], samples: { p50: p[0], p90: p[1], p99: p[2], p999: p[3] } });
+  const five = (x) => [x, x + 1, x + 2, x + 3, x + 4];
+  const sbe = row('sbe', 'SBE', [five(100), five(200), five(900), five(1000)]);
+  const pb = row('protobuf', 'Protobuf', [five(110), five(210), five(300), five(1001)]);
+  assert.match(suite.httpFindings([sbe, pb])[0], /P99 902 ns vs 302 ns \(slower, p = 0\.008\).*; the seed's "SBE better across all percentiles" does not hold\.$/);
+  const fast = row('sbe', 'SBE', [five(10), five(20), five(30), five(40)]);
+  assert.match(suite.httpFindings([fast, pb])[0], /P50 12 ns vs 112 ns \(faster, p = 0\.008\), .*the seed's "SBE better across all percentiles" holds\.$/);
+});
+
 test('says which codec failed its round-trip checks', () => {
   const doc = httpDoc('sbe');
   doc.metrics.find((x) => x.name === 'checks_pass_rate').value = 0.9;
