@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { locate, ROOT } from '../ci/tools.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { buildResult } from '../ci/result.js';
-import { render, markdown, summarySentence, roundPercent, abFigures, findingSentence } from '../subjects/orders-api/report.js';
+import { render, markdown, summarySentence, roundPercent, abFigures, findingSentence, machineLine } from '../subjects/orders-api/report.js';
 
 const BUN = locate('bun')?.path;
 const SERVER = join(ROOT, 'subjects', 'orders-api', 'server.js');
@@ -264,6 +264,10 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     ];
     const text = render({ suite: 'orders-api', docs, config: CONFIG });
     assert.match(text, /median of 3 trials per figure/);
+    // the seed names its machine; the report names the runner the documents were measured on
+    assert.match(text, /\nMeasured on 2 × test \(runner test\)\.\nApacheBench 2\.3, a new connection per request /);
+    assert.equal(machineLine({ runner: { name: 'vm', cpus: 2, cpuModel: 'AMD EPYC', memoryBytes: 25276502016, pinning: { mode: 'auto', tool: '1', subject: '0' } } }),
+      'Measured on 2 × AMD EPYC, 23.54 GiB of memory (runner vm; ab on CPU 1, the API on CPU 0).');
     assert.match(text, /\n {2}Document Path +\/api\/order\/all-items +\/api\/order\/all-items\n {2}Document Length +/);
     assert.match(text, /\n {2}Requests per second +5,240\.66 \[#\/sec\] \(mean\) +5,563\.02 \[#\/sec\] \(mean\)\n/);
     assert.match(text, /\n {2}Time taken for tests +0\.954 seconds +0\.899 seconds\n/);
