@@ -73,14 +73,14 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
   test('logs one ready line naming its URL, cache mode, database and body size', () => {
     const lines = off.log().trim().split('\n');
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 db=\S+off\.db items=44 order_lines=1000 body=5272B$/);
+    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 work_iters=0 db=\S+off\.db items=44 order_lines=1000 body=5272B$/);
   });
 
   test('answers /health with 200, the live SQLite row count and its cache mode', async () => {
     const res = await fetch(`${on.url}/health`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-backend'), 'orders-api');
-    assert.deepEqual(await res.json(), { status: 'ok', items: 44, orderLines: 1000, cache: 'on', workUs: 0 });
+    assert.deepEqual(await res.json(), { status: 'ok', items: 44, orderLines: 1000, cache: 'on', workUs: 0, workIters: 0 });
   });
 
   test('serves the same 5,272-byte items list with the cache on and off', async () => {
