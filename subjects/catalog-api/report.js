@@ -151,6 +151,13 @@ export function improvement(a, b, kind) {
 
 // ---------------------------------------------------------------- findings at deep pages
 
+/** Whether a test settles a claim: true (p < alpha), false (a p at or above it), undefined (untested: too few trials). */
+const settledBy = (sig, alpha = ALPHA) => (!sig || sig.untestable ? undefined : sig.p < alpha);
+/** "holds" / "does not hold", or, where the trials cannot tell the two apart, only the direction seen. */
+const verdictWord = (holds, settled) => (settled === false ? (holds ? 'holds in direction only' : 'runs the other way, not significantly') : holds ? 'holds' : 'does not hold');
+/** ✓ holds, ✗ does not, ≈ a direction the trials do not settle. */
+export const findingMark = (f) => (f.settled === false ? '≈' : f.holds ? '✓' : '✗');
+
 /**
  * Checks the direction of the seed's findings in our numbers: keyset and gRPC faster than offset at
  * deep pages, gRPC's payload the smallest, gRPC faster than REST/Stream. Where one does not hold,
@@ -163,15 +170,18 @@ export function findings(v, ghz, ghzStream) {
   const g = v.grpc?.latency;
   const deep = (f) => f?.deepAvg;
   // The same test as the improvement blocks: whether the trials tell the two deep-page averages apart.
-  const deepP = (a, b) => pNote(significance(v[a]?.latencyDoc, v[b]?.latencyDoc, 'latency_deep.mean'));
+  const deepSig = (a, b) => significance(v[a]?.latencyDoc, v[b]?.latencyDoc, 'latency_deep.mean');
+  const deepP = (a, b) => pNote(deepSig(a, b));
   const faster = (name, x, y, xl, yl, xn, yn) => {
     if (deep(x) === undefined || deep(y) === undefined) return;
     const holds = deep(x) < deep(y);
     const ratio = deep(y) / deep(x);
+    const settled = settledBy(deepSig(xn, yn));
     out.push({
       claim: name,
       holds,
-      text: `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
+      settled,
+      text: `${verdictWord(holds, settled)}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
         + `${holds ? `, ${fixed(ratio, 1)}x faster` : ''}${deepP(xn, yn)}; random positions ${ms(x.randomAvg)} vs ${ms(y.randomAvg)} ms`,
     });
   };
@@ -190,7 +200,8 @@ export function findings(v, ghz, ghzStream) {
   }
   if (deep(g) !== undefined && deep(r) !== undefined) {
     const holds = deep(g) < deep(r);
-    let text = `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)${deepP('grpc', 'rest-stream')}`;
+    const settled = settledBy(deepSig('grpc', 'rest-stream'));
+    let text = `${verdictWord(holds, settled)}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)${deepP('grpc', 'rest-stream')}`;
     if (!holds) {
       // Both run the same keyset query, so the gap lies in the protocol stack or the client. Each
       // comparison below keeps one client: k6 against k6, or one gRPC call from two clients.
@@ -205,14 +216,16 @@ export function findings(v, ghz, ghzStream) {
         text += '; no ghz measurement of the unary call in this run to tell k6\'s gRPC client cost from the server\'s';
       }
     }
-    out.push({ claim: 'gRPC faster than REST/Stream at deep pages', holds, text });
+    out.push({ claim: 'gRPC faster than REST/Stream at deep pages', holds, settled, text });
   }
   const tg = v.grpc?.traversal;
   const tr = v['rest-stream']?.traversal;
   if (tg?.time !== undefined && tr?.time !== undefined) {
     const holds = tg.time < tr.time;
-    let text = `${holds ? 'holds' : 'does not hold'}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`
-      + pNote(significance(v.grpc?.traversalDoc, v['rest-stream']?.traversalDoc, 'traversal_time'));
+    const sig = significance(v.grpc?.traversalDoc, v['rest-stream']?.traversalDoc, 'traversal_time');
+    const settled = settledBy(sig);
+    let text = `${verdictWord(holds, settled)}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`
+      + pNote(sig);
     const split = (t) => (t.pageMean !== undefined && t.pages ? { wire: t.pageMean * t.pages, client: t.time - t.pageMean * t.pages } : undefined);
     const sg = split(tg);
     const sr = split(tr);
@@ -222,7 +235,7 @@ export function findings(v, ghz, ghzStream) {
       if (tg.streamTime !== undefined) text += `; the same range as one gRPC stream took ${seconds(tg.streamTime)} in k6`;
       if (ghzStream?.avg !== undefined) text += ` and ${seconds(ghzStream.avg)} from ghz's native client`;
     }
-    out.push({ claim: 'gRPC traversal faster than REST/Stream', holds, text });
+    out.push({ claim: 'gRPC traversal faster than REST/Stream', holds, settled, text });
   }
   return out;
 }
@@ -422,7 +435,7 @@ export function render(ctx) {
   }
   if (m.findings.length) {
     out.push('', 'FINDINGS AT DEEP PAGES (the seed\'s direction, checked)');
-    for (const f of m.findings) out.push(`  ${f.holds ? '✓' : '✗'} ${f.claim}: ${f.text}`);
+    for (const f of m.findings) out.push(`  ${findingMark(f)} ${f.claim}: ${f.text}`);
   }
   out.push(...againstBaseLines(m.comparisons));
   return `${out.join('\n')}\n`;
@@ -451,7 +464,7 @@ export function markdown(ctx) {
   }
   if (m.findings.length) {
     out.push('', '**Findings at deep pages**', '');
-    for (const f of m.findings) out.push(`- ${f.holds ? '✓' : '✗'} ${mdEscape(f.claim)}: ${mdEscape(f.text, { max: 900 })}`);
+    for (const f of m.findings) out.push(`- ${findingMark(f)} ${mdEscape(f.claim)}: ${mdEscape(f.text, { max: 900 })}`);
   }
   if (m.comparisons.length) out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
   return `${out.join('\n')}\n`;
