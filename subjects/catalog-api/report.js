@@ -155,6 +155,8 @@ export function improvement(a, b, kind) {
 const settledBy = (sig, alpha = ALPHA) => (!sig || sig.untestable ? undefined : sig.p < alpha);
 /** "holds" / "does not hold", or, where the trials cannot tell the two apart, only the direction seen. */
 const verdictWord = (holds, settled) => (settled === false ? (holds ? 'holds in direction only' : 'runs the other way, not significantly') : holds ? 'holds' : 'does not hold');
+/** An improvement line's mark: ✓ better, ✗ worse, ≈ a time difference the trials do not settle, '' for none. */
+const blockMark = (r, alpha = ALPHA) => (r.ok === undefined ? '' : settledBy(r.sig, alpha) === false ? '≈' : r.ok ? '✓' : '✗');
 /** ✓ holds, ✗ does not, ≈ a direction the trials do not settle. */
 export const findingMark = (f) => (f.settled === false ? '≈' : f.holds ? '✓' : '✗');
 
@@ -326,6 +328,7 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
     notices,
     blocks,
     significanceNote,
+    alpha,
     findings: findings(v, ghz, ghzStream),
     config: {
       pageSize: p.pageSize,
@@ -429,7 +432,7 @@ export function render(ctx) {
     out.push('', rule(), 'PERFORMANCE IMPROVEMENTS', rule());
     for (const b of m.blocks) {
       out.push('', `${b.title}:`);
-      for (const [what, r] of b.lines) out.push(`  ${r.ok === undefined ? '·' : r.ok ? '✓' : '✗'} ${`${what}:`.padEnd(12)}${r.text}`);
+      for (const [what, r] of b.lines) out.push(`  ${blockMark(r, m.alpha) || '·'} ${`${what}:`.padEnd(12)}${r.text}`);
     }
     if (m.significanceNote) out.push('', m.significanceNote);
   }
@@ -459,7 +462,7 @@ export function markdown(ctx) {
   if (m.blocks.length) {
     out.push('', '**Performance improvements**', '');
     out.push(mdTable(['', ...m.blocks.map((b) => mdEscape(b.title))],
-      m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${b.lines[i][1].ok === undefined ? '' : b.lines[i][1].ok ? '✓ ' : '✗ '}${mdEscape(b.lines[i][1].text)}`)])));
+      m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${blockMark(b.lines[i][1], m.alpha) ? `${blockMark(b.lines[i][1], m.alpha)} ` : ''}${mdEscape(b.lines[i][1].text)}`)])));
     if (m.significanceNote) out.push('', mdEscape(m.significanceNote, { max: 300 }));
   }
   if (m.findings.length) {
