@@ -2,7 +2,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseWrk } from '../ci/adapters/wrk.js';
@@ -303,6 +303,17 @@ describe('the gateways report', () => {
     assert.match(text, /\nNo winner: HAProxy, Nginx, Bun gateway and Envoy cannot be ranked: each is within what the trials can tell apart of one ranked above it \(Mann-Whitney against HAProxy: Nginx p = 0\.15; against Nginx: Bun gateway p = 0\.22; against Bun gateway: Envoy p = 0\.06; significant below 0\.05\), though HAProxy is ahead of Bun gateway \(p = 0\.032\), HAProxy is ahead of Envoy \(p = 0\.008\), Nginx is ahead of Envoy \(p = 0\.008\)\.\n/);
   });
 
+  test('render() checks the seed\'s ranking (Envoy, Nginx, BunGate) pair by pair and says where ours runs the other way (five trials of each gateway from one quick run)', () => {
+    const five = (v) => [1, 2, 3, 4, 5].map((i) => `gateways-tiers-${v}-${i}`);
+    const docs = ['nginx', 'haproxy', 'bun', 'envoy'].map((v) => docFrom(v, five(v)));
+    const text = render({ suite: 'gateways', docs, config });
+    // Nginx beat Envoy in all five trials (exact p = 2/252); the Bun gateway's lead over Envoy and Nginx's over it are not significant.
+    assert.match(text, /\nThe seed's ranking \(Envoy, Nginx, BunGate\) does not reproduce: Envoy over Nginx: [\d,.]+ vs [\d,.]+ RPS, opposite \(p = 0\.008\); Envoy over Bun gateway: [\d,.]+ vs [\d,.]+ RPS, opposite, not significant \(p = 0\.0\d\d\); Nginx over Bun gateway: [\d,.]+ vs [\d,.]+ RPS, same order, not significant \(p = 0\.\d+\)\.\n/);
+    assert.match(markdown({ suite: 'gateways', docs, config }), /\nThe seed's ranking \(Envoy, Nginx, BunGate\) does not reproduce: /);
+    // Three trials a gateway and no Envoy: the pair left is shown, untested.
+    assert.match(render({ suite: 'gateways', docs: healthy, config }), /\nThe seed's ranking \(Nginx, BunGate\) shows in our medians, but the trials do not settle it: Nginx over Bun gateway: 32,287\.93 vs 12,310\.77 RPS, same order, not significant \(too few trials to test\)\.\n/);
+  });
+
   test('render() names the winner when the first gateway is significantly ahead and says which ones are tied below it', () => {
     const five = (base) => [0, 1, 2, 3, 4].map((i) => base + i * 10);
     const docs = ['nginx', 'haproxy', 'bun'].map((v, i) => {
@@ -422,5 +433,23 @@ describe('the gateways report', () => {
     assert.match(text, /^═══ Nginx · trial 1 of 3 · raw\/local\/gateways\.nginx\.wrk\.round-robin\/trial-1\.stdout\.txt ═══\nRunning 3s test @ http:\/\/127\.0\.0\.1:\d+\/\n/);
     assert.equal(text.match(/Requests\/sec:/g).length, 3);
     assert.match(text, /Requests\/sec: +32287\.93/);
+  });
+
+  test('bench writes every trial\'s full wrk output into gateways-wrk-output.txt beside the report, as the seed\'s detailed results', async (t) => {
+    const { writeReports } = await import('../ci/commands/bench.js');
+    const { reportData } = await import('../ci/commands/report.js');
+    const root = mkdtempSync(join(tmpdir(), 'benchline-gateways-outputs-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const rawDir = join(root, 'raw', 'local', 'gateways.nginx.wrk.round-robin');
+    mkdirSync(rawDir, { recursive: true });
+    mkdirSync(join(root, 'docs', 'local'), { recursive: true });
+    trials('nginx').forEach((n, i) => writeFileSync(join(rawDir, `trial-${i + 1}.stdout.txt`), readFileSync(join(FIX, `${n}.txt`), 'utf8')));
+    writeFileSync(join(root, 'docs', 'local', 'nginx.json'), JSON.stringify(healthy[0]));
+    writeFileSync(join(root, 'run.json'), JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.round-robin', suite: 'gateways', variant: 'nginx', tool: 'wrk', scenario: 'round-robin', status: 'ok', docs: { local: 'docs/local/nginx.json' } }] }));
+    const { texts } = await writeReports(root, reportData(root, config));
+    assert.match(texts.suite, /all of it in gateways-wrk-output\.txt after npm run bench/);
+    const text = readFileSync(join(root, 'gateways-wrk-output.txt'), 'utf8');
+    assert.match(text, /^═══ Nginx · trial 1 of 3 · raw\/local\/gateways\.nginx\.wrk\.round-robin\/trial-1\.stdout\.txt ═══\n/);
+    assert.equal(text.match(/Requests\/sec:/g).length, 3);
   });
 });

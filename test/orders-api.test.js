@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { locate, ROOT } from '../ci/tools.js';
 import { parse as parseAb } from '../ci/adapters/ab.js';
 import { buildResult } from '../ci/result.js';
-import { render, markdown, summarySentence, roundPercent, abFigures, findingSentence } from '../subjects/orders-api/report.js';
+import { render, markdown, summarySentence, roundPercent, abFigures, findingSentence, machineLine } from '../subjects/orders-api/report.js';
 
 const BUN = locate('bun')?.path;
 const SERVER = join(ROOT, 'subjects', 'orders-api', 'server.js');
@@ -73,14 +73,14 @@ describe('orders-api subject (Bun + bun:sqlite, real processes)', () => {
   test('logs one ready line naming its URL, cache mode, database and body size', () => {
     const lines = off.log().trim().split('\n');
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 db=\S+off\.db items=44 order_lines=1000 body=5272B$/);
+    assert.match(lines[0], /^orders-api ready on http:\/\/127\.0\.0\.1:\d+ cache=off work_us=0 work_iters=0 db=\S+off\.db items=44 order_lines=1000 body=5272B$/);
   });
 
   test('answers /health with 200, the live SQLite row count and its cache mode', async () => {
     const res = await fetch(`${on.url}/health`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-backend'), 'orders-api');
-    assert.deepEqual(await res.json(), { status: 'ok', items: 44, orderLines: 1000, cache: 'on', workUs: 0 });
+    assert.deepEqual(await res.json(), { status: 'ok', items: 44, orderLines: 1000, cache: 'on', workUs: 0, workIters: 0 });
   });
 
   test('serves the same 5,272-byte items list with the cache on and off', async () => {
@@ -264,6 +264,11 @@ describe('orders-api report (subjects/orders-api/report.js)', () => {
     ];
     const text = render({ suite: 'orders-api', docs, config: CONFIG });
     assert.match(text, /median of 3 trials per figure/);
+    // the seed names its machine; the report names the runner the documents were measured on
+    assert.match(text, /\nMeasured on 2 × test \(runner test\)\.\nApacheBench 2\.3, a new connection per request /);
+    assert.equal(machineLine({ runner: { name: 'vm', cpus: 2, cpuModel: 'AMD EPYC', memoryBytes: 25276502016, pinning: { mode: 'auto', tool: '1', subject: '0' } } }),
+      'Measured on 2 × AMD EPYC, 23.54 GiB of memory (runner vm; ab on CPU 1, the API on CPU 0).');
+    assert.match(text, /\n {2}Document Path +\/api\/order\/all-items +\/api\/order\/all-items\n {2}Document Length +/);
     assert.match(text, /\n {2}Requests per second +5,240\.66 \[#\/sec\] \(mean\) +5,563\.02 \[#\/sec\] \(mean\)\n/);
     assert.match(text, /\n {2}Time taken for tests +0\.954 seconds +0\.899 seconds\n/);
     assert.match(text, /\n {2}Time per request +19\.082 \[ms\] \(mean\) +17\.976 \[ms\] \(mean\)\n/);

@@ -90,6 +90,20 @@ test('the performance summary names no settled speed winner where the 99.9% inte
   ]);
 });
 
+test('checks the seed\'s conclusion (SBE the clear winner) against the summary and says which rows are not settled or won by another codec', () => {
+  const text = suite.render(CTX);
+  assert.ok(text.includes('\nConclusion: the seed\'s "SBE is the clear winner" (every row of its summary) holds in direction, not settled in every row here: '
+    + 'SBE wins serialization memory and deserialization memory; SBE leads serialization speed and deserialization speed without a settled difference (the intervals overlap) '
+    + '(encoded size, not in the seed\'s summary: Protobuf (1.2x smaller)).\n'), text);
+  assert.match(suite.markdown(CTX), /\nConclusion&#58; the seed&#39;s &quot;SBE is the clear winner&quot; \\\(every row of its summary\\\) holds in direction, not settled in every row here&#58; /);
+  // a row another codec wins turns the verdict
+  const summary = { head: ['SBE', 'Protobuf'], rows: [
+    { name: 'Serialization speed', winner: 'Protobuf (2.0x faster)', who: 'Protobuf', settled: true },
+    { name: 'Serialization memory', winner: 'SBE (allocates nothing)', who: 'SBE', settled: true },
+  ] };
+  assert.equal(suite.conclusion(summary), 'Conclusion: the seed\'s "SBE is the clear winner" (every row of its summary) does not hold here: SBE wins serialization memory; SBE does not win serialization speed: Protobuf (2.0x faster).');
+});
+
 test('prints the seed\'s percentile block per codec from the SampleTime distribution', () => {
   const text = suite.render(CTX);
   assert.ok(text.includes([
@@ -154,6 +168,23 @@ test('the HTTP phase carries the seed\'s HDR figures per endpoint: count, min, m
   const row = lines.find((l) => /^ {2}SBE /.test(l)).trim().split(/\s{2,}/);
   assert.deepEqual(row.slice(5, 13), ['545.7 µs', '2.533 ms', '1.248 ms', '4.726 ms', '7.724 ms', '18.16 ms', '37.25 ms', '40.25 ms']);
   assert.match(suite.markdown(ctx), /\| Min \| Mean \| P50 \| P90 \| P95 \| P99 \| P99\.9 \| Max \|/);
+});
+
+test('checks the seed\'s "SBE better across all percentiles" over the HTTP phase, with Mann-Whitney over the trials', () => {
+  const ctx = { ...CTX, docs: [...DOCS, ...['json', 'sbe', 'protobuf'].map(httpDoc)] };
+  const text = suite.render(ctx);
+  // one captured trial a codec: the directions are shown, not tested
+  assert.match(text, /\n {2}Over HTTP, SBE against Protobuf: P50 1\.248 ms vs [\d.]+ [µm]s \((faster|slower)\), P90 4\.726 ms vs [^,]+, P99 18\.16 ms vs [^,]+, P99\.9 37\.25 ms vs [^;]+; the seed's "SBE better across all percentiles" is not tested \(1 trial a codec cannot show a significant difference; run 4 or more\)\.\n/);
+  assert.match(text, /\n {2}Over HTTP, SBE against JSON: /);
+  assert.match(suite.markdown(ctx), /\n- Over HTTP, SBE against Protobuf&#58; P50 /);
+  // five trials a side: SBE slower at P99 in every trial is significant (p = 2/252), so the finding does not hold
+  const row = (codec, label, p) => ({ codec, label, p50: p[0][2], p90: p[1][2], p99: p[2][2], p999: p[3][2], samples: { p50: p[0], p90: p[1], p99: p[2], p999: p[3] } });
+  const five = (x) => [x, x + 1, x + 2, x + 3, x + 4];
+  const sbe = row('sbe', 'SBE', [five(100), five(200), five(900), five(1000)]);
+  const pb = row('protobuf', 'Protobuf', [five(110), five(210), five(300), five(1001)]);
+  assert.match(suite.httpFindings([sbe, pb])[0], /P99 902 ns vs 302 ns \(slower, p = 0\.008\).*; the seed's "SBE better across all percentiles" does not hold\.$/);
+  const fast = row('sbe', 'SBE', [five(10), five(20), five(30), five(40)]);
+  assert.match(suite.httpFindings([fast, pb])[0], /P50 12 ns vs 112 ns \(faster, p = 0\.008\), .*the seed's "SBE better across all percentiles" holds\.$/);
 });
 
 test('says which codec failed its round-trip checks', () => {

@@ -1,6 +1,6 @@
 // `benchline bench` (npm run bench): run, compare against --base, report, publish locally, build the site.
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
@@ -37,6 +37,9 @@ export async function writeReports(dir, data) {
     const mod = await loadSuiteRenderer(data.config, suite);
     // A suite renderer may draw figures: plots() gives [{ file, title, svg }] to write beside the report.
     for (const { file, svg } of mod?.plots?.(suiteInput(data, suite)) || []) writeFileAtomic(join(dir, file), svg);
+    // ... and outputs() texts built from the run folder's files (read(path), a path relative to the folder).
+    const read = (p) => readFileSync(join(dir, p), 'utf8');
+    for (const { file, text } of mod?.outputs?.(suiteInput(data, suite), read) || []) writeFileAtomic(join(dir, file), text);
   }
   return { texts, unexported };
 }

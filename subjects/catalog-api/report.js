@@ -151,6 +151,15 @@ export function improvement(a, b, kind) {
 
 // ---------------------------------------------------------------- findings at deep pages
 
+/** Whether a test settles a claim: true (p < alpha), false (a p at or above it), undefined (untested: too few trials). */
+const settledBy = (sig, alpha = ALPHA) => (!sig || sig.untestable ? undefined : sig.p < alpha);
+/** "holds" / "does not hold", or, where the trials cannot tell the two apart, only the direction seen. */
+const verdictWord = (holds, settled) => (settled === false ? (holds ? 'holds in direction only' : 'runs the other way, not significantly') : holds ? 'holds' : 'does not hold');
+/** An improvement line's mark: ✓ better, ✗ worse, ≈ a time difference the trials do not settle, '' for none. */
+const blockMark = (r, alpha = ALPHA) => (r.ok === undefined ? '' : settledBy(r.sig, alpha) === false ? '≈' : r.ok ? '✓' : '✗');
+/** ✓ holds, ✗ does not, ≈ a direction the trials do not settle. */
+export const findingMark = (f) => (f.settled === false ? '≈' : f.holds ? '✓' : '✗');
+
 /**
  * Checks the direction of the seed's findings in our numbers: keyset and gRPC faster than offset at
  * deep pages, gRPC's payload the smallest, gRPC faster than REST/Stream. Where one does not hold,
@@ -163,15 +172,18 @@ export function findings(v, ghz, ghzStream) {
   const g = v.grpc?.latency;
   const deep = (f) => f?.deepAvg;
   // The same test as the improvement blocks: whether the trials tell the two deep-page averages apart.
-  const deepP = (a, b) => pNote(significance(v[a]?.latencyDoc, v[b]?.latencyDoc, 'latency_deep.mean'));
+  const deepSig = (a, b) => significance(v[a]?.latencyDoc, v[b]?.latencyDoc, 'latency_deep.mean');
+  const deepP = (a, b) => pNote(deepSig(a, b));
   const faster = (name, x, y, xl, yl, xn, yn) => {
     if (deep(x) === undefined || deep(y) === undefined) return;
     const holds = deep(x) < deep(y);
     const ratio = deep(y) / deep(x);
+    const settled = settledBy(deepSig(xn, yn));
     out.push({
       claim: name,
       holds,
-      text: `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
+      settled,
+      text: `${verdictWord(holds, settled)}: deep pages avg ${ms(deep(x))} ms (${xl}) vs ${ms(deep(y))} ms (${yl})`
         + `${holds ? `, ${fixed(ratio, 1)}x faster` : ''}${deepP(xn, yn)}; random positions ${ms(x.randomAvg)} vs ${ms(y.randomAvg)} ms`,
     });
   };
@@ -190,7 +202,8 @@ export function findings(v, ghz, ghzStream) {
   }
   if (deep(g) !== undefined && deep(r) !== undefined) {
     const holds = deep(g) < deep(r);
-    let text = `${holds ? 'holds' : 'does not hold'}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)${deepP('grpc', 'rest-stream')}`;
+    const settled = settledBy(deepSig('grpc', 'rest-stream'));
+    let text = `${verdictWord(holds, settled)}: deep pages avg ${ms(deep(g))} ms (gRPC) vs ${ms(deep(r))} ms (REST/Stream)${deepP('grpc', 'rest-stream')}`;
     if (!holds) {
       // Both run the same keyset query, so the gap lies in the protocol stack or the client. Each
       // comparison below keeps one client: k6 against k6, or one gRPC call from two clients.
@@ -205,14 +218,16 @@ export function findings(v, ghz, ghzStream) {
         text += '; no ghz measurement of the unary call in this run to tell k6\'s gRPC client cost from the server\'s';
       }
     }
-    out.push({ claim: 'gRPC faster than REST/Stream at deep pages', holds, text });
+    out.push({ claim: 'gRPC faster than REST/Stream at deep pages', holds, settled, text });
   }
   const tg = v.grpc?.traversal;
   const tr = v['rest-stream']?.traversal;
   if (tg?.time !== undefined && tr?.time !== undefined) {
     const holds = tg.time < tr.time;
-    let text = `${holds ? 'holds' : 'does not hold'}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`
-      + pNote(significance(v.grpc?.traversalDoc, v['rest-stream']?.traversalDoc, 'traversal_time'));
+    const sig = significance(v.grpc?.traversalDoc, v['rest-stream']?.traversalDoc, 'traversal_time');
+    const settled = settledBy(sig);
+    let text = `${verdictWord(holds, settled)}: ${seconds(tg.time)} (gRPC, ${count(tg.pages)} unary calls) vs ${seconds(tr.time)} (REST/Stream, ${count(tr.pages)} requests)`
+      + pNote(sig);
     const split = (t) => (t.pageMean !== undefined && t.pages ? { wire: t.pageMean * t.pages, client: t.time - t.pageMean * t.pages } : undefined);
     const sg = split(tg);
     const sr = split(tr);
@@ -222,7 +237,7 @@ export function findings(v, ghz, ghzStream) {
       if (tg.streamTime !== undefined) text += `; the same range as one gRPC stream took ${seconds(tg.streamTime)} in k6`;
       if (ghzStream?.avg !== undefined) text += ` and ${seconds(ghzStream.avg)} from ghz's native client`;
     }
-    out.push({ claim: 'gRPC traversal faster than REST/Stream', holds, text });
+    out.push({ claim: 'gRPC traversal faster than REST/Stream', holds, settled, text });
   }
   return out;
 }
@@ -313,6 +328,7 @@ export function model({ suite = 'catalog-api', docs = [], comparisons, run, conf
     notices,
     blocks,
     significanceNote,
+    alpha,
     findings: findings(v, ghz, ghzStream),
     config: {
       pageSize: p.pageSize,
@@ -416,13 +432,13 @@ export function render(ctx) {
     out.push('', rule(), 'PERFORMANCE IMPROVEMENTS', rule());
     for (const b of m.blocks) {
       out.push('', `${b.title}:`);
-      for (const [what, r] of b.lines) out.push(`  ${r.ok === undefined ? '·' : r.ok ? '✓' : '✗'} ${`${what}:`.padEnd(12)}${r.text}`);
+      for (const [what, r] of b.lines) out.push(`  ${blockMark(r, m.alpha) || '·'} ${`${what}:`.padEnd(12)}${r.text}`);
     }
     if (m.significanceNote) out.push('', m.significanceNote);
   }
   if (m.findings.length) {
     out.push('', 'FINDINGS AT DEEP PAGES (the seed\'s direction, checked)');
-    for (const f of m.findings) out.push(`  ${f.holds ? '✓' : '✗'} ${f.claim}: ${f.text}`);
+    for (const f of m.findings) out.push(`  ${findingMark(f)} ${f.claim}: ${f.text}`);
   }
   out.push(...againstBaseLines(m.comparisons));
   return `${out.join('\n')}\n`;
@@ -446,12 +462,12 @@ export function markdown(ctx) {
   if (m.blocks.length) {
     out.push('', '**Performance improvements**', '');
     out.push(mdTable(['', ...m.blocks.map((b) => mdEscape(b.title))],
-      m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${b.lines[i][1].ok === undefined ? '' : b.lines[i][1].ok ? '✓ ' : '✗ '}${mdEscape(b.lines[i][1].text)}`)])));
+      m.blocks[0].lines.map(([what], i) => [what, ...m.blocks.map((b) => `${blockMark(b.lines[i][1], m.alpha) ? `${blockMark(b.lines[i][1], m.alpha)} ` : ''}${mdEscape(b.lines[i][1].text)}`)])));
     if (m.significanceNote) out.push('', mdEscape(m.significanceNote, { max: 300 }));
   }
   if (m.findings.length) {
     out.push('', '**Findings at deep pages**', '');
-    for (const f of m.findings) out.push(`- ${f.holds ? '✓' : '✗'} ${mdEscape(f.claim)}: ${mdEscape(f.text, { max: 900 })}`);
+    for (const f of m.findings) out.push(`- ${findingMark(f)} ${mdEscape(f.claim)}: ${mdEscape(f.text, { max: 900 })}`);
   }
   if (m.comparisons.length) out.push('', `Against base: ${headline(countVerdicts(m.comparisons))}`);
   return `${out.join('\n')}\n`;

@@ -15,6 +15,9 @@ const BACKEND_NOTE = /^(?:trial \d+: )?responses per backend \(X-Backend\): (.+)
 const STATUS_NOTE = /^(?:trial \d+: )?responses per HTTP status: (.+)$/;
 
 const LABELS = { nginx: 'Nginx', haproxy: 'HAProxy', bun: 'Bun gateway', envoy: 'Envoy' };
+/** The seed's ranking by requests/sec, first to last (its BunGate is our Bun gateway); HAProxy is not in the seed. */
+export const SEED_ORDER = ['envoy', 'nginx', 'bun'];
+const SEED_NAMES = { envoy: 'Envoy', nginx: 'Nginx', bun: 'BunGate' };
 const metricOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case);
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 const fixed = (v, d = 2) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -275,6 +278,53 @@ function rankingLines(m, esc = (s) => s) {
   return lines;
 }
 
+/**
+ * The seed's ranking (Envoy, Nginx, BunGate) checked pair by pair against ours: for each pair the seed orders, whether
+ * our medians put them the same way round and whether the trials tell them apart (two-sided Mann-Whitney). Returns
+ * { pairs: [{ ahead, behind, same, p, untestable }], verdict } or undefined when fewer than two of the seed's gateways
+ * were ranked (measured without errors).
+ */
+export function seedRanking(m) {
+  const ranked = (v) => m.ranking.find((g) => g.variant === v && g.rank !== undefined);
+  const present = SEED_ORDER.filter(ranked);
+  if (present.length < 2 || m.saturated.length) return undefined;
+  const pairs = [];
+  for (let i = 0; i < present.length; i += 1) {
+    for (const later of present.slice(i + 1)) {
+      const a = ranked(present[i]);
+      const b = ranked(later);
+      const t = throughputTest(a, b, m.alpha);
+      pairs.push({ ahead: present[i], behind: later, same: a.throughput > b.throughput, p: t.p, untestable: t.untestable, a: a.throughput, b: b.throughput });
+    }
+  }
+  const settled = (x) => !x.untestable && x.p < m.alpha;
+  const verdict = pairs.every((x) => x.same && settled(x)) ? 'reproduces'
+    : pairs.some((x) => !x.same && settled(x)) ? 'does not reproduce'
+      : pairs.every((x) => x.same) ? 'same order, not significant' : 'not settled';
+  return { pairs, verdict, present };
+}
+
+/** One sentence: the seed's ranking against ours, each pair it orders with our RPS and p. */
+function seedRankingLine(m, esc = (s) => s) {
+  const s = seedRanking(m);
+  if (!s) return undefined;
+  const name = (v) => esc(m.gateways.find((g) => g.variant === v)?.label || v);
+  const seedList = s.present.map((v) => SEED_NAMES[v]).join(', ');
+  const pair = (x) => {
+    const p = x.untestable ? 'too few trials to test' : `p = ${x.p < 0.001 ? x.p.toExponential(1) : x.p.toFixed(3)}`;
+    const how = x.same ? (!x.untestable && x.p < m.alpha ? 'same order' : 'same order, not significant')
+      : (!x.untestable && x.p < m.alpha ? 'opposite' : 'opposite, not significant');
+    return `${name(x.ahead)} over ${name(x.behind)}: ${fixed(x.a)} vs ${fixed(x.b)} RPS, ${how} (${p})`;
+  };
+  const head = {
+    reproduces: `The seed's ranking (${seedList}) reproduces`,
+    'does not reproduce': `The seed's ranking (${seedList}) does not reproduce`,
+    'same order, not significant': `The seed's ranking (${seedList}) shows in our medians, but the trials do not settle it`,
+    'not settled': `The seed's ranking (${seedList}) is not settled here`,
+  }[s.verdict];
+  return `${head}: ${s.pairs.map(pair).join('; ')}.`;
+}
+
 const notMeasured = (m) => m.gateways.filter((g) => g.status !== 'measured');
 
 function setupLine(m, esc = (x) => x) {
@@ -302,6 +352,8 @@ export function render(ctx) {
     const { head, rows } = distributionTable(m);
     out.push('', `Load balancing: share of responses per backend (X-Backend); even split within ±${EVEN_TOLERANCE * 100}% of 1/n`, textTable(head, rows));
     out.push('', 'Performance Results Summary:', '', ...rankingLines(m));
+    const seed = seedRankingLine(m);
+    if (seed) out.push('', seed);
   } else {
     out.push('', 'No gateway was measured in this run.');
   }
@@ -317,7 +369,7 @@ export function render(ctx) {
   }
   const withFiles = m.measured.filter((g) => g.artifacts.length);
   if (withFiles.length) {
-    out.push('', 'Detailed results: full wrk output per gateway (in the run folder)');
+    out.push('', `Detailed results: full wrk output per gateway (in the run folder; all of it in ${OUTPUT_FILE} after npm run bench)`);
     for (const g of withFiles) out.push(`  ${g.label}: ${artifactList(g.artifacts)}`);
   }
   return `${out.join('\n')}\n`;
@@ -351,6 +403,14 @@ export function wrkOutputs(ctx, read) {
   return out.length ? `${out.join('\n')}` : 'No gateway was measured in this run.\n';
 }
 
+/** The file bench writes the detailed results into, beside the report. */
+export const OUTPUT_FILE = 'gateways-wrk-output.txt';
+
+/** Files to write beside the report: every trial's full wrk output in one text, when a gateway was measured. */
+export function outputs(ctx, read) {
+  return model(ctx).measured.some((g) => g.artifacts.length) ? [{ file: OUTPUT_FILE, text: wrkOutputs(ctx, read) }] : [];
+}
+
 /** Markdown for the job summary: the same tables, the ranking and the reasons. */
 export function markdown(ctx) {
   const m = model(ctx);
@@ -364,6 +424,8 @@ export function markdown(ctx) {
     const { head, rows } = distributionTable(m);
     out.push('', `**Load balancing** (share per backend; even within ±${EVEN_TOLERANCE * 100}%)`, '', mdTable(head.map(esc), rows.map((r) => r.map((c) => esc(c)))));
     out.push('', '**Performance Results Summary**', '', ...rankingLines(m, esc).map((l) => `- ${l}`));
+    const seed = seedRankingLine(m, esc);
+    if (seed) out.push('', seed);
   }
   if (m.standIn) out.push('', BUN_STAND_IN);
   const missing = notMeasured(m);

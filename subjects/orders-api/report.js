@@ -1,4 +1,5 @@
 // Suite renderer for orders-api: seed 004's before/after-caching ApacheBench report, rebuilt from our own measurements.
+import { formatValue } from '../../ci/units.js';
 import { againstBaseLines, bottleneck, bottleneckLine, BOTTLENECK, comparisonList, countVerdicts, headline, jobReason, mdEscape, mdTable, relativeDiff, textTable } from '../../ci/reports/format.js';
 
 // The seed's percentile table rows (ab's "Percentage of the requests served within a certain time").
@@ -83,6 +84,7 @@ export function abFigures(doc) {
     transferKBps: valueOf(doc, 'transfer_rate') === undefined ? undefined : valueOf(doc, 'transfer_rate') / 1024,
     connectionTimes: connectionTimes(doc),
     concurrency: doc.params?.concurrency,
+    path: doc.params?.path,
     // ab -t: every run lasts this long by design, so its "time taken" says nothing about the API
     fixedSeconds: doc.params?.duration == null ? undefined : Number(String(doc.params.duration).replace(/s$/, '')),
     trials: doc.trials,
@@ -274,6 +276,7 @@ function tableRows(m) {
     row('Concurrency Level', 'concurrency', String),
     row('Complete requests', 'requests', count),
     row('Failed requests', 'failed', count),
+    row('Document Path', 'path', String),
     row('Document Length', 'documentBytes', (v) => `${v} bytes`),
     row('Time taken for tests', 'timeTaken', (v) => `${fixed(v, 3)} seconds`),
     row('Total transferred', 'totalBytes', (v) => `${count(v)} bytes`),
@@ -320,6 +323,15 @@ function trialsNote(m) {
   return n > 1 ? `median of ${n} trials per figure` : 'one trial per figure';
 }
 
+/** The seed names its machine; so does this report: "Measured on 2 × AMD EPYC, 23.54 GiB of memory (runner vm; ab on CPU 1, the API on CPU 0)." */
+export function machineLine(doc) {
+  const r = doc?.runner;
+  if (!r) return undefined;
+  const pin = r.pinning?.tool !== undefined && r.pinning?.subject !== undefined ? `; ab on CPU ${r.pinning.tool}, the API on CPU ${r.pinning.subject}` : '';
+  const mem = r.memoryBytes > 0 ? `, ${formatValue(r.memoryBytes, 'bytes')} of memory` : '';
+  return `Measured on ${r.cpus} × ${r.cpuModel}${mem} (runner ${r.name}${pin}).`;
+}
+
 // ---------------------------------------------------------------- renderers
 
 /** Console text: the seed's report, our numbers. */
@@ -329,7 +341,7 @@ export function render(ctx) {
   if (m.description) out.push(m.description);
   const doc = m.ab[m.after] || m.ab[m.before];
   if (doc) {
-    out.push('', `ApacheBench ${doc.tool.version}, a new connection per request (${abLength(doc.params)}, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
+    out.push('', ...[machineLine(doc)].filter(Boolean), `ApacheBench ${doc.tool.version}, a new connection per request (${abLength(doc.params)}, concurrency ${doc.params?.concurrency ?? '?'}), ${trialsNote(m)}:`);
     out.push('', textTable(['', label(m.before, 'Before'), label(m.after, 'After')], tableRows(m)));
     for (const [side, which] of [[m.before, 'before'], [m.after, 'after']]) {
       if (m.figures[which]) out.push('', `  Connection Times (ms), ${side}`, textTable(CONNECTION_HEAD, connectionRows(m.figures[which])));
@@ -352,7 +364,7 @@ export function markdown(ctx) {
   if (m.description) out.push('', mdEscape(m.description, { max: 400 }));
   const doc = m.ab[m.after] || m.ab[m.before];
   if (doc) {
-    out.push('', `ApacheBench ${mdEscape(doc.tool.version)}, a new connection per request, ${trialsNote(m)}.`, '');
+    out.push('', `ApacheBench ${mdEscape(doc.tool.version)}, a new connection per request, ${trialsNote(m)}.${machineLine(doc) ? ` ${mdEscape(machineLine(doc))}` : ''}`, '');
     out.push(mdTable(['', mdEscape(label(m.before, 'Before')), mdEscape(label(m.after, 'After'))], tableRows(m).map((r) => r.map((c) => mdEscape(c)))));
     for (const [side, which] of [[m.before, 'before'], [m.after, 'after']]) {
       if (m.figures[which]) out.push('', `Connection Times (ms), ${mdEscape(side)}`, '', mdTable(CONNECTION_HEAD, connectionRows(m.figures[which])));

@@ -1,5 +1,5 @@
 // Suite renderer for serialization: seed 002's JMH table, percentile blocks, key findings, latency plot and HTTP phase, from our runs.
-import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, jobReason, mdEscape, mdTable, pct, textTable } from '../../ci/reports/format.js';
+import { againstBaseLines, comparisonList, countVerdicts, formatInterval, headline, htmlEscape, jobReason, mdEscape, mdTable, pct, textTable, trialsTest } from '../../ci/reports/format.js';
 import { formatValue } from '../../ci/units.js';
 
 /** The plot file the report writer puts next to the report (see plots()). */
@@ -95,6 +95,10 @@ function percentileBlocks(doc) {
 // ---------------------------------------------------------------- the HTTP phase (k6 against HttpServe)
 
 const valueOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case)?.value;
+const samplesOf = (doc, name) => doc?.metrics.find((m) => m.name === name && !m.case)?.samples || [];
+
+/** The seed's HDR percentiles as k6 metrics: [label, row key, metric name]. */
+const HTTP_PERCENTILES = [['P50', 'p50', 'latency.p50'], ['P90', 'p90', 'latency.p90'], ['P99', 'p99', 'latency.p99'], ['P99.9', 'p999', 'latency.p99.9']];
 
 /** One row per codec from the k6 documents of scenarios http-<codec>: size served, round trip, latency. */
 function httpRows(docs = []) {
@@ -120,6 +124,8 @@ function httpRows(docs = []) {
         errors: valueOf(d, 'errors'),
         trials: d.trials,
         version: d.tool?.version,
+        // each trial's percentiles, for testing two codecs' difference over the trials
+        samples: Object.fromEntries(HTTP_PERCENTILES.map(([, k, name]) => [k, samplesOf(d, name)])),
       };
     })
     .sort((a, b) => codecRank(a.codec) - codecRank(b.codec));
@@ -158,6 +164,32 @@ function httpLines(rows) {
       + '(the body of /api/encoded/<codec>, checked equal to the size /api/test reports).');
   }
   return out;
+}
+
+/**
+ * The seed's HDR finding ("SBE shows better performance across all percentiles", of its HTTP endpoint) checked over
+ * our HTTP phase: SBE against each other codec at P50, P90, P99 and P99.9, each with the two-sided Mann-Whitney p
+ * over the trials' percentiles. It holds when SBE is significantly faster at every one, does not when it is
+ * significantly slower at one, and is not settled otherwise.
+ */
+export function httpFindings(rows, { alpha = 0.05 } = {}) {
+  const ref = rows.find((r) => r.codec === 'sbe');
+  if (!ref) return [];
+  const t = (v) => formatValue(v, 'ns');
+  return rows.filter((r) => r !== ref).map((other) => {
+    const cells = HTTP_PERCENTILES.filter(([, k]) => ref[k] !== undefined && other[k] !== undefined).map(([label, k]) => {
+      const test = trialsTest(ref.samples?.[k] || [], other.samples?.[k] || [], alpha);
+      const sig = !test.untestable && test.p < alpha;
+      const dir = ref[k] < other[k] ? 'faster' : ref[k] > other[k] ? 'slower' : 'even';
+      return { label, dir, sig, untestable: test.untestable, text: `${label} ${t(ref[k])} vs ${t(other[k])} (${dir}${test.untestable ? '' : `, p = ${test.p.toFixed(3)}`})` };
+    });
+    if (!cells.length) return undefined;
+    const n = Math.min(ref.samples?.p50?.length || 1, other.samples?.p50?.length || 1);
+    const verdict = cells.every((c) => c.dir === 'faster' && c.sig) ? 'holds'
+      : cells.some((c) => c.dir === 'slower' && c.sig) ? 'does not hold'
+        : cells.every((c) => c.untestable) ? `is not tested (${n} trial${n === 1 ? '' : 's'} a codec cannot show a significant difference; run 4 or more)` : 'is not settled';
+    return `Over HTTP, SBE against ${other.label}: ${cells.map((c) => c.text).join(', ')}; the seed's "SBE better across all percentiles" ${verdict}.`;
+  }).filter(Boolean);
 }
 
 // ---------------------------------------------------------------- findings (pure, direction follows the data)
@@ -250,12 +282,48 @@ export function summaryRows(rows) {
     const sorted = [...vals].sort((a, b) => a.v - b.v);
     const [best, next] = sorted;
     let winner;
-    if (word === 'less' && best.v < NO_ALLOC) winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
-    else if (next.v / best.v - 1 < EVEN) winner = `tie (${best.label}, ${next.label})`;
-    else winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${best.row && next.row && overlap(best.row, next.row) ? '; intervals overlap, not settled' : ''})`;
-    out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner });
+    // who: the winner's label, none for a tie; settled: false where the intervals of the two best overlap
+    let who = best.label;
+    let settled = true;
+    if (word === 'less' && best.v < NO_ALLOC) {
+      winner = next.v < NO_ALLOC ? 'tie (no allocation)' : `${best.label} (allocates nothing)`;
+      if (next.v < NO_ALLOC) who = undefined;
+    } else if (next.v / best.v - 1 < EVEN) {
+      winner = `tie (${best.label}, ${next.label})`;
+      who = undefined;
+    } else {
+      settled = !(best.row && next.row && overlap(best.row, next.row));
+      winner = `${best.label} (${times(next.v / best.v, { whole: word === 'less' })} ${word}${settled ? '' : '; intervals overlap, not settled'})`;
+    }
+    out.push({ name, cells: codecs.map((c) => (get(c) === undefined ? '–' : fmt(get(c)))), winner, who, settled });
   }
   return { head: codecs.map((c) => c.label), rows: out };
+}
+
+/** The rows of the seed's "Performance Summary", all of which it gives to SBE ("the clear winner"). */
+const SEED_SUMMARY = ['Serialization speed', 'Deserialization speed', 'Serialization memory', 'Deserialization memory'];
+
+/**
+ * The seed's conclusion (SBE the clear winner: it wins every row of its summary) checked against our summary rows:
+ * which rows SBE wins, which it wins without a settled difference, and which another codec wins or ties. Undefined
+ * without SBE or another codec to compare with.
+ */
+export function conclusion(summary) {
+  const ref = codecLabel('sbe');
+  const rows = summary.rows.filter((r) => SEED_SUMMARY.includes(r.name));
+  if (!rows.length || !summary.head.includes(ref) || summary.head.length < 2) return undefined;
+  const lower = (s) => s.charAt(0).toLowerCase() + s.slice(1);
+  const won = rows.filter((r) => r.who === ref && r.settled).map((r) => lower(r.name));
+  const unsettled = rows.filter((r) => r.who === ref && !r.settled).map((r) => lower(r.name));
+  const lost = rows.filter((r) => r.who !== ref).map((r) => `${lower(r.name)}: ${r.winner}`);
+  const and = (xs) => (xs.length < 3 ? xs.join(' and ') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const parts = [];
+  if (won.length) parts.push(`${ref} wins ${and(won)}`);
+  if (unsettled.length) parts.push(`${ref} leads ${and(unsettled)} without a settled difference (the intervals overlap)`);
+  if (lost.length) parts.push(`${ref} does not win ${lost.join('; ')}`);
+  const extra = summary.rows.filter((r) => !SEED_SUMMARY.includes(r.name)).map((r) => `${lower(r.name)}, not in the seed's summary: ${r.winner}`);
+  const verdict = lost.length ? 'does not hold' : unsettled.length ? 'holds in direction, not settled in every row' : 'holds';
+  return `Conclusion: the seed's "${ref} is the clear winner" (every row of its summary) ${verdict} here: ${parts.join('; ')}${extra.length ? ` (${extra.join('; ')})` : ''}.`;
 }
 
 /** The seed's percentile rows its HDR finding ("better performance across all percentiles") is read over. */
@@ -330,6 +398,7 @@ export function model({ suite = 'serialization', docs = [], comparisons, run, co
   const http = httpRows(docs.filter((d) => d.suite === suite || d.suite === undefined));
   return {
     http,
+    alpha: config?.compare?.alpha ?? 0.05,
     suite,
     description: config?.suites?.[suite]?.description,
     table,
@@ -340,6 +409,7 @@ export function model({ suite = 'serialization', docs = [], comparisons, run, co
     findings: findings(rows),
     percentileFindings: percentileFindings(blocks),
     summary: summaryRows(rows),
+    conclusion: conclusion(summaryRows(rows)),
     comparisons: comparisonList(comparisons),
     missing,
     runLine: runLine(table),
@@ -408,6 +478,7 @@ export function render(ctx) {
   if (m.findings.length) out.push('', 'Key findings:', ...m.findings.map((f) => `- ${f}`));
   if (m.summary.rows.length) {
     out.push('', 'Performance summary:', '', textTable(['Metric', ...m.summary.head, 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner])));
+    if (m.conclusion) out.push('', m.conclusion);
   }
   if (m.blocks.length) {
     out.push('', `Latency percentiles from JMH SampleTime (${m.sampleLine}):`, `  ${SAMPLE_NOTE}`, '');
@@ -418,6 +489,7 @@ export function render(ctx) {
   }
   if (m.http.length) {
     out.push('', 'HTTP phase (seed 002\'s REST endpoint, one per codec):', '', textTable(HTTP_HEAD, httpTable(m.http)), '', ...httpLines(m.http).map((l) => `  ${l}`));
+    for (const f of httpFindings(m.http, { alpha: m.alpha })) out.push(`  ${f}`);
   }
   for (const x of m.missing) out.push('', x);
   out.push(...againstBaseLines(m.comparisons, (c) => c.scenario));
@@ -437,6 +509,7 @@ export function markdown(ctx) {
   if (m.findings.length) out.push('', '**Key findings**', '', ...m.findings.map((f) => `- ${mdEscape(f, { max: 400 })}`));
   if (m.summary.rows.length) {
     out.push('', mdTable(['Metric', ...m.summary.head.map((h) => mdEscape(h)), 'Winner'], m.summary.rows.map((r) => [r.name, ...r.cells, r.winner].map((c) => mdEscape(c)))));
+    if (m.conclusion) out.push('', mdEscape(m.conclusion, { max: 600 }));
   }
   if (m.blocks.length) {
     const head = ['Percentile (ns)', ...m.blocks.map((b) => mdEscape(blockTitle(b)))];
@@ -450,6 +523,7 @@ export function markdown(ctx) {
   if (m.http.length) {
     out.push('', '**HTTP phase** (seed 002\'s REST endpoint, one per codec)', '', mdTable(HTTP_HEAD, httpTable(m.http).map((r) => r.map((c) => mdEscape(c)))), '');
     out.push(...httpLines(m.http).map((l) => `- ${mdEscape(l, { max: 400 })}`));
+    out.push(...httpFindings(m.http, { alpha: m.alpha }).map((l) => `- ${mdEscape(l, { max: 600 })}`));
   }
   for (const x of m.missing) out.push('', `- ${mdEscape(x, { max: 400 })}`);
   if (m.comparisons.length) {
