@@ -356,3 +356,15 @@ test('another tool\'s output appended to ab\'s report (keepalive.txt followed by
     }
   }
 });
+
+test('a report of ab -v 2, which prints each response and so a JSON body on a line of its own, reads as ab\'s, not as JSON appended from another tool', () => {
+  // captured: ab -v 2 -n 3 -c 1 against a path that answers {"a":1} (test/fixtures/ab/verbose-json.cmd)
+  const text = read('verbose-json.txt');
+  assert.match(text, /^\{"a":1\}$/m);
+  const r = ab.parse(text);
+  assert.equal(values(r).requests, 3);
+  assert.equal(values(r).errors, 0);
+  // JSON appended after the same report, with no response printed before it, is still refused
+  const quiet = text.replace(/^LOG: header received:$/gm, 'LOG: header');
+  assert.throws(() => ab.parse(quiet), (e) => e instanceof ParseError && /the file holds JSON from another tool as well as ab's report/.test(e.message));
+});

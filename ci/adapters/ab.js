@@ -65,10 +65,16 @@ function abErrors(text) {
     || /^(?:Invalid|Cannot|Could not|Too many|socket:|connect:|SSL)/.test(l));
 }
 
-function foreignTool(text) {
+/**
+ * The other tool whose output `text` holds: wrk's, hyperfine's or JSON, or undefined. beside: the text holds ab's
+ * report too, so JSON is a line that opens a document, unless ab printed the responses (-v 2 and up, each after
+ * "LOG: header received:"), whose bodies may be JSON.
+ */
+function foreignTool(text, { beside = false } = {}) {
   if (/^Running \S+ test @ /m.test(text) || text.includes('--- benchline-json ---')) return 'wrk output';
   if (/^Benchmark \d+: /m.test(text)) return 'hyperfine output';
-  if (/^\s*[[{]/.test(text)) return 'JSON from another tool (ab prints text)';
+  if (!beside && /^\s*[[{]/.test(text)) return 'JSON from another tool (ab prints text)';
+  if (beside && !/^LOG: header received:/m.test(text) && /^[ \t]*(?:\{[ \t]*"|\[[ \t]*\{?[ \t]*$)/m.test(text)) return 'JSON from another tool';
   return undefined;
 }
 
@@ -120,7 +126,7 @@ export function parse(text, opts = {}) {
   const reports = Math.max(...[/^This is ApacheBench/gm, /^Server Software:/gm, /^Document Path:/gm].map((re) => src.match(re)?.length ?? 0));
   if (reports > 1) throw appendedReports(reports, 'ab', produce);
   // another tool's output after (or before) ab's report: ab's lines would be read and the rest dropped without a word
-  const mixed = reports === 1 && (/^Running \S+ test @ /m.test(src) || src.includes('--- benchline-json ---') ? 'wrk output' : /^Benchmark \d+: /m.test(src) ? 'hyperfine output' : /^[ \t]*(?:\{[ \t]*"|\[[ \t]*\{?[ \t]*$)/m.test(src) ? 'JSON from another tool' : undefined);
+  const mixed = reports === 1 && foreignTool(src, { beside: true });
   if (mixed) fail(`the file holds ${mixed} as well as ab's report (outputs appended into one file?); give one run's output`);
   const complete = numberField(src, 'Complete requests');
   if (complete === undefined) {
