@@ -1005,6 +1005,21 @@ describe('k6 adapter: job params the script never reads', () => {
     }
   });
 
+  test('a k6Scenario whose scenario comes from a file the script imports, or by reference to an object made elsewhere, is not refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-scenario-'));
+    try {
+      writeFileSync(join(dir, 'main.js'), "import { extra } from './lib.js';\nimport { shared } from './shared.js';\nexport const options = {\n  scenarios: { main: { executor: 'constant-vus', vus: 1, duration: '1s' }, ...extra, remote: shared },\n};\nexport default function () {}\nexport function side() {}\n");
+      writeFileSync(join(dir, 'lib.js'), "export const extra = { side: { executor: 'constant-vus', vus: 1, duration: '1s', exec: 'side' } };\n");
+      writeFileSync(join(dir, 'shared.js'), "export const shared = { executor: 'shared-iterations', iterations: 10 };\n");
+      const problem = (name) => k6.paramsProblem({ k6Scenario: name }, { script: 'main.js', own: ['k6Scenario'], root: dir });
+      for (const name of ['main', 'side', 'remote']) assert.equal(problem(name), undefined, name);
+      // a misspelt one is still refused, with the imported file's scenario among those named
+      assert.match(problem('mian'), /main\.js has no scenario of that name \(its scenarios: main, side\); did you mean k6Scenario: main\?/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a script that imports the same file many times is read in a moment, each file it imports read once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'k6-env-'));
     try {

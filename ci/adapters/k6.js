@@ -982,12 +982,19 @@ function scenarioNames(text) {
   return names;
 }
 
-/** Why a job's k6Scenario names no scenario of its script (whose figures would then be the whole test's), or undefined. */
+/**
+ * Why a job's k6Scenario names no scenario of its script (whose figures would then be the whole test's), or undefined.
+ * A scenario may come from a file the script imports (`...extra`) or by reference (`checkout: shared`): a name that
+ * any of the texts gives an object key is not refused.
+ */
 function scenarioProblem(k6Scenario, script, root) {
   if (k6Scenario === undefined || k6Scenario === null || k6Scenario === '') return undefined;
-  const [text] = scriptTexts(resolve(root, script));
-  const names = text === undefined ? undefined : scenarioNames(text);
+  const texts = scriptTexts(resolve(root, script));
+  const names = texts.length ? scenarioNames(texts[0]) : undefined;
   if (!names?.size || names.has(String(k6Scenario))) return undefined;
+  for (const text of texts.slice(1)) for (const n of scenarioNames(text) ?? []) names.add(n);
+  const key = new RegExp(`(?:^|[\\s{,])(['"\`]?)${String(k6Scenario).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1\\s*:`, 'm');
+  if (texts.some((t) => key.test(t))) return undefined;
   const near = nearMiss(String(k6Scenario), [...names]);
   return `k6: k6Scenario is ${k6Scenario}, but ${script} has no scenario of that name (its scenarios: ${[...names].join(', ')})${near ? `; did you mean k6Scenario: ${near}?` : ''} `
     + '(a name the summary holds no metric of would measure the whole test, every scenario and setup())';
