@@ -363,3 +363,23 @@ test('every column of the suites\' own report tables is named in docs/reports.md
     assert.deepEqual(head.filter((c) => c && !text.includes(`\`${c}\``)), [], `${suite}: columns missing from docs/reports.md`);
   }
 });
+
+test('every fenced block in README.md and docs/ ends on a fence line of its own, so the prose after it is not shown as code', () => {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+  const unclosed = [];
+  for (const file of files) {
+    let open = null;
+    read(file).split('\n').forEach((line, i) => {
+      const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+      if (!fence) return;
+      if (!open) open = { fence: fence[1], at: i + 1 };
+      else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length) {
+        // a closing fence takes nothing after it: "``` text" leaves the block open until the next fence
+        if (fence[2].trim()) unclosed.push(`${file}:${i + 1}: text after the fence that should close the block opened on line ${open.at}`);
+        else open = null;
+      }
+    });
+    if (open) unclosed.push(`${file}:${open.at}: a block never closed`);
+  }
+  assert.deepEqual(unclosed, []);
+});
