@@ -165,3 +165,11 @@ test('the bake renderer reports unknown targets and inherits loops', () => {
   assert.deepEqual(renderBake({ variable: [{ V: { default: '1' } }], target: [{ _c: { labels: { x: 'y' } } }, { t: { inherits: ['_c'], tags: ['i:${V}'] } }] }, {}).target.t,
     { labels: { x: 'y' }, tags: ['i:1'] });
 });
+
+test('docker-compose.yml passes orders-api every knob its subject.yaml takes from the environment', () => {
+  const manifest = YAML.parse(readFileSync(join(ROOT, 'subjects/orders-api/subject.yaml'), 'utf8'));
+  const knobs = Object.values(manifest.processes).flatMap((p) => Object.entries(p.env || {})).filter(([, v]) => /^\$\{env\.\w+\}$/.test(String(v))).map(([k]) => k);
+  assert.ok(knobs.includes('WORK_US') && knobs.includes('WORK_ITERS'), knobs.join(', '));
+  const service = YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')).services['orders-api'];
+  for (const k of knobs) assert.ok(k in service.environment, `docker-compose.yml's orders-api has no ${k}`);
+});
