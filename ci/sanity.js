@@ -238,12 +238,7 @@ function sampleSpanProblem(m, trials) {
   const { samples } = m;
   if (!Array.isArray(samples) || !samples.length || (!(trials > 1) && samples.length > 1)) return undefined;
   if (samples.length === 1 && samples[0] === m.value) return undefined;
-  let lo = samples[0];
-  let hi = lo;
-  for (const v of samples) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  const [lo, hi] = spanOf({ value: samples[0], samples }, true);
   // the median of two samples is their halfway point, computed in floating point
   const slack = Math.max(Math.abs(lo), Math.abs(hi)) * 1e-9;
   if (m.value >= lo - slack && m.value <= hi + slack) return undefined;
