@@ -212,6 +212,15 @@ test('a misspelt placeholder in a template or a job param says which one it near
   assert.throws(() => substitute('${port.http}', { ports: {} }, 'subject.yaml'), /no port named "http" here: the subject declares no ports/);
 });
 
+test('a ${dir} or ${run} with a name after it, or an ${env} naming no variable, is an unknown placeholder, not the folder or an empty string', () => {
+  const vars = { dir: '/checkout', run: '/results/r1', ports: {}, env: {} };
+  assert.equal(substitute('${dir}/x ${run} ${env.UNSET_IN_TEST}', vars, 'w'), '/checkout/x /results/r1 ');
+  assert.throws(() => substitute('--conf ${dir.conf}', vars, 'subjects/api/subject.yaml processes.app.command'),
+    (e) => e instanceof UserError && e.message === 'subjects/api/subject.yaml processes.app.command: unknown placeholder ${dir.conf} (${dir} takes no name after it: write ${dir}/conf for a path in that folder)');
+  assert.throws(() => substitute('${run.log}', vars, 'w'), /unknown placeholder \$\{run\.log\} \(\$\{run\} takes no name after it: write \$\{run\}\/log/);
+  for (const key of ['env', 'env.']) assert.throws(() => substitute(`\${${key}}`, vars, 'w'), new RegExp(`unknown placeholder \\$\\{${key.replace('.', '\\.')}\\} \\(name the variable: \\$\\{env\\.NAME\\}\\)$`));
+});
+
 test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {
   for (const name of ['nope', '__proto__', 'constructor']) {
     assert.throws(() => substitute(`echo \${tool.${name}}`, { ports: {}, tool: toolPath, shell: true }, 'bench.config.yaml suites.x job hyperfine/y params'),
