@@ -1,6 +1,6 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, fstatSync, readFileSync, readSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -294,8 +294,21 @@ export function spawnLogged(argv, { cwd, env, logFile, name }) {
 /** Last lines of a log file, for error messages. */
 export function logTail(file, lines = 20) {
   if (!file || !existsSync(file)) return '';
-  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  // only the log's last 64 KiB are read (a chatty server's log can outgrow what a string holds), its first line, cut
+  // by that, dropped, and a line longer than 1000 characters (a log without newlines) shown by its end
+  const fd = openSync(file, 'r');
+  let text;
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, LOG_TAIL_BYTES));
+    text = buf.subarray(0, readSync(fd, buf, 0, buf.length, size - buf.length)).toString('utf8');
+    if (size > buf.length && text.includes('\n')) text = text.slice(text.indexOf('\n') + 1);
+  } finally {
+    closeSync(fd);
+  }
+  return text.trimEnd().split('\n').slice(-lines).map((l) => (l.length > 1000 ? `…${l.slice(-1000)}` : l)).join('\n');
 }
+const LOG_TAIL_BYTES = 64 * 1024;
 
 /** One health probe: { ok, seen } where seen says what the last probe got (an HTTP status, a refused connection). */
 async function healthy(check) {
