@@ -1,6 +1,6 @@
 // Subjects under test: reads manifests, fills placeholders, starts processes, waits for health, stops by PID.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, fstatSync, readFileSync, readSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -87,8 +87,10 @@ export function substitute(text, vars, where) {
     const [head, ...rest] = key.split('.');
     const name = rest.join('.');
     let value;
-    if (head === 'dir') value = vars.dir;
-    else if (head === 'run') value = vars.run;
+    // ${dir.x} is no path in the checkout and ${env} no variable: refused, not read as ${dir} or as empty
+    if (head === 'dir' && !rest.length) value = vars.dir;
+    else if (head === 'run' && !rest.length) value = vars.run;
+    else if (['dir', 'run'].includes(head) || (head === 'env' && !name)) value = undefined;
     else if (head === 'port') value = ownValue(vars.ports, name);
     else if (head === 'tool') value = vars.tool ? vars.tool(name) : undefined;
     else if (head === 'env') value = ownValue(vars.env, name) ?? ownValue(process.env, name) ?? '';
@@ -97,7 +99,9 @@ export function substitute(text, vars, where) {
       const known = head === 'port' ? Object.keys(vars.ports ?? {}) : head === 'param' ? Object.keys(vars.params ?? {}) : [];
       const near = ['port', 'param'].includes(head) ? nearMiss(name, known) : nearMiss(head, rest.length ? ['port', 'tool', 'env', 'param'] : ['dir', 'run']);
       const meant = near === undefined ? '' : ['port', 'param'].includes(head) ? `\${${head}.${near}}` : `\${${[near, ...rest].join('.')}}`;
-      const why = head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
+      const why = ['dir', 'run'].includes(head) ? `\${${head}} takes no name after it: write \${${head}}/${name} for a path in that folder`
+        : head === 'env' ? 'name the variable: ${env.NAME}'
+        : head === 'tool' && vars.tool ? `no tool named ${JSON.stringify(name)}; the tools are ${Object.keys(TOOLS).join(', ')} (benchline doctor)`
         : head === 'port' ? `no port named ${JSON.stringify(name)} here: ${known.length ? `the subject's ports are ${known.join(', ')}` : 'the subject declares no ports'} (ports: in its subject.yaml)${meant && `; did you mean ${meant}?`}`
         : ['tool', 'param'].includes(head) ? `no ${head} named ${JSON.stringify(name)} here${meant && `: did you mean ${meant}?`}`
         : `${meant && `did you mean ${meant}? `}placeholders are \${dir}, \${run}, \${port.NAME}, \${tool.NAME}, \${env.NAME}, \${param.NAME}${rest.length && meant ? '' : `; write a shell variable as $${key} (no braces)`}`;
@@ -290,8 +294,21 @@ export function spawnLogged(argv, { cwd, env, logFile, name }) {
 /** Last lines of a log file, for error messages. */
 export function logTail(file, lines = 20) {
   if (!file || !existsSync(file)) return '';
-  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  // only the log's last 64 KiB are read (a chatty server's log can outgrow what a string holds), its first line, cut
+  // by that, dropped, and a line longer than 1000 characters (a log without newlines) shown by its end
+  const fd = openSync(file, 'r');
+  let text;
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, LOG_TAIL_BYTES));
+    text = buf.subarray(0, readSync(fd, buf, 0, buf.length, size - buf.length)).toString('utf8');
+    if (size > buf.length && text.includes('\n')) text = text.slice(text.indexOf('\n') + 1);
+  } finally {
+    closeSync(fd);
+  }
+  return text.trimEnd().split('\n').slice(-lines).map((l) => (l.length > 1000 ? `…${l.slice(-1000)}` : l)).join('\n');
 }
+const LOG_TAIL_BYTES = 64 * 1024;
 
 /** One health probe: { ok, seen } where seen says what the last probe got (an HTTP status, a refused connection). */
 async function healthy(check) {

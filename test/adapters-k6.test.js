@@ -1013,8 +1013,34 @@ describe('k6 adapter: job params the script never reads', () => {
       writeFileSync(join(dir, 'shared.js'), "export const shared = { executor: 'shared-iterations', iterations: 10 };\n");
       const problem = (name) => k6.paramsProblem({ k6Scenario: name }, { script: 'main.js', own: ['k6Scenario'], root: dir });
       for (const name of ['main', 'side', 'remote']) assert.equal(problem(name), undefined, name);
-      // a misspelt one is still refused, with the imported file's scenario among those named
-      assert.match(problem('mian'), /main\.js has no scenario of that name \(its scenarios: main, side\); did you mean k6Scenario: main\?/);
+      // a text that spreads its scenarios in does not tell them whole: no name is held to it
+      assert.equal(problem('mian'), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a k6Scenario is not refused where the script builds its scenarios in ways its text does not tell whole', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-scenario-'));
+    const sc = "{ executor: 'constant-vus', vus: 1, duration: '1s' }";
+    const scripts = {
+      'spread.js': [`import { more } from './more.js';\nexport const options = { scenarios: { ...more, local: ${sc} } };\n`, 'imported'],
+      'shared.js': [`const base = { defs: ${sc} };\nexport const options = { scenarios: { read: base.defs, write: { ...base.defs, vus: 2 } } };\n`, 'read'],
+      'from-json.js': ["// was: scenarios: { old: { executor: 'constant-vus' } }\nexport const options = JSON.parse(open('./opts.json'));\n", 'fromjson'],
+      'brace-in-string.js': [`export const options = { scenarios: { a: { tags: { t: '}' }, executor: 'constant-vus' }, b: ${sc} } };\n`, 'a'],
+      'brace-in-comment.js': ["export const options = { scenarios: { a: { // }\n executor: 'constant-vus', vus: 1 } } };\n", 'a'],
+      'executor-variable.js': [`const EX = __ENV.EXECUTOR || 'constant-vus';\nexport const options = { scenarios: { a: ${sc}, b: { executor: EX, vus: 1 } } };\n`, 'b'],
+      'added-later.js': [`export const options = { scenarios: { a: ${sc} } };\nif (__ENV.EXTRA) options.scenarios.extra = ${sc};\n`, 'extra'],
+    };
+    try {
+      for (const [file, [text, name]] of Object.entries(scripts)) {
+        writeFileSync(join(dir, file), `${text}export default function () {}\n`);
+        assert.equal(k6.paramsProblem({ k6Scenario: name }, { script: file, own: ['k6Scenario'], root: dir }), undefined, file);
+      }
+      // what the text does tell whole is still checked: quoted names, comments, strings and a regex with braces
+      writeFileSync(join(dir, 'told.js'), `const R = /\\}/;\nexport const options = {\n  // old: { executor: 'ramping-vus' },\n  scenarios: { 'api.v2': { executor: 'constant-vus', check: /{/, env: { U: \`\${R}{\` } }, plain: ${sc} },\n};\nexport default function () {}\n`);
+      assert.equal(k6.paramsProblem({ k6Scenario: 'api.v2' }, { script: 'told.js', own: ['k6Scenario'], root: dir }), undefined);
+      assert.match(k6.paramsProblem({ k6Scenario: 'old' }, { script: 'told.js', own: ['k6Scenario'], root: dir }), /told\.js has no scenario of that name \(its scenarios: api\.v2, plain\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -283,6 +283,54 @@ test('bench writes every report and the exports it can when one export refuses t
   assert.throws(() => readFileSync(join(root, 'export-bmf.json')), { code: 'ENOENT' });
 });
 
+test('bench writes only plain new file names a suite report\'s outputs() and plots() give, inside the run folder, and names each one it does not write and why', async (t) => {
+  const { writeReports } = await import('../ci/commands/bench.js');
+  const { reportData } = await import('../ci/commands/report.js');
+  const { loadConfig } = await import('../ci/config.js');
+  const project = mkdtempSync(join(tmpdir(), 'benchline-outputs-'));
+  t.after(() => rmSync(project, { recursive: true, force: true }));
+  const root = join(project, 'results', 'r1');
+  mkdirSync(join(root, 'docs/local'), { recursive: true });
+  writeFileSync(join(root, 'docs/local/j.json'), JSON.stringify(NGINX));
+  const runJson = JSON.stringify({ schema: 'benchline/run@1', id: 'r1', jobs: [{ id: 'gateways.nginx.wrk.peak', suite: 'gateways', status: 'ok', docs: { local: 'docs/local/j.json' } }] });
+  writeFileSync(join(root, 'run.json'), runJson);
+  writeFileSync(join(project, 'package.json'), '{"type":"module"}');
+  writeFileSync(join(project, 'mod.js'), "export const render = () => 'R';\n"
+    + "export const plots = () => [{ file: 'comparisons.json', svg: '<svg/>' }, { file: 'ok.svg', svg: '<svg/>' }];\n"
+    + "export const outputs = () => ['../escape.txt', '/abs.txt', 'docs/local/j.json', 'run.json', 'report.txt', 'ok.svg', 'a'.repeat(300)].map((file) => ({ file, text: 'x' }))\n"
+    + "  .concat([{ file: 'n.txt', text: 42 }, { file: 'ok.txt', text: 'fine' }]);\n");
+  const config = loadConfig(join(ROOT, 'bench.config.yaml'));
+  const cfg = { ...config, file: join(project, 'bench.config.yaml'), root: project, suites: { ...config.suites, gateways: { ...config.suites.gateways, report: 'mod.js' } } };
+  const { unexported } = await writeReports(root, reportData(root, cfg));
+  assert.equal(readFileSync(join(root, 'ok.txt'), 'utf8'), 'fine');
+  assert.equal(readFileSync(join(root, 'ok.svg'), 'utf8'), '<svg/>');
+  assert.equal(readFileSync(join(root, 'run.json'), 'utf8'), runJson);
+  assert.deepEqual(JSON.parse(readFileSync(join(root, 'docs/local/j.json'), 'utf8')), NGINX);
+  assert.match(readFileSync(join(root, 'report.txt'), 'utf8'), /BENCHLINE PERFORMANCE REPORT/);
+  assert.throws(() => readFileSync(join(project, 'results', 'escape.txt')), { code: 'ENOENT' });
+  assert.throws(() => readFileSync(join(root, 'n.txt')), { code: 'ENOENT' });
+  assert.deepEqual(unexported, [
+    'mod.js (suite gateways): plots() file comparisons.json not written: the run folder has a file of that name already (benchline\'s own, or one written before it): name it otherwise',
+    'mod.js (suite gateways): outputs() file "../escape.txt" not written: give a file name without a folder (it is written into the run folder)',
+    'mod.js (suite gateways): outputs() file "/abs.txt" not written: give a file name without a folder (it is written into the run folder)',
+    'mod.js (suite gateways): outputs() file "docs/local/j.json" not written: give a file name without a folder (it is written into the run folder)',
+    'mod.js (suite gateways): outputs() file run.json not written: the run folder has a file of that name already (benchline\'s own, or one written before it): name it otherwise',
+    'mod.js (suite gateways): outputs() file report.txt not written: the run folder has a file of that name already (benchline\'s own, or one written before it): name it otherwise',
+    'mod.js (suite gateways): outputs() file ok.svg not written: the run folder has a file of that name already (benchline\'s own, or one written before it): name it otherwise',
+    `mod.js (suite gateways): outputs() file ${'a'.repeat(40)}… not written: its name is 300 bytes, longer than the 255 a file name can be`,
+    'mod.js (suite gateways): outputs() file n.txt not written: its text is number, not text',
+  ]);
+  // an outputs() that throws costs only its own files: the reports are written and the failure named
+  writeFileSync(join(project, 'mod2.js'), "export const render = () => 'R';\nexport function outputs() { throw new Error('no trials'); }\n");
+  const root2 = join(project, 'results', 'r2');
+  mkdirSync(join(root2, 'docs/local'), { recursive: true });
+  writeFileSync(join(root2, 'docs/local/j.json'), JSON.stringify(NGINX));
+  writeFileSync(join(root2, 'run.json'), runJson);
+  const thrown = await writeReports(root2, reportData(root2, { ...cfg, suites: { ...cfg.suites, gateways: { ...cfg.suites.gateways, report: 'mod2.js' } } }));
+  assert.deepEqual(thrown.unexported, ['mod2.js (suite gateways): outputs() failed, so none of its files is written: no trials']);
+  assert.match(readFileSync(join(root2, 'summary.md'), 'utf8'), /\S/);
+});
+
 test('values of fewer than ten steps of their tool\'s resolution stay out of the github-action-benchmark files, whose ratio alerts rounding alone would set off', () => {
   // test/fixtures/ab/keepalive.txt (ab 2.3 on loopback): Connection Times in whole milliseconds, connect.median 0
   const ab = fixtureDoc('test/fixtures/ab/keepalive.txt', { suite: 'orders-api', variant: 'cache-off', scenario: 'keepalive', tool: { name: 'ab', version: '2.3' } });

@@ -357,6 +357,16 @@ test('a Node subject that crashed at start is reported by its error line, not by
   assert.doesNotMatch(plain, /…/);
 });
 
+test('a crash log with Windows line ends is reported by its error line too, and a tail of one or two lines stays that short', async () => {
+  const { shownLogLines, tellingLine } = await import('../ci/reports/format.js');
+  const log = readFileSync(join(ROOT, 'test/fixtures/logs/node-crash.log'), 'utf8');
+  const error = 'Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:htp';
+  assert.equal(tellingLine(log.replace(/\n/g, '\r\n')), error);
+  assert.deepEqual(shownLogLines(log.replace(/\n/g, '\r\n'), 3), [error, '…', 'Node.js v20.20.2']);
+  assert.deepEqual(shownLogLines(log, 2), [error, '…']);
+  assert.deepEqual(shownLogLines(log, 1), [error, '…']);
+});
+
 test('reports real ab trials of orders-api honestly: 6.2% more throughput from 3 trials a side cannot be shown significant', () => {
   const fixture = (variant, i) => readFileSync(join(ROOT, `test/fixtures/ab/orders-api-${variant}-${i}.txt`), 'utf8');
   const mk = (variant) => buildResult({

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { buildSubject, freePort, loadManifest, startSubject, substitute, toolPath } from '../ci/subjects.js';
+import { buildSubject, freePort, loadManifest, logTail, startSubject, substitute, toolPath } from '../ci/subjects.js';
 import { UserError } from '../ci/errors.js';
 import { shellQuote } from '../ci/shell.js';
 import { tempDir } from './support/temp.js';
@@ -210,6 +210,30 @@ test('a misspelt placeholder in a template or a job param says which one it near
   assert.throws(() => substitute('${params.rate}', vars, 'bench.config.yaml'), /did you mean \$\{param\.rate\}\?/);
   assert.throws(() => substitute('${param.rte}', vars, 'bench.config.yaml'), /no param named "rte" here: did you mean \$\{param\.rate\}\?/);
   assert.throws(() => substitute('${port.http}', { ports: {} }, 'subject.yaml'), /no port named "http" here: the subject declares no ports/);
+});
+
+test('a ${dir} or ${run} with a name after it, or an ${env} naming no variable, is an unknown placeholder, not the folder or an empty string', () => {
+  const vars = { dir: '/checkout', run: '/results/r1', ports: {}, env: {} };
+  assert.equal(substitute('${dir}/x ${run} ${env.UNSET_IN_TEST}', vars, 'w'), '/checkout/x /results/r1 ');
+  assert.throws(() => substitute('--conf ${dir.conf}', vars, 'subjects/api/subject.yaml processes.app.command'),
+    (e) => e instanceof UserError && e.message === 'subjects/api/subject.yaml processes.app.command: unknown placeholder ${dir.conf} (${dir} takes no name after it: write ${dir}/conf for a path in that folder)');
+  assert.throws(() => substitute('${run.log}', vars, 'w'), /unknown placeholder \$\{run\.log\} \(\$\{run\} takes no name after it: write \$\{run\}\/log/);
+  for (const key of ['env', 'env.']) assert.throws(() => substitute(`\${${key}}`, vars, 'w'), new RegExp(`unknown placeholder \\$\\{${key.replace('.', '\\.')}\\} \\(name the variable: \\$\\{env\\.NAME\\}\\)$`));
+});
+
+test('the last lines of a log larger than a string can hold, or of one long line without newlines, are its end, not an error or megabytes', () => {
+  const dir = tempDir('subjects');
+  // a 520 MB log (sparse: its start is zeros) whose end says what failed
+  const big = join(dir, 'big.log');
+  writeFileSync(big, '');
+  truncateSync(big, 520 * 1024 * 1024);
+  appendFileSync(big, '\nstarting\nError: listen EADDRINUSE: address already in use 127.0.0.1:8080\n');
+  assert.equal(logTail(big, 2), 'starting\nError: listen EADDRINUSE: address already in use 127.0.0.1:8080');
+  const oneLine = join(dir, 'one-line.log');
+  writeFileSync(oneLine, `${'.'.repeat(2e6)}fatal: no config`);
+  assert.equal(logTail(oneLine), `…${'.'.repeat(1000 - 'fatal: no config'.length)}fatal: no config`);
+  writeFileSync(oneLine, '');
+  assert.equal(logTail(oneLine), '');
 });
 
 test('a ${tool.NAME} that names no tool benchline installs is an unknown placeholder naming where it is and the tools, not a raw error', () => {

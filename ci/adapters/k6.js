@@ -958,43 +958,104 @@ export function paramsProblem(p = {}, { script, own = [], used = new Set(), root
   return undefined;
 }
 
+/** A script's text with its comments and the insides of its strings blanked (same length), so braces there are not counted. */
+function codeOnly(text) {
+  const out = text.split('');
+  const blank = (from, to) => { for (let k = from; k < Math.min(to, out.length); k++) if (out[k] !== '\n') out[k] = ' '; };
+  const braces = []; // each open brace of the code: true where it opened a template's ${
+  let i = 0;
+  // a template's text from i: blanked up to its closing backtick, or up to a ${ whose code follows
+  const template = () => {
+    for (; i < text.length; i++) {
+      if (text[i] === '`') return void (i += 1);
+      if (text[i] === '$' && text[i + 1] === '{') return void (braces.push(true), i += 2);
+      if (text[i] === '\\') blank(i, (i += 1) + 1);
+      else blank(i, i + 1);
+    }
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const end = text[i + 1] === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2) + 2;
+      blank(i, end > i ? end : text.length);
+      i = end > i ? end : text.length;
+    } else if (c === '/' && /(?:^|[(,=:[!&|?{};])\s*$/.test(text.slice(Math.max(0, i - 40), i))) {
+      // a regular expression literal (after an operator or an opening bracket, not a divisor): /{/ opens no brace
+      let j = i + 1;
+      for (let inClass = false; j < text.length && text[j] !== '\n' && (inClass || text[j] !== '/'); j += text[j] === '\\' ? 2 : 1) {
+        if (text[j] === '[') inClass = true;
+        else if (text[j] === ']') inClass = false;
+      }
+      blank(i + 1, j);
+      i = j + 1;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      blank(i + 1, j);
+      i = j + 1;
+    } else if (c === '`') {
+      i += 1;
+      template();
+    } else {
+      if (c === '{') braces.push(false);
+      i += 1;
+      if (c === '}' && braces.pop()) template();
+    }
+  }
+  return out.join('');
+}
+
 /**
- * The scenario names a script's text gives its scenarios (`report: { executor: ... }`), or undefined when it does not
- * tell them all: no executor in it, or one under a name the text computes (`[SCENARIO]: {`, benchOptions()).
+ * The scenario names a script's text gives its scenarios (`scenarios: { report: { executor: ... } }`), or undefined
+ * when it does not tell them all: no such object or more than one, scenarios named elsewhere (options.scenarios.x =,
+ * options read from a file), or a member that is not `name: { ... }` (a spread, a computed key, a shared object).
  */
 function scenarioNames(text) {
-  const executors = [...text.matchAll(/\bexecutor\s*:\s*['"`]/g)];
-  if (!executors.length || /\bbenchOptions\s*\(/.test(text)) return undefined;
+  const code = codeOnly(text);
+  const named = [...code.matchAll(/\bscenarios\b/g)];
+  const at = /\bscenarios\s*:\s*\{/g.exec(code);
+  if (named.length !== 1 || !at || at.index !== named[0].index || /\bbenchOptions\s*\(|\bJSON\s*\.\s*parse\b|\bopen\s*\(/.test(code)) return undefined;
   const names = new Set();
-  const stack = [];
-  let next = 0;
-  for (let i = 0; i < text.length && next < executors.length; i++) {
-    if (i === executors[next].index) {
-      // the key before the innermost open brace around the executor is the scenario's name
-      const key = stack.length ? /(?:^|[\s{,])(['"`]?)([\w-]+)\1\s*:\s*$/.exec(text.slice(Math.max(0, stack.at(-1) - 200), stack.at(-1))) : null;
-      if (!key) return undefined;
-      names.add(key[2]);
-      next += 1;
+  let depth = 0;
+  let start = at.index + at[0].length;
+  for (let i = start; i < code.length; i++) {
+    const c = code[i];
+    if ('{[('.includes(c)) depth += 1;
+    else if (')]}'.includes(c) && depth > 0) depth -= 1;
+    else if (depth === 0 && (c === ',' || c === '}')) {
+      // one member: `name: { ... }`, the name bare or quoted, its value one object literal and nothing after it
+      const member = code.slice(start, i);
+      if (member.trim()) {
+        const key = /^(\s*)([\w$]+|'[^'\n]*'|"[^"\n]*")\s*:\s*\{/.exec(member);
+        if (!key) return undefined;
+        let d = 0;
+        let end = key[0].length - 1;
+        for (; end < member.length; end++) {
+          if ('{[('.includes(member[end])) d += 1;
+          else if (')]}'.includes(member[end]) && (d -= 1) === 0) break;
+        }
+        if (member.slice(end + 1).trim()) return undefined;
+        // the name as the text spells it (a quoted one is blanked in the code)
+        const name = text.slice(start + key[1].length, start + key[1].length + key[2].length);
+        names.add(/^['"]/.test(name) ? name.slice(1, -1) : name);
+      }
+      if (c === '}') return names;
+      start = i + 1;
     }
-    if (text[i] === '{') stack.push(i);
-    else if (text[i] === '}') stack.pop();
   }
-  return names;
+  return undefined;
 }
 
 /**
  * Why a job's k6Scenario names no scenario of its script (whose figures would then be the whole test's), or undefined.
- * A scenario may come from a file the script imports (`...extra`) or by reference (`checkout: shared`): a name that
- * any of the texts gives an object key is not refused.
+ * Only a script whose text tells its scenarios whole (scenarioNames) is held to them: one that spreads them in from an
+ * import (`...extra`) or gives one by reference (`checkout: shared`) is not refused.
  */
 function scenarioProblem(k6Scenario, script, root) {
   if (k6Scenario === undefined || k6Scenario === null || k6Scenario === '') return undefined;
-  const texts = scriptTexts(resolve(root, script));
-  const names = texts.length ? scenarioNames(texts[0]) : undefined;
+  const [text] = scriptTexts(resolve(root, script));
+  const names = text === undefined ? undefined : scenarioNames(text);
   if (!names?.size || names.has(String(k6Scenario))) return undefined;
-  for (const text of texts.slice(1)) for (const n of scenarioNames(text) ?? []) names.add(n);
-  const key = new RegExp(`(?:^|[\\s{,])(['"\`]?)${String(k6Scenario).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1\\s*:`, 'm');
-  if (texts.some((t) => key.test(t))) return undefined;
   const near = nearMiss(String(k6Scenario), [...names]);
   return `k6: k6Scenario is ${k6Scenario}, but ${script} has no scenario of that name (its scenarios: ${[...names].join(', ')})${near ? `; did you mean k6Scenario: ${near}?` : ''} `
     + '(a name the summary holds no metric of would measure the whole test, every scenario and setup())';

@@ -1,6 +1,6 @@
 // `benchline bench` (npm run bench): run, compare against --base, report, publish locally, build the site.
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { runSelected, runExitCode } from './run.js';
 import { reportData, renderReport, loadSuiteRenderer, suiteInput } from './report.js';
 import { renderExport } from '../reports/exports.js';
@@ -11,7 +11,8 @@ import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
 /**
  * Writes every report of a run into its folder; returns { texts: { console, suite, comment, summary } for the terminal,
  * unexported: [line] } where each line names an export the run's metrics cannot be written in and why (a format's own
- * limits, as a Bencher measure holding two units): that file is not written, and the other reports still are.
+ * limits, as a Bencher measure holding two units), or a file a suite's report adds that is not written and why (a name
+ * with a folder in it or taken, content not text, its plots() or outputs() failing): the other reports still are.
  */
 export async function writeReports(dir, data) {
   const texts = {};
@@ -33,15 +34,50 @@ export async function writeReports(dir, data) {
     writeFileAtomic(file, text);
   }
   if (data.comparisons) writeJsonAtomic(join(dir, 'comparisons.json'), data.comparisons);
+  // the run's own files and the reports above are never replaced by a file a suite's report adds
+  const taken = new Set([...readdirSync(dir), 'comparisons.json', 'export-bmf.json', 'export-gab-smaller.json', 'export-gab-bigger.json']);
   for (const suite of new Set(data.docs.map((d) => d.suite))) {
     const mod = await loadSuiteRenderer(data.config, suite);
-    // A suite renderer may draw figures: plots() gives [{ file, title, svg }] to write beside the report.
-    for (const { file, svg } of mod?.plots?.(suiteInput(data, suite)) || []) writeFileAtomic(join(dir, file), svg);
-    // ... and outputs() texts built from the run folder's files (read(path), a path relative to the folder).
+    const name = `${data.config.suites?.[suite]?.report} (suite ${suite})`;
+    // A suite renderer may draw figures: plots() gives [{ file, title, svg }] to write beside the report, and outputs()
+    // texts built from the run folder's files (read(path), a path relative to the folder).
     const read = (p) => readFileSync(join(dir, p), 'utf8');
-    for (const { file, text } of mod?.outputs?.(suiteInput(data, suite), read) || []) writeFileAtomic(join(dir, file), text);
+    for (const [hook, key, call] of [['plots', 'svg', () => mod.plots(suiteInput(data, suite))], ['outputs', 'text', () => mod.outputs(suiteInput(data, suite), read)]]) {
+      if (typeof mod?.[hook] !== 'function') continue;
+      let files;
+      try {
+        files = call();
+        if (!Array.isArray(files)) throw new Error(`it returned ${files === null ? 'null' : typeof files}, not a list of { file, ${key} }`);
+      } catch (e) {
+        unexported.push(`${name}: ${hook}() failed, so none of its files is written: ${e.message}`);
+        continue;
+      }
+      for (const entry of files) {
+        const problem = extraFileProblem(entry?.file, entry?.[key], key, taken);
+        if (problem) {
+          unexported.push(`${name}: ${hook}() ${problem}`);
+          continue;
+        }
+        taken.add(entry.file);
+        writeFileAtomic(join(dir, entry.file), entry[key]);
+      }
+    }
   }
   return { texts, unexported };
+}
+
+/**
+ * Why a file a suite's report adds cannot be written into the run folder, or undefined: its name must be a plain file
+ * name (no folder in it, at most 255 bytes) that no file of the run, report or earlier added file has, its content text.
+ */
+function extraFileProblem(file, content, key, taken) {
+  if (typeof file !== 'string' || !file || file === '.' || file === '..' || /[/\\\0]/.test(file)) {
+    return `file ${JSON.stringify(file) ?? String(file)} not written: give a file name without a folder (it is written into the run folder)`;
+  }
+  if (Buffer.byteLength(file) > 255) return `file ${file.slice(0, 40)}… not written: its name is ${Buffer.byteLength(file)} bytes, longer than the 255 a file name can be`;
+  if (taken.has(file)) return `file ${file} not written: the run folder has a file of that name already (benchline's own, or one written before it): name it otherwise`;
+  if (typeof content !== 'string') return `file ${file} not written: its ${key} is ${content === null ? 'null' : typeof content}, not text`;
+  return undefined;
 }
 
 export default async function bench(opts) {

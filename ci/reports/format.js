@@ -458,7 +458,8 @@ const AFTER_ERROR = /^(\s+at\s.*|\s+\w+: (-?\d+|'[^']*'|"[^"]*"|true|false|null|
 
 /** The line of a log's tail that says what went wrong: the last one that is no stack frame or crash trailer. */
 export function tellingLine(logTail) {
-  const lines = String(logTail || '').trimEnd().split('\n').filter((l) => l.trim());
+  // a line ends at \n or \r\n (a log written with Windows line ends)
+  const lines = String(logTail || '').trimEnd().split(/\r?\n/).filter((l) => l.trim());
   return lines.findLast((l) => !AFTER_ERROR.test(l)) ?? lines.at(-1);
 }
 
@@ -467,10 +468,10 @@ export function tellingLine(logTail) {
  * of them: a Node crash ends in five lines of frames and trailer, so its last five lines never say what failed.
  */
 export function shownLogLines(logTail, n) {
-  const lines = String(logTail || '').trimEnd().split('\n').filter(Boolean);
+  const lines = String(logTail || '').trimEnd().split(/\r?\n/).filter(Boolean);
   const last = lines.slice(-n);
   const telling = tellingLine(logTail);
-  return telling === undefined || last.includes(telling) ? last : [telling, '…', ...lines.slice(-(n - 2))];
+  return telling === undefined || last.includes(telling) ? last : [telling, '…', ...(n > 2 ? lines.slice(2 - n) : [])];
 }
 
 /**
