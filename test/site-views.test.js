@@ -206,6 +206,20 @@ test('counts read as words: "0 regressions, 1 improvement" on Compare, "1 run" o
   assert.equal(await site.page.locator('.no-changes').innerText(), 'No change points found in any series. A step shows once it has held for 5 runs after at least 5 before it: this history has 1 run, so none can show yet.');
 });
 
+test('on Compare, an inconclusive verdict opens by keyboard to say why it was not decided, the reason its title holds', async () => {
+  await site.open(`#/compare/${encodeURIComponent(docs[0].run.id)}/${encodeURIComponent(docs.at(-1).run.id)}`);
+  const cell = site.page.locator('tr.cmp.inconclusive td:last-child').first();
+  const reason = await cell.getAttribute('title');
+  assert.ok(reason, 'an inconclusive row with a reason');
+  const why = cell.locator('.why-text');
+  assert.equal(await why.isVisible(), false, 'folded at first');
+  await cell.locator('summary').focus();
+  await site.page.keyboard.press('Enter');
+  assert.equal(await why.isVisible(), true);
+  assert.equal(await why.innerText(), reason);
+  assert.equal(await site.page.locator('tr.cmp.no-change .why, tr.cmp.regression .why, tr.cmp.improvement .why').count(), 0, 'decided verdicts stay badges');
+});
+
 test('on a trend, a double click resets the zoom and stays on the chart; a single click opens the run of the point', async () => {
   const hash = `#/trend/${encodeURIComponent('orders-api/ab/keepalive/throughput')}`;
   await site.open(hash);

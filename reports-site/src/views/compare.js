@@ -20,6 +20,13 @@ const countText = ([k, v]) => `${v} ${v !== 1 && (k === 'regression' || k === 'i
 /** A comparison's verdict as shown: compare.js gives none (null) to metrics it does not judge. */
 const verdictText = (c) => c.verdict ?? 'not judged';
 
+/** The verdict's badge; an inconclusive one opens (by click, tap or keyboard) to say why, and what would settle it. */
+function verdictCell(c, verdict) {
+  const badge = h('span', { class: `badge ${verdict.split(' ')[0]}` }, verdict);
+  if (c.verdict !== 'inconclusive' || !c.reason) return badge;
+  return h('details', { class: 'why' }, h('summary', {}, badge), h('p', { class: 'why-text' }, c.reason));
+}
+
 export async function compareView(el, { index, params: [a, b] }) {
   const runs = await loadRuns();
   const n = runs.id.length;
@@ -64,7 +71,7 @@ export async function compareView(el, { index, params: [a, b] }) {
       numCell(c.base.value, c.unit), numCell(c.head.value, c.unit),
       h('td', { class: `num ${c.verdict === 'regression' ? 'worse' : c.verdict === 'improvement' ? 'better' : ''}`, dataset: { v: c.change === null ? '' : String(c.change) } }, pct(c.change)),
       h('td', { class: 'num', title: Number.isFinite(c.level) && Number.isFinite(c.lower) ? `at ${levelPct(c.level)}` : null }, Number.isFinite(c.lower) && Number.isFinite(c.upper) ? `${pct(c.lower)} … ${pct(c.upper)}` : '–'),
-      h('td', { title: c.reason || '' }, h('span', { class: `badge ${verdict.split(' ')[0]}` }, verdict)));
+      h('td', { title: c.reason || '' }, verdictCell(c, verdict)));
   });
   if (!rows.length) {
     el.append(h('p', { class: 'error no-shared' }, 'These two runs measured no metric in common, so there is nothing to compare: pick a base and a head that ran the same jobs (the list below says what each side measured).'));
@@ -74,7 +81,7 @@ export async function compareView(el, { index, params: [a, b] }) {
       ['Base, Head', 'the median over each run\'s trials.'],
       ['Change', 'Head / Base − 1, red or green only where the verdict is a regression or an improvement.'],
       ['Interval', 'where the change lies: a bootstrap interval of the ratio of the medians, at the level in the cell\'s title; for "no change", the equivalence interval that decided it.'],
-      ['Verdict', 'by the rule of a pull request\'s comment for two separate runs (docs/reports.md), on the judged metrics only; "not judged" marks information-only metrics and those that restate the run\'s parameters (the reason is in the verdict\'s title).'],
+      ['Verdict', 'by the rule of a pull request\'s comment for two separate runs (docs/reports.md), on the judged metrics only; an inconclusive one opens to say why and what would settle it (more trials a run); "not judged" marks information-only metrics and those that restate the run\'s parameters (the reason is in the verdict\'s title).'],
     ]));
   }
   if (result.unmatched.length) {
