@@ -574,12 +574,10 @@ function hasNaN(xs) {
   return false;
 }
 
-/** Missing values take the previous value (the next one at the start), as otava fills gaps. */
+/** Missing values take the previous value (the next one at the start), as otava fills gaps; all missing stay null. */
 export function fillMissing(values) {
-  const xs = values.map((v) => (v === null || v === undefined || Number.isNaN(v) ? null : v));
-  for (let i = 1; i < xs.length; i += 1) if (xs[i] === null) xs[i] = xs[i - 1];
-  for (let i = xs.length - 2; i >= 0; i -= 1) if (xs[i] === null) xs[i] = xs[i + 1];
-  return xs;
+  const xs = filledFloats(values);
+  return xs ? Array.from(xs) : values.map(() => null);
 }
 
 /**
