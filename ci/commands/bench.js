@@ -8,6 +8,10 @@ import { UserError } from '../errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fsutil.js';
 import { SIGNALS, onFirstSignal, sayOnStop, signalExit } from '../live.js';
 
+// the exports a run writes beside its reports, and the file each goes into
+const EXPORTS = ['bmf', 'gab-smaller', 'gab-bigger'];
+const exportFile = (format) => `export-${format}.json`;
+
 /**
  * Writes every report of a run into its folder; returns { texts: { console, suite, comment, summary } for the terminal,
  * unexported: [line] } where each line names an export the run's metrics cannot be written in and why (a format's own
@@ -21,8 +25,8 @@ export async function writeReports(dir, data) {
     writeFileAtomic(join(dir, file), texts[format]);
   }
   const unexported = [];
-  for (const format of ['bmf', 'gab-smaller', 'gab-bigger']) {
-    const file = join(dir, `export-${format}.json`);
+  for (const format of EXPORTS) {
+    const file = join(dir, exportFile(format));
     let text;
     try {
       text = renderExport(data.docs, format);
@@ -35,7 +39,7 @@ export async function writeReports(dir, data) {
   }
   if (data.comparisons) writeJsonAtomic(join(dir, 'comparisons.json'), data.comparisons);
   // the run's own files and the reports above are never replaced by a file a suite's report adds
-  const taken = new Set([...readdirSync(dir), 'comparisons.json', 'export-bmf.json', 'export-gab-smaller.json', 'export-gab-bigger.json']);
+  const taken = new Set([...readdirSync(dir), 'comparisons.json', ...EXPORTS.map(exportFile)]);
   for (const suite of new Set(data.docs.map((d) => d.suite))) {
     const mod = await loadSuiteRenderer(data.config, suite);
     const name = `${data.config.suites?.[suite]?.report} (suite ${suite})`;
