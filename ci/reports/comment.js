@@ -130,9 +130,8 @@ function failuresSection(failures) {
   if (!failures?.length) return '';
   const shown = failures.slice(0, MAX_FAILURES);
   // the log's last line says why (a reason such as "exited before it was healthy. Last lines of <log>:" ends where it starts)
-  const lastLine = (f) => tellingLine(f.logTail);
   const lines = shown.map((f) => {
-    const last = lastLine(f);
+    const last = tellingLine(f.logTail);
     const reason = String(f.reason ?? '');
     return `- ${mdEscape(f.id)} ${mdEscape(f.status)}: ${mdEscape(reason, { max: 300 })}${last ? `${reason.trimEnd().endsWith(':') ? '' : '; last log line:'} ${mdEscape(last, { max: 200 })}` : ''}`;
   });
